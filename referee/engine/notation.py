@@ -1,0 +1,170 @@
+"""The round notation (PRODUCT.md): parsed once at the edge, printed canonically.
+
+    <clan>: <token> [<strength>] <place> [+ blessing <strength>]...
+    <place> := @ <province> | <from> > <to> | sea > <to>
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .board import SEA, Board
+from .errors import AmbiguousName, NotUnderstood, UnknownName
+from .tokens import Clan, Kind, Token
+
+ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
+CLAN_NAMES: dict[str, str] = {c.value: c.value for c in Clan}
+KIND_NAMES: dict[str, str] = {k.value: k.value for k in Kind}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Entry:
+    """One revealed combat token as the moderator reads it off the board."""
+
+    clan: Clan
+    token: Token
+    province: str  # the centre it sits in, or the province its arrow points at
+    source: str | None = None  # None: centre; "sea": coastal border; else the other side of a land border
+    blessings: tuple[int, ...] = ()
+
+    @property
+    def in_centre(self) -> bool:
+        return self.source is None
+
+    @property
+    def on_sea(self) -> bool:
+        return self.source == SEA
+
+    @property
+    def border(self) -> tuple[str, ...] | None:
+        """The border the token sits on, side-independent: ("sea", p) or the sorted pair."""
+        if self.source is None:
+            return None
+        if self.source == SEA:
+            return (SEA, self.province)
+        return tuple(sorted((self.source, self.province)))
+
+    def touches(self, province: str) -> bool:
+        """In the province, or on one of its borders (raids and diplomacy, p.9)."""
+        return self.province == province or self.source == province
+
+    @property
+    def strength(self) -> int:
+        return (self.token.strength or 0) + sum(self.blessings)
+
+    def __str__(self) -> str:
+        return format_entry(self)
+
+
+def normalise(name: str) -> str:
+    return re.sub(r"[\s\-]+", "_", name.strip().lower())
+
+
+def resolve_name(name: str, names: Mapping[str, str], what: str, text: str, lineno: int | None = None) -> str:
+    """Exact id or alias first, then a unique prefix; otherwise UnknownName or AmbiguousName."""
+    key = normalise(name)
+    if not key:
+        raise NotUnderstood(text, f"missing {what}", lineno=lineno, hint=f"expected: {ENTRY_FORM}")
+    if key in names:
+        return names[key]
+    targets = sorted({target for alias, target in names.items() if alias.startswith(key)})
+    if len(targets) == 1:
+        return targets[0]
+    if len(targets) > 1:
+        raise AmbiguousName(text, what, name.strip(), targets, lineno=lineno)
+    close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.5)
+    suggestions = list(dict.fromkeys(names[c] for c in close))
+    raise UnknownName(text, what, name.strip(), suggestions, lineno=lineno)
+
+
+def parse_clan(name: str, text: str, lineno: int | None = None) -> Clan:
+    return Clan(resolve_name(name, CLAN_NAMES, "clan", text, lineno))
+
+
+def split_clan(text: str, lineno: int | None = None, form: str = ENTRY_FORM) -> tuple[str, str]:
+    head, colon, rest = text.partition(":")
+    if not colon or not head.strip() or not rest.strip():
+        raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {form}")
+    return head.strip(), rest.strip()
+
+
+def parse_entry(text: str, board: Board, lineno: int | None = None) -> Entry:
+    """One line of round notation (comments already stripped)."""
+    text = text.strip()
+    head, rest = split_clan(text, lineno)
+    clan = parse_clan(head, text, lineno)
+    parts = [p.strip() for p in rest.split("+")]
+    token_and_place, blessing_parts = parts[0], parts[1:]
+    blessings = tuple(sorted((_parse_blessing(b, text, lineno) for b in blessing_parts), reverse=True))
+    m = re.match(r"^([A-Za-z]+)\s*(\d+)?\s*(.*)$", token_and_place)
+    if not m:
+        raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {ENTRY_FORM}")
+    kind = Kind(resolve_name(m.group(1), KIND_NAMES, "token", text, lineno))
+    strength = int(m.group(2)) if m.group(2) else None
+    if kind.has_strength and strength is None:
+        raise NotUnderstood(text, f"{kind} needs a strength", lineno=lineno, hint=f"for example: {clan}: {kind} 2 @ <province>")
+    if not kind.has_strength and strength is not None:
+        raise NotUnderstood(text, f"{kind} has no strength", lineno=lineno, hint=f"for example: {clan}: {kind} @ <province>")
+    if kind == Kind.BLESSING:
+        raise NotUnderstood(
+            text, "a blessing is written on the token it sits on", lineno=lineno,
+            hint=f"for example: {clan}: army 3 @ <province> + blessing {strength}",
+        )
+    province, source = _parse_place(m.group(3), board, text, lineno)
+    return Entry(clan, Token(kind, strength), province, source, blessings)
+
+
+def _parse_blessing(part: str, text: str, lineno: int | None) -> int:
+    m = re.fullmatch(r"([A-Za-z]+)\s*(\d+)", part)
+    if not m or not "blessing".startswith(m.group(1).lower()) or len(m.group(1)) < 2:
+        raise NotUnderstood(text, f"after '+' expected 'blessing <strength>', got {part!r}", lineno=lineno,
+                            hint=f"expected: {ENTRY_FORM}")
+    return int(m.group(2))
+
+
+def _parse_place(place: str, board: Board, text: str, lineno: int | None) -> tuple[str, str | None]:
+    place = place.strip()
+    if place.startswith("@"):
+        return resolve_name(place[1:], board.names, "province", text, lineno), None
+    if ">" in place:
+        left, _, right = place.partition(">")
+        to = resolve_name(right, board.names, "province", text, lineno)
+        if normalise(left) == SEA:
+            return to, SEA
+        return to, resolve_name(left, board.names, "province", text, lineno)
+    raise NotUnderstood(text, "missing place ('@ <province>' or '<from> > <to>')", lineno=lineno,
+                        hint=f"expected: {ENTRY_FORM}")
+
+
+def format_entry(entry: Entry) -> str:
+    token = str(entry.token)
+    if entry.source is None:
+        place = f"@ {entry.province}"
+    else:
+        place = f"{entry.source} > {entry.province}"
+    blessings = "".join(f" + blessing {b}" for b in entry.blessings)
+    return f"{entry.clan}: {token} {place}{blessings}"
+
+
+def strip_comment(line: str) -> str:
+    return line.split("#", 1)[0].strip()
+
+
+def parse_lines(text: str) -> Iterable[tuple[int, str]]:
+    """Numbered, comment-free, non-blank lines."""
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = strip_comment(raw)
+        if line:
+            yield n, line
+
+
+def parse_round(text: str, board: Board) -> list[Entry]:
+    """Every entry of a round sheet; the first unreadable line raises with its line number."""
+    return [parse_entry(line, board, lineno=n) for n, line in parse_lines(text)]
+
+
+def format_round(entries: Iterable[Entry]) -> str:
+    return "".join(format_entry(e) + "\n" for e in entries)

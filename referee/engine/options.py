@@ -1,0 +1,71 @@
+"""The rules options of RULINGS.md: a typed configuration recorded with every game."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+
+class Tiebreak(StrEnum):
+    TERRITORIES_THEN_PROVINCES = "territories,provinces"  # R-25 default
+    SHARED = "shared"
+
+
+class HarborNavy(StrEnum):
+    """How a navy may attack a harbor province (R-20; p.10 "on its borders")."""
+
+    SEA_OR_LAND_BORDER = "sea_or_land_border"
+    SEA_ONLY = "sea_only"
+
+
+@dataclass(frozen=True, slots=True)
+class RulesOptions:
+    crab_faceup_bonus: int = 2  # R-01
+    defense_on_cancelled_attack: bool = True  # R-17 (b), last clause
+    humility_ties: bool = True  # R-24a
+    tiebreak: Tiebreak = Tiebreak.TERRITORIES_THEN_PROVINCES  # R-25
+    control_supply_limit: bool = False  # R-26
+    harbor_navy: HarborNavy = HarborNavy.SEA_OR_LAND_BORDER  # R-20, referee reading
+    emerald_any_connected: bool = False  # R-24a: chain (default) or any connected group of six
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> "RulesOptions":
+        """Build options from a mapping; unknown names or wrong types raise ValueError."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise ValueError(f"unknown rules option {unknown[0]!r} (known: {', '.join(known)})")
+        values: dict[str, Any] = {}
+        defaults = cls()
+        for name, value in raw.items():
+            default = getattr(defaults, name)
+            try:
+                if isinstance(default, StrEnum):
+                    values[name] = type(default)(value)
+                elif isinstance(default, bool):
+                    values[name] = _bool(value)
+                elif isinstance(default, int):
+                    values[name] = int(value)
+                else:  # pragma: no cover - every option is typed above
+                    values[name] = value
+            except (TypeError, ValueError):
+                raise ValueError(f"rules option {name}: {value!r} is not a valid value") from None
+        return cls(**values)
+
+    def describe(self) -> list[tuple[str, str]]:
+        return [(k, str(v)) for k, v in self.to_dict().items()]
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in {"true", "yes", "on", "1"}:
+        return True
+    if text in {"false", "no", "off", "0"}:
+        return False
+    raise ValueError(value)

@@ -1,0 +1,173 @@
+"""Placement checks (rulebook pp.7-8, p.10).
+
+Two kinds of problem, kept apart as R-08 and R-09 ask:
+- ``check_entries``: physically impossible entries (typing mistakes): refused, nothing recorded.
+- ``judge``: physically possible but illegal placements: accepted, discarded at reveal (step 2).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .board import SEA
+from .errors import Refusal
+from .notation import Entry, format_entry
+from .options import HarborNavy
+from .state import GameState, Special
+from .tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    reason: str
+    ruling: str = "R-09"
+
+
+def entry_text(entry: Entry) -> str:
+    """The entry without its clan, as quoted in messages."""
+    return format_entry(entry).split(": ", 1)[1]
+
+
+def placed_tokens(entry: Entry) -> list[Token]:
+    """The tokens a line puts on the board: the token and each blessing on it."""
+    return [entry.token, *(Token(Kind.BLESSING, b) for b in entry.blessings)]
+
+
+def check_entries(
+    state: GameState,
+    entries: Iterable[Entry],
+    available: Mapping[Clan, Counter[Token]] | None = None,
+    placements: Mapping[Clan, int] | None = None,
+) -> list[Refusal]:
+    """Every physically impossible entry at once (R-08). Empty when all can be on the board.
+
+    ``available`` narrows ownership to what each clan can have in hand now (token inventory);
+    without it, the clan's whole set of 27 tokens is the limit. ``placements`` gives the exact
+    number of tokens each clan must have placed, when the table knows it.
+    """
+    board = state.board
+    refusals: list[Refusal] = []
+    entries = sorted(entries)
+    used: dict[Clan, Counter[Token]] = {}
+    borders: dict[tuple[str, ...], Entry] = {}
+    for e in entries:
+        text = entry_text(e)
+        problems: list[str] = []
+        if e.clan not in state.clans:
+            problems.append(f"{e.clan} is not playing in this game")
+        if e.source == e.province:
+            problems.append("a token cannot point from a province into itself")
+        elif e.source == SEA and not state.is_coastal(e.province):
+            problems.append(f"{e.province} has no coastal border (landlocked, p.6)")
+        elif e.source not in (None, SEA) and not board.adjacent(e.source, e.province):
+            problems.append(f"{e.source} and {e.province} share no border")
+        facts = board.clans[e.clan]
+        have = used.setdefault(e.clan, Counter())
+        for token in placed_tokens(e):
+            owned = available[e.clan][token] if available is not None and e.clan in available else facts.owned(token)
+            if facts.owned(token) == 0:
+                problems.append(f"{e.clan.title()} has no {token} token")
+            elif have[token] + 1 > owned:
+                what = "in hand" if available is not None else "in all"
+                problems.append(f"{e.clan.title()} has only {owned} {token} {what}, this would be one more")
+            have[token] += 1
+        border = e.border
+        if border is not None and not problems:
+            if border in borders:
+                problems.append(
+                    f"the border already holds {format_entry(borders[border])} (one token per border, p.7)"
+                )
+            else:
+                borders[border] = e
+        refusals.extend(Refusal(e.clan, text, p) for p in problems)
+    for clan, tokens in sorted(used.items()):
+        count = sum(tokens.values())
+        want = placements.get(clan) if placements is not None else None
+        if want is not None and count != want:
+            refusals.append(Refusal(clan, f"{count} tokens", f"{clan} must place exactly {want} this round (p.7)"))
+        elif want is None and count > PLACEMENTS_PER_ROUND:
+            refusals.append(
+                Refusal(clan, f"{count} tokens", f"at most {PLACEMENTS_PER_ROUND} tokens a round, blessings included (p.7)")
+            )
+    return refusals
+
+
+def _touched(entry: Entry) -> list[str]:
+    return [p for p in (entry.source, entry.province) if p not in (None, SEA)]
+
+
+def judge_site(state: GameState, entry: Entry) -> Illegal | None:
+    """Special tokens that forbid any token in or on a border of their province (p.10)."""
+    for p in _touched(entry):
+        special = state.special_at(p)
+        if special == Special.SCORCHED:
+            return Illegal(f"{p} is scorched earth: no token in it or on its borders (p.10)")
+        if special == Special.PEACE:
+            return Illegal(f"{p} is at peace: no token in it or on its borders (p.10)")
+        if special == Special.SHRINE and not state.controls(entry.clan, p):
+            return Illegal(f"the shrine in {p}: only its controller may place in it or on its borders (p.10)")
+    return None
+
+
+def judge(state: GameState, entry: Entry) -> Illegal | None:
+    """Why a revealed non-bluff token is illegally placed (R-09), or None when it stands."""
+    site = judge_site(state, entry)
+    if site:
+        return site
+    kind, clan, p = entry.token.kind, entry.clan, entry.province
+    owns = state.controls(clan, p)
+    ronin = clan in state.ronin
+    if kind == Kind.ARMY:
+        if entry.in_centre:
+            return None if owns else Illegal(f"an army defends only a province {clan} controls; {clan} does not control {p} (p.8)")
+        if entry.on_sea:
+            return Illegal("an army cannot be placed on a coastal border (p.8)")
+        if owns:
+            return Illegal(f"{clan} controls {p}: you cannot attack your own province (FAQ)")
+        if ronin:
+            return None  # R-11: a ronin may attack across any land border
+        if not state.controls(clan, entry.source):
+            return Illegal(f"an army attacks only from a province its clan controls; {clan} does not control {entry.source} (p.8)")
+        return None
+    if kind == Kind.NAVY:
+        if entry.in_centre:
+            if not owns:
+                return Illegal(f"a navy defends only a province {clan} controls; {clan} does not control {p} (p.8)")
+            if not state.is_coastal(p):
+                return Illegal(f"a navy cannot defend landlocked {p} (p.8)", "R-09")
+            return None
+        if owns:
+            return Illegal(f"{clan} controls {p}: you cannot attack your own province (FAQ)")
+        if entry.on_sea:
+            return None
+        if state.special_at(p) == Special.HARBOR and state.options.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER:
+            return None  # R-20: a harbor province may be attacked by navies on its borders (p.10)
+        return Illegal("a navy cannot be placed on a land border (p.8)")
+    if kind == Kind.SHINOBI:
+        return None if entry.in_centre else Illegal("a shinobi goes only in the centre of a province (FAQ)")
+    if kind in (Kind.RAID, Kind.DIPLOMACY):
+        if not entry.in_centre:
+            return Illegal(f"a {kind} token goes in the centre of a province (p.8)")
+        if ronin:
+            return Illegal(f"{clan} is ronin this round and cannot place {kind} tokens (p.11)", "R-11")
+        if state.special_at(p) == Special.BATTLEFIELD:
+            return Illegal(f"{p} holds the battlefield: no raid or diplomacy there (p.10)")
+        if kind == Kind.RAID and owns:
+            return Illegal(f"a raid goes in a province its clan does not control; {clan} controls {p} (p.8)")
+        if kind == Kind.DIPLOMACY and not owns:
+            return Illegal(f"diplomacy goes in a province its clan controls; {clan} does not control {p} (p.8)")
+        return None
+    raise ValueError(f"judge() takes no {kind}")  # bluffs are handled by the resolution step
+
+
+def is_kept_lion_bluff(state: GameState, entry: Entry) -> bool:
+    """R-04: a Lion bluff in the centre of a province the Lion controls stays and defends (+2)."""
+    return (
+        entry.clan == Clan.LION
+        and entry.token.kind == Kind.BLUFF
+        and entry.in_centre
+        and state.controls(Clan.LION, entry.province)
+        and judge_site(state, entry) is None
+    )

@@ -1,0 +1,384 @@
+"""Resolution phase, rulebook p.9, as a pure function: decide against one snapshot, then apply.
+
+    resolve(state, entries) -> (new_state, report)
+
+Steps: 1 reveal, 2 bluffs and illegal tokens, 3 raids, 4 diplomacy, 5 battles (with successful
+defense, p.10), 6 claim territories, 7 advance the round track.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from .errors import EntriesRefused
+from .notation import Entry
+from .placement import check_entries, is_kept_lion_bluff, judge
+from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
+from .state import Control, GameState, Special, SpecialToken
+from .tokens import Clan, Kind
+
+LION_BLUFF_DEFENSE = 2  # R-04
+
+
+def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False) -> tuple[GameState, RoundReport]:
+    """Resolve one round. Entry order never matters; ``state`` is never changed.
+
+    Physically impossible entries raise ``EntriesRefused`` (R-08) unless the caller has already
+    checked them (``checked=True``, with its own inventory).
+    """
+    entries = sorted(entries)  # Rulebook p.9: every token is revealed at once (step 1)
+    if not checked:
+        refusals = check_entries(state, entries)
+        if refusals:
+            raise EntriesRefused(refusals, state.round)
+    fates: dict[Entry, TokenFate] = {}
+    live = _step2_discard(state, entries, fates)
+    attacked_after_step2 = {e.province for e in live if _attacks(state, e)}
+    raids, scorched, live = _step3_raids(state, live, fates)
+    peace, live = _step4_diplomacy(state, live, scorched, fates)
+    battles, captured = _step5_battles(state, live, fates)
+    defenses = _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2)
+    new_state, warnings = _apply(state, scorched, peace, captured, defenses)
+    new_state, claims = _step6_claim(new_state)
+    new_state = new_state.with_(round=state.round + 1)  # step 7
+    report = RoundReport(
+        round=state.round,
+        fates=tuple(fates[e] for e in entries),
+        raids=tuple(raids),
+        peace=tuple(sorted(peace)),
+        battles=tuple(battles),
+        defenses=tuple(defenses),
+        claims=tuple(claims),
+        changes=tuple(_changes(state, new_state, claims)),
+        warnings=tuple(warnings),
+    )
+    return new_state, report
+
+
+# --- step 2 ---------------------------------------------------------------------------------------
+def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, TokenFate]) -> list[Entry]:
+    """Rulebook p.9 step 2; R-04, R-09, R-10. Returns the tokens still on the board.
+
+    A blessing on a bluff, raid or diplomacy token is discarded (R-10); since only army, navy and
+    shinobi strengths are ever counted, the token under it stays on the board and is judged alone.
+    """
+    live: list[Entry] = []
+    for e in entries:
+        if e.token.kind == Kind.BLUFF:
+            if is_kept_lion_bluff(state, e):
+                reason = f"Lion bluff defending {e.province}: stays for the battle (+{LION_BLUFF_DEFENSE}), then returns to hand"
+                fates[e] = TokenFate(e, Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
+                live.append(e)
+            else:
+                fates[e] = TokenFate(e, Fate.BLUFF, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings))
+            continue
+        illegal = judge(state, e)
+        if illegal:
+            fates[e] = TokenFate(e, Fate.ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
+        else:
+            live.append(e)
+    return live
+
+
+def _attacks(state: GameState, e: Entry) -> bool:
+    """An army, navy or shinobi attacking ``e.province`` (R-14, R-17a)."""
+    if not e.token.kind.fights:
+        return False
+    return not e.in_centre or not state.controls(e.clan, e.province)
+
+
+def _defends(state: GameState, e: Entry) -> bool:
+    if e.token.kind == Kind.BLUFF:
+        return True  # only a kept Lion bluff is still on the board (R-04)
+    return e.token.kind.fights and e.in_centre and state.controls(e.clan, e.province)
+
+
+def _blessing_note(e: Entry, fighting: bool) -> bool:
+    return bool(e.blessings) and not fighting
+
+
+# --- step 3 ---------------------------------------------------------------------------------------
+def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
+    """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now."""
+    shinobi = {(e.clan, e.province) for e in live if e.token.kind == Kind.SHINOBI and e.in_centre}
+    raids: list[Raid] = []
+    scorched: set[str] = set()
+    raid_tokens = [e for e in live if e.token.kind == Kind.RAID]
+    for e in raid_tokens:
+        p = e.province
+        if (e.clan, p) in shinobi:
+            why = f"{e.clan} shinobi in {p}"
+        else:
+            near = sorted(n for n in state.board.neighbours[p] if state.controls(e.clan, n))
+            why = f"{e.clan} controls adjacent {', '.join(near)}" if near else ""
+        if why:
+            raids.append(Raid(p, e.clan, True, why))
+            scorched.add(p)
+        else:
+            raids.append(Raid(p, e.clan, False, f"no {e.clan} shinobi in {p} and no adjacent province controlled by {e.clan} (p.8)"))
+    done: set[str] = set()
+    for raid, e in zip(raids, raid_tokens):
+        if raid.triggered and raid.province not in done:
+            done.add(raid.province)
+            fates[e] = TokenFate(e, Fate.RAID_TRIGGERED, 3, f"raid triggered ({raid.why}): {raid.province} is scorched earth", "R-12", _blessing_note(e, False))
+        elif raid.triggered:
+            fates[e] = TokenFate(e, Fate.RAID_NO_EFFECT, 3, f"{raid.province} is already scorched by another raid this step: no further effect", "R-12", _blessing_note(e, False))
+        else:
+            fates[e] = TokenFate(e, Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {raid.why}", "R-12", _blessing_note(e, False))
+    survivors = []
+    for e in live:
+        if e.token.kind == Kind.RAID:
+            continue
+        hit = next((p for p in sorted(scorched) if e.touches(p)), None)
+        if hit:
+            fates[e] = TokenFate(e, Fate.REMOVED_BY_RAID, 3, f"discarded by the raid on {hit}", "R-12", _blessing_note(e, e.token.kind.fights))
+        else:
+            survivors.append(e)
+    return raids, scorched, survivors
+
+
+# --- step 4 ---------------------------------------------------------------------------------------
+def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fates: dict[Entry, TokenFate]):
+    """Rulebook p.9 step 4; R-13. (A diplomacy in a province raided this round was removed in step 3.)"""
+    peace: set[str] = set()
+    for e in live:
+        if e.token.kind == Kind.DIPLOMACY:
+            first = e.province not in peace
+            peace.add(e.province)
+            why = f"peace in {e.province}" if first else f"{e.province} already made peaceful this step"
+            fates[e] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
+    survivors = []
+    for e in live:
+        if e.token.kind == Kind.DIPLOMACY:
+            continue
+        hit = next((p for p in sorted(peace) if e.touches(p)), None)
+        if hit:
+            fates[e] = TokenFate(e, Fate.REMOVED_BY_DIPLOMACY, 4, f"discarded by the diplomacy in {hit}", "R-13", _blessing_note(e, e.token.kind.fights))
+        else:
+            survivors.append(e)
+    return peace, survivors
+
+
+# --- step 5 ---------------------------------------------------------------------------------------
+def _token_part(e: Entry) -> list[Part]:
+    where = "centre" if e.in_centre else ("sea border" if e.on_sea else f"from {e.source}")
+    parts = [Part(f"{e.token} ({where})", e.token.strength or 0)]
+    parts += [Part(f"blessing {b} on {e.token}", b) for b in e.blessings]
+    return parts
+
+
+def defence_bonuses(state: GameState, province: str) -> list[Part]:
+    """Printed defense, faceup control tokens (R-01 for the Crab), defense bonus token (R-14, p.10)."""
+    parts: list[Part] = []
+    printed = state.board.provinces[province].printed_defense
+    if printed:
+        label = "capital (printed)" if state.board.provinces[province].is_capital else "printed defense"
+        parts.append(Part(label, printed))
+    control = state.control.get(province)
+    if control and control.faceup:
+        each = state.options.crab_faceup_bonus if control.clan == Clan.CRAB else 1
+        rule = f", R-01 crab +{each} each" if control.clan == Clan.CRAB else ""
+        parts.append(Part(f"{control.faceup} faceup control token(s){rule}", control.faceup * each))
+    special = state.special.get(province)
+    if special and special.kind == Special.DEFENSE:
+        parts.append(Part(f"defense bonus token +{special.value}", special.value))
+    return parts
+
+
+def _step5_battles(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
+    """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
+    targets = sorted({e.province for e in live if _attacks(state, e)})
+    battles: list[Battle] = []
+    captured: dict[str, Clan] = {}
+    for p in targets:
+        battle = _battle(state, p, live)
+        battles.append(battle)
+        if battle.winner is not None:
+            captured[p] = battle.winner
+    attacked = set(targets)
+    for e in live:
+        if _attacks(state, e):
+            fates[e] = TokenFate(e, Fate.ATTACKED, 5, f"attacked {e.province}", "R-14")
+        elif e.province in attacked and _defends(state, e):
+            fate = fates.get(e)
+            ruling = "R-04" if e.token.kind == Kind.BLUFF else "R-14"
+            fates[e] = TokenFate(e, Fate.DEFENDED if e.token.kind != Kind.BLUFF else Fate.LION_BLUFF, 5, f"defended {e.province}", ruling, fate.blessings_discarded if fate else False)
+        elif e not in fates:
+            fates[e] = TokenFate(e, Fate.DEFENDED, 5, f"defended {e.province}; not attacked", "R-17")
+    return battles, captured
+
+
+def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
+    defender = state.controller(p)
+    sides: dict[Clan, list[Part]] = {}
+    defence: list[Part] = []
+    for e in live:
+        if e.province != p:
+            continue
+        if _attacks(state, e):
+            sides.setdefault(e.clan, []).extend(_token_part(e))
+        elif _defends(state, e):
+            if e.token.kind == Kind.BLUFF:
+                defence.append(Part("Lion bluff (R-04)", LION_BLUFF_DEFENSE))
+            else:
+                defence.extend(_token_part(e))
+    defence += defence_bonuses(state, p)
+    attackers = tuple(Side(c, tuple(parts)) for c, parts in sorted(sides.items()))
+    total = sum(x.value for x in defence)
+    capital = state.board.provinces[p].printed_defense if state.board.provinces[p].is_capital else 0
+    rulings = ["R-14", "R-15"]
+    against: dict[Clan, int] = {}
+    for a in attackers:
+        against[a.clan] = total - capital if a.clan == Clan.PHOENIX and capital else total  # R-05
+        if a.clan == Clan.PHOENIX and capital:
+            rulings.append("R-05")
+    winner, why = _decide(attackers, against, defender, p)
+    if "R-02" in why:
+        rulings.append("R-02")
+    if winner is not None:
+        outcome = "captured"
+    elif defender is not None:
+        outcome = "held"
+    else:
+        outcome = "repelled"
+    return Battle(p, defender, tuple(defence), attackers, tuple(sorted(against.items())), winner, outcome, why, tuple(dict.fromkeys(rulings)))
+
+
+def _decide(attackers: tuple[Side, ...], against: dict[Clan, int], defender: Clan | None, p: str) -> tuple[Clan | None, str]:
+    """R-15: strictly above the defence and every other attacker; R-02: the Crane wins its ties."""
+    def beats_defence(a: Side) -> bool:
+        d = against[a.clan]
+        return a.total > d or (a.total == d and a.clan == Clan.CRANE)
+
+    def beats_rivals(a: Side) -> bool:
+        return all(a.total > o.total or (a.total == o.total and a.clan == Clan.CRANE) for o in attackers if o is not a)
+
+    defending = f"{defender} defence" if defender else "the province's defence"
+    for a in attackers:
+        if beats_defence(a) and beats_rivals(a):
+            crane_tie = a.clan == Clan.CRANE and (
+                a.total == against[a.clan] or any(o.total == a.total for o in attackers if o is not a)
+            )
+            tail = " (tie won by the Crane, R-02)" if crane_tie else ""
+            return a.clan, f"{a.clan} {a.total} beats {defending} {against[a.clan]}" + (
+                f" and every other attacker{tail}" if len(attackers) > 1 else tail
+            )
+    best = max(a.total for a in attackers)
+    top = [a for a in attackers if a.total == best]
+    if len(top) > 1 and any(beats_defence(a) for a in top):
+        names = " and ".join(str(a.clan) for a in top)
+        return None, f"{names} tie for highest at {best}: nobody takes {p} (R-15)"
+    a = top[0]
+    d = against[a.clan]
+    tie = "; a tie goes to the defender (p.9)" if best == d else ""
+    if defender is not None:
+        return None, f"{defender} defence {d} holds against {a.clan} {best}{tie}"
+    return None, f"{a.clan} {best} does not beat the province's defence {d}: nothing happens (p.9){tie}"
+
+
+# --- successful defense (p.10) ----------------------------------------------------------------------
+def _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2) -> list[Defense]:
+    """R-17: one faceup control token for a province not captured, scorched or made peaceful, that
+    (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2."""
+    fought = {b.province for b in battles}
+    defended = {e.province for e in live if _defends(state, e)}
+    result: list[Defense] = []
+    candidates = sorted(p for p in state.control if p not in captured and p not in scorched and p not in peace)
+    for p in candidates:
+        clan = state.controller(p)
+        if p in fought:
+            why = next(b.why for b in battles if b.province == p)
+        elif p in defended:
+            why = "defending token(s) in place and no attack (p.10)"
+        elif p in attacked_after_step2 and state.options.defense_on_cancelled_attack:
+            why = "an attack on it failed: the attacking tokens were removed by a raid or diplomacy (p.10)"
+        else:
+            continue
+        result.append(Defense(p, clan, why))
+    return result
+
+
+# --- applying the outcomes at once ----------------------------------------------------------------
+def _apply(state: GameState, scorched: set[str], peace: set[str], captured: dict[str, Clan], defenses: list[Defense]):
+    control = dict(state.control)
+    special = dict(state.special)
+    warnings: list[str] = []
+    for p in scorched:  # R-12: control tokens removed, scorched earth placed (replaces any non-peace token, R-19)
+        control.pop(p, None)
+        special[p] = SpecialToken(Special.SCORCHED)
+    for p in peace:  # R-13; R-19
+        special[p] = SpecialToken(Special.PEACE)
+    placing: dict[Clan, int] = {}
+    for p, clan in captured.items():
+        placing[clan] = placing.get(clan, 0) + 1
+    for d in defenses:
+        placing[d.clan] = placing.get(d.clan, 0) + 1
+    short: set[Clan] = set()
+    for clan, n in sorted(placing.items()):
+        on_board = sum(c.count for q, c in control.items() if c.clan == clan and q not in captured)
+        supply = state.board.clans[clan].control_tokens - on_board
+        if n > supply:
+            if state.options.control_supply_limit:
+                short.add(clan)
+                warnings.append(f"{clan} has {max(supply, 0)} control token(s) left for {n} placements: none placed (R-26, control_supply_limit on)")
+            else:
+                warnings.append(f"{clan} has {max(supply, 0)} control token(s) left for {n} placements: use substitute markers (R-26)")
+    for p, clan in captured.items():  # R-16
+        if clan in short:
+            control.pop(p, None)
+        else:
+            control[p] = Control(clan, facedown=1, faceup=0)
+    for d in defenses:  # R-16 / R-17
+        if d.clan not in short:
+            c = control[d.province]
+            control[d.province] = replace(c, faceup=c.faceup + 1)
+    return state.with_(control=control, special=special), warnings
+
+
+# --- step 6 ---------------------------------------------------------------------------------------
+def _step6_claim(state: GameState) -> tuple[GameState, list[Claim]]:
+    """Rulebook p.9 step 6, p.11; R-18. Lost territories' unplayed cards go back first, then claims."""
+    held = {c: list(v) for c, v in state.cards_held.items()}
+    on_board = dict(state.cards_on_board)
+    claims: list[Claim] = []
+    for clan in sorted(held):
+        for territory, card in list(held[clan]):
+            if state.territory_controller(territory) != clan:
+                held[clan].remove((territory, card))
+                on_board[territory] = card
+                claims.append(Claim(clan, territory, card, "returned"))
+    for territory in sorted(on_board):
+        owner = state.territory_controller(territory)
+        if owner is not None:
+            card = on_board.pop(territory)
+            held.setdefault(owner, []).append((territory, card))
+            claims.append(Claim(owner, territory, card, "claimed"))
+    cards_held = {c: tuple(v) for c, v in held.items() if v}
+    return state.with_(cards_on_board=on_board, cards_held=cards_held), claims
+
+
+# --- what to change on the physical board -----------------------------------------------------------
+def _changes(old: GameState, new: GameState, claims: list[Claim]) -> list[Change]:
+    changes: list[Change] = [Change(None, "discard every revealed combat token to its owner's discard pile; bluffs go back behind their screens")]
+    for p in sorted(set(old.control) | set(new.control) | set(old.special) | set(new.special)):
+        before, after = old.control.get(p), new.control.get(p)
+        if before and (not after or after.clan != before.clan):
+            changes.append(Change(p, f"remove {before.count} {before.clan} control token(s) from {p}"))
+        if after and (not before or after.clan != before.clan):
+            how = "facedown" if after.faceup == 0 else f"{after.facedown} facedown, {after.faceup} faceup"
+            changes.append(Change(p, f"place {after.count} {after.clan} control token(s) {how} in {p}"))
+        elif after and before and after.faceup > before.faceup:
+            changes.append(Change(p, f"add {after.faceup - before.faceup} {after.clan} control token faceup in {p} (successful defense)"))
+        s_before, s_after = old.special.get(p), new.special.get(p)
+        if s_after != s_before and s_after is not None:
+            replaced = f" (replaces the {s_before} token)" if s_before else ""
+            changes.append(Change(p, f"place a {s_after} token in {p}{replaced}"))
+    for c in claims:
+        card = f" ({c.card})" if c.card else ""
+        if c.action == "claimed":
+            changes.append(Change(None, f"{c.clan} takes the {c.territory} territory card{card}"))
+        else:
+            changes.append(Change(None, f"{c.clan} returns the {c.territory} territory card{card} to the board"))
+    changes.append(Change(None, f"advance the round track to {new.round}" if new.round <= 5 else "the fifth round is over: score the game"))
+    return changes

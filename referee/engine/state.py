@@ -1,0 +1,126 @@
+"""The state of the board between rounds: a value, never mutated (new states are built)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from .board import Board
+from .options import RulesOptions
+from .tokens import Clan
+
+
+class Special(StrEnum):
+    """Special tokens (p.10). One per province (R-19)."""
+
+    PEACE = "peace"
+    SCORCHED = "scorched"
+    SHRINE = "shrine"
+    BATTLEFIELD = "battlefield"
+    HARBOR = "harbor"
+    HONOR = "honor"  # honor bonus token (+1 / +2 flowers)
+    BUSHIDO = "bushido"  # the 4-honor token: replaces the printed flowers
+    DEFENSE = "defense"  # defense bonus token (+1 / +2), also 1 honor
+
+    @property
+    def permanent(self) -> bool:
+        """Peace and scorched earth are never replaced (R-19)."""
+        return self in (Special.PEACE, Special.SCORCHED)
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialToken:
+    kind: Special
+    value: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}" if self.kind in (Special.HONOR, Special.DEFENSE) else str(self.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """The control tokens of one clan in one province. Only one clan controls a province (p.6)."""
+
+    clan: Clan
+    facedown: int = 1
+    faceup: int = 0
+
+    @property
+    def count(self) -> int:
+        return self.facedown + self.faceup
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    board: Board
+    clans: tuple[Clan, ...]  # seat order, clockwise
+    options: RulesOptions = RulesOptions()
+    round: int = 1  # the round track; 6 once the fifth round is resolved
+    control: dict[str, Control] = field(default_factory=dict)
+    special: dict[str, SpecialToken] = field(default_factory=dict)
+    cards_on_board: dict[str, str | None] = field(default_factory=dict)  # territory -> card (None: unknown)
+    cards_held: dict[Clan, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)  # (territory, card)
+    cards_played: frozenset[str] = frozenset()
+    ronin: frozenset[Clan] = frozenset()  # R-11, fixed at the start of upkeep
+    objectives: dict[Clan, str] = field(default_factory=dict)
+
+    # --- queries -----------------------------------------------------------------------------
+    def controller(self, province: str) -> Clan | None:
+        c = self.control.get(province)
+        return c.clan if c else None
+
+    def controls(self, clan: Clan, province: str) -> bool:
+        c = self.control.get(province)
+        return c is not None and c.clan == clan
+
+    def provinces_of(self, clan: Clan) -> list[str]:
+        return sorted(p for p, c in self.control.items() if c.clan == clan)
+
+    def special_at(self, province: str) -> Special | None:
+        s = self.special.get(province)
+        return s.kind if s else None
+
+    def is_scorched(self, province: str) -> bool:
+        return self.special_at(province) == Special.SCORCHED
+
+    def is_peaceful(self, province: str) -> bool:
+        return self.special_at(province) == Special.PEACE
+
+    def is_coastal(self, province: str) -> bool:
+        """Printed coast, or the harbor token (R-20)."""
+        return province in self.board.coastal or self.special_at(province) == Special.HARBOR
+
+    def control_tokens_on_board(self, clan: Clan) -> int:
+        return sum(c.count for c in self.control.values() if c.clan == clan)
+
+    def control_supply(self, clan: Clan) -> int:
+        """R-26: tokens left in the clan's supply (negative: substitute markers in use)."""
+        return self.board.clans[clan].control_tokens - self.control_tokens_on_board(clan)
+
+    def territory_controller(self, territory: str) -> Clan | None:
+        """R-18: the clan controlling every non-scorched province of the territory."""
+        owners = {
+            self.controller(p)
+            for p in self.board.territories[territory].provinces
+            if not self.is_scorched(p)
+        }
+        if len(owners) == 1:
+            (owner,) = owners
+            return owner
+        return None
+
+    def held_territories(self, clan: Clan) -> tuple[str, ...]:
+        return tuple(t for t, _ in self.cards_held.get(clan, ()))
+
+    def with_(self, **changes) -> "GameState":
+        return replace(self, **changes)
+
+
+def compute_ronin(state: GameState) -> frozenset[Clan]:
+    """R-11: a clan with no control token on the board at the start of upkeep is ronin."""
+    return frozenset(c for c in state.clans if state.control_tokens_on_board(c) == 0)
+
+
+def begin_round(state: GameState) -> GameState:
+    """The start of upkeep as far as the board is concerned: ronin status is fixed (R-11)."""
+    return state.with_(ronin=compute_ronin(state))

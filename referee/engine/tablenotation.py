@@ -1,0 +1,158 @@
+"""Notation for the board's standing facts and table events, one line each, in the round notation's spirit.
+
+    <clan>: control [<n>] [faceup|facedown] @ <province>   control tokens (facedown unless said)
+    board: <special> [<value>] @ <province>                 peace, scorched, shrine, battlefield, harbor,
+                                                            honor 1|2, bushido, defense 1|2
+    board: card <card|unknown> @ <territory>                the card lying on a territory's space
+    board: card played @ <territory>                        the territory's card is gone for the game
+    <clan>: holds <card|unknown> [@ <territory>]            a claimed, unplayed territory card
+    <clan>: objective <objective>                           the clan's secret objective
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .board import Board
+from .errors import NotUnderstood
+from .notation import normalise, parse_clan, resolve_name, split_clan
+from .state import Control, GameState, Special, SpecialToken
+from .tokens import Clan
+
+BOARD_FORM = (
+    "<clan>: control [<n>] [faceup|facedown] @ <province> | board: <special> [<value>] @ <province> | "
+    "board: card <card|unknown|played> @ <territory> | <clan>: holds <card> | <clan>: objective <objective>"
+)
+SPECIAL_VALUES = {Special.HONOR: (1, 2), Special.DEFENSE: (1, 2)}
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFact:
+    kind: str  # control | special | card | holds | objective
+    clan: Clan | None = None
+    province: str | None = None
+    facedown: int = 0
+    faceup: int = 0
+    special: SpecialToken | None = None
+    territory: str | None = None
+    card: str | None = None  # None: unknown
+    played: bool = False
+    objective: str | None = None
+
+
+def parse_board_line(text: str, board: Board, lineno: int | None = None) -> BoardFact:
+    text = text.strip()
+    head, rest = split_clan(text, lineno, BOARD_FORM)
+    words = rest.split("@", 1)
+    body, where = words[0].strip(), (words[1].strip() if len(words) == 2 else None)
+    if normalise(head) == "board":
+        return _board_fact(text, body, where, board, lineno)
+    clan = parse_clan(head, text, lineno)
+    verb, _, args = body.partition(" ")
+    verb = normalise(verb)
+    if verb == "control" and where:
+        m = re.fullmatch(r"(\d+)?\s*(faceup|facedown)?", args.strip().lower())
+        if not m:
+            raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {clan}: control [<n>] [faceup|facedown] @ <province>")
+        n = int(m.group(1) or 1)
+        province = resolve_name(where, board.names, "province", text, lineno)
+        up = m.group(2) == "faceup"
+        return BoardFact("control", clan, province, facedown=0 if up else n, faceup=n if up else 0)
+    if verb == "holds" and args:
+        card, territory = _card(args, where, board, text, lineno)
+        return BoardFact("holds", clan, territory=territory, card=card)
+    if verb == "objective" and args and not where:
+        objective = resolve_name(args, {o: o for o in board.objectives}, "objective", text, lineno)
+        return BoardFact("objective", clan, objective=objective)
+    raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {BOARD_FORM}")
+
+
+def _card(name: str, where: str | None, board: Board, text: str, lineno: int | None) -> tuple[str | None, str]:
+    if normalise(name) == "unknown":
+        if not where:
+            raise NotUnderstood(text, "an unknown card needs its territory: '@ <territory>'", lineno=lineno)
+        return None, resolve_name(where, {t: t for t in board.territories}, "territory", text, lineno)
+    card = resolve_name(name, {c: c for c in board.cards}, "card", text, lineno)
+    territory = board.cards[card].territory
+    if where:
+        named = resolve_name(where, {t: t for t in board.territories}, "territory", text, lineno)
+        if named != territory:
+            raise NotUnderstood(text, f"{card} belongs to the {territory} territory, not {named}", lineno=lineno)
+    return card, territory
+
+
+def _board_fact(text: str, body: str, where: str | None, board: Board, lineno: int | None) -> BoardFact:
+    if not where:
+        raise NotUnderstood(text, "missing '@ <province>'", lineno=lineno, hint=f"expected: {BOARD_FORM}")
+    word, _, arg = body.partition(" ")
+    if normalise(word) == "card":
+        if normalise(arg) == "played":
+            territory = resolve_name(where, {t: t for t in board.territories}, "territory", text, lineno)
+            return BoardFact("card", territory=territory, played=True)
+        card, territory = _card(arg, where, board, text, lineno)
+        return BoardFact("card", territory=territory, card=card)
+    names = {s.value: s.value for s in Special} | {"scorched_earth": "scorched"}
+    kind = Special(resolve_name(word, names, "special token", text, lineno))
+    value = 0
+    if kind in SPECIAL_VALUES:
+        if not arg.strip().isdigit() or int(arg) not in SPECIAL_VALUES[kind]:
+            raise NotUnderstood(text, f"a {kind} token has value {' or '.join(map(str, SPECIAL_VALUES[kind]))}", lineno=lineno)
+        value = int(arg)
+    elif arg.strip():
+        raise NotUnderstood(text, f"a {kind} token takes no value", lineno=lineno)
+    province = resolve_name(where, board.names, "province", text, lineno)
+    return BoardFact("special", province=province, special=SpecialToken(kind, value))
+
+
+def format_board_fact(f: BoardFact) -> str:
+    if f.kind == "control":
+        n, side = (f.faceup, "faceup") if f.faceup else (f.facedown, "facedown")
+        return f"{f.clan}: control {n} {side} @ {f.province}"
+    if f.kind == "special":
+        return f"board: {f.special} @ {f.province}"
+    if f.kind == "card":
+        return f"board: card {'played' if f.played else (f.card or 'unknown')} @ {f.territory}"
+    if f.kind == "holds":
+        return f"{f.clan}: holds {f.card or 'unknown'} @ {f.territory}"
+    return f"{f.clan}: objective {f.objective}"
+
+
+def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
+    """Lay one fact on the board. Control tokens of another clan in that province are a conflict."""
+    if f.kind == "control":
+        current = state.control.get(f.province)
+        if current and current.clan != f.clan:
+            raise NotUnderstood(format_board_fact(f), f"{f.province} is already controlled by {current.clan}: one clan controls a province (p.6)")
+        base = current or Control(f.clan, 0, 0)
+        control = dict(state.control)
+        control[f.province] = Control(f.clan, base.facedown + f.facedown, base.faceup + f.faceup)
+        return state.with_(control=control)
+    if f.kind == "special":
+        special = dict(state.special)
+        special[f.province] = f.special
+        control = dict(state.control)
+        if f.special.kind == Special.SCORCHED:
+            control.pop(f.province, None)
+        return state.with_(special=special, control=control)
+    if f.kind == "card":
+        on_board = dict(state.cards_on_board)
+        if f.played:
+            on_board.pop(f.territory, None)
+            return state.with_(cards_on_board=on_board, cards_played=state.cards_played | ({f.card} if f.card else set()))
+        on_board[f.territory] = f.card
+        return state.with_(cards_on_board=on_board)
+    if f.kind == "holds":
+        on_board = dict(state.cards_on_board)
+        on_board.pop(f.territory, None)
+        held = dict(state.cards_held)
+        held[f.clan] = held.get(f.clan, ()) + ((f.territory, f.card),)
+        return state.with_(cards_on_board=on_board, cards_held=held)
+    objectives = dict(state.objectives)
+    objectives[f.clan] = f.objective
+    return state.with_(objectives=objectives)
+
+
+def new_state(board: Board, clans: tuple[Clan, ...], **kwargs) -> GameState:
+    """An empty board with every territory's card face down on its space (identity unknown)."""
+    return GameState(board, clans, cards_on_board={t: None for t in board.territories}, **kwargs)

@@ -1,0 +1,212 @@
+"""Casebook scenarios: data-driven rule cases in TOML, each citing the ruling or page it checks.
+
+The format is documented in ``tests/casebook/README.md``. ``run_case`` returns the list of
+mismatches between what the case expects and what the engine decides (empty: the case passes).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import Board, Clan, EntriesRefused, GameState, RulesOptions, begin_round, final_score, objective_met, resolve
+from .engine.errors import RefereeError
+from .engine.notation import Entry, format_entry, parse_entry, parse_lines
+from .engine.report import RoundReport
+from .engine.tablenotation import apply_board_fact, new_state, parse_board_line
+
+CASE_KEYS = {"id", "cites", "summary", "clans", "round", "options", "board", "entries", "expect"}
+EXPECT_KEYS = {
+    "refused", "refused_says", "control", "faceup", "facedown", "special", "fate", "ruling", "winner",
+    "no_battle", "attack", "defence", "raids", "peace", "defenses", "cards", "returned", "honor",
+    "objective", "winners", "ronin", "warnings", "reason_says", "round",
+}
+
+
+class ScenarioError(RefereeError):
+    """A scenario file that cannot be read: names the file, the case and the problem."""
+
+
+@dataclass
+class Case:
+    id: str
+    file: str
+    cites: list[str]
+    summary: str
+    clans: tuple[Clan, ...]
+    round: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+    board: str = ""
+    entries: str | None = None
+    expect: dict[str, Any] = field(default_factory=dict)
+
+
+def load_cases(directory: Path) -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(Path(directory).glob("*.toml")):
+        cases.extend(load_file(path))
+    ids = [c.id for c in cases]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ScenarioError(f"duplicate case id(s): {', '.join(dupes)}")
+    return cases
+
+
+def load_file(path: Path) -> list[Case]:
+    try:
+        raw = tomllib.loads(path.read_text("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"{path.name}: not valid TOML: {exc}") from None
+    out = []
+    for n, c in enumerate(raw.get("case", []), start=1):
+        where = f"{path.name}, case {c.get('id', n)}"
+        unknown = set(c) - CASE_KEYS
+        if unknown:
+            raise ScenarioError(f"{where}: unknown key(s) {sorted(unknown)}")
+        bad = set(c.get("expect", {})) - EXPECT_KEYS
+        if bad:
+            raise ScenarioError(f"{where}: unknown expectation(s) {sorted(bad)}")
+        if not c.get("id") or not c.get("cites") or not c.get("clans"):
+            raise ScenarioError(f"{where}: every case needs id, cites and clans")
+        try:
+            clans = tuple(Clan(x) for x in c["clans"])
+        except ValueError as exc:
+            raise ScenarioError(f"{where}: {exc}") from None
+        out.append(Case(c["id"], path.name, list(c["cites"]), c.get("summary", ""), clans, int(c.get("round", 1)),
+                        dict(c.get("options", {})), c.get("board", ""), c.get("entries"), dict(c.get("expect", {}))))
+    return out
+
+
+def build_state(case: Case, board: Board) -> GameState:
+    state = new_state(board, case.clans, options=RulesOptions.from_dict(case.options), round=case.round)
+    for n, line in parse_lines(case.board):
+        state = apply_board_fact(state, parse_board_line(line, board, n))
+    return begin_round(state)
+
+
+def run_case(case: Case, board: Board) -> list[str]:
+    """Mismatches between the case's expectations and the engine (empty list: pass)."""
+    state = build_state(case, board)
+    exp = case.expect
+    entries = [parse_entry(line, board, n) for n, line in parse_lines(case.entries or "")]
+    problems: list[str] = []
+    if "ronin" in exp:
+        _eq(problems, "ronin", sorted(state.ronin), sorted(exp["ronin"]))
+    if "refused" in exp:
+        try:
+            resolve(state, entries)
+        except EntriesRefused as refused:
+            rulings = sorted({r.ruling for r in refused.refusals})
+            _eq(problems, "refused rulings", rulings, sorted(set(exp["refused"])))
+            for text in _as_list(exp.get("refused_says")):
+                if text not in str(refused):
+                    problems.append(f"refusal message lacks {text!r}: {refused}")
+            return problems
+        return problems + ["expected the entries to be refused (R-08), but they were accepted"]
+    report: RoundReport | None = None
+    if case.entries is not None:
+        state, report = resolve(state, entries)
+    _check_board(problems, state, exp)
+    if report is not None:
+        _check_report(problems, report, state.board, exp)
+    _check_score(problems, state, exp)
+    return problems
+
+
+def _check_board(problems: list[str], state: GameState, exp: dict) -> None:
+    for p, want in exp.get("control", {}).items():
+        _eq(problems, f"control of {p}", str(state.controller(p) or "none"), want)
+    for p, want in exp.get("faceup", {}).items():
+        c = state.control.get(p)
+        _eq(problems, f"faceup control tokens in {p}", c.faceup if c else 0, want)
+    for p, want in exp.get("facedown", {}).items():
+        c = state.control.get(p)
+        _eq(problems, f"facedown control tokens in {p}", c.facedown if c else 0, want)
+    for p, want in exp.get("special", {}).items():
+        s = state.special.get(p)
+        _eq(problems, f"special token in {p}", str(s) if s else "none", want)
+    if "cards" in exp:
+        held = {str(c): sorted(t for t, _ in v) for c, v in state.cards_held.items() if v}
+        want = {c: sorted(v) for c, v in exp["cards"].items() if v}
+        _eq(problems, "territory cards held", held, want)
+    if "round" in exp:
+        _eq(problems, "round track", state.round, exp["round"])
+
+
+def _check_report(problems: list[str], report: RoundReport, board: Board, exp: dict) -> None:
+    by_line = {format_entry(f.entry): f for f in report.fates}
+    for line, want in exp.get("fate", {}).items():
+        f = by_line.get(_canon(line, board))
+        _eq(problems, f"fate of {line!r}", str(f.fate) if f else "missing", want)
+    for line, want in exp.get("ruling", {}).items():
+        f = by_line.get(_canon(line, board))
+        _eq(problems, f"ruling for {line!r}", f.ruling if f else "missing", want)
+    for line, texts in exp.get("reason_says", {}).items():
+        f = by_line.get(_canon(line, board))
+        for text in _as_list(texts):
+            if not f or text not in f.reason:
+                problems.append(f"reason for {line!r} lacks {text!r}: {f.reason if f else 'missing'}")
+    for p, want in exp.get("winner", {}).items():
+        b = report.battle_at(p)
+        _eq(problems, f"battle winner in {p}", (str(b.winner) if b.winner else "none") if b else "no battle", want)
+    for p in exp.get("no_battle", []):
+        if report.battle_at(p):
+            problems.append(f"expected no battle in {p}, got one: {report.battle_at(p).why}")
+    for p, sides in exp.get("attack", {}).items():
+        b = report.battle_at(p)
+        got = {str(s.clan): s.total for s in b.attackers} if b else "no battle"
+        _eq(problems, f"attack totals in {p}", got, sides)
+    for p, want in exp.get("defence", {}).items():
+        b = report.battle_at(p)
+        _eq(problems, f"defence total in {p}", b.defence_total if b else "no battle", want)
+    if "raids" in exp:
+        got = {}
+        for r in report.raids:
+            got[r.province] = "triggered" if r.triggered or got.get(r.province) == "triggered" else "no effect"
+        _eq(problems, "raids", got, exp["raids"])
+    if "peace" in exp:
+        _eq(problems, "provinces made peaceful", sorted(report.peace), sorted(exp["peace"]))
+    if "defenses" in exp:
+        _eq(problems, "successful defenses", sorted(d.province for d in report.defenses), sorted(exp["defenses"]))
+    if "returned" in exp:
+        _eq(problems, "territory cards returned", sorted(c.territory for c in report.claims if c.action == "returned"), sorted(exp["returned"]))
+    for text in _as_list(exp.get("warnings")):
+        if not any(text in w for w in report.warnings):
+            problems.append(f"no warning mentions {text!r}: {list(report.warnings)}")
+
+
+def _check_score(problems: list[str], state: GameState, exp: dict) -> None:
+    if "honor" in exp or "winners" in exp:
+        final = final_score(state)
+        totals = {str(s.clan): s.total for s in final.scores}
+        for clan, want in exp.get("honor", {}).items():
+            _eq(problems, f"honor of {clan}", totals.get(clan), want)
+        if "winners" in exp:
+            _eq(problems, "winners", sorted(map(str, final.winners)), sorted(exp["winners"]))
+    for clan, want in exp.get("objective", {}).items():
+        objective = state.objectives.get(Clan(clan))
+        if objective is None:
+            problems.append(f"{clan} has no objective on the board (add '{clan}: objective <id>')")
+        else:
+            _eq(problems, f"{clan} objective {objective} met", objective_met(state, Clan(clan), objective), want)
+
+
+def _canon(line: str, board: Board) -> str:
+    """Expectation keys may be written loosely (prefixes, case); match them through the parser."""
+    try:
+        return format_entry(parse_entry(line, board))
+    except RefereeError:
+        return line
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _eq(problems: list[str], what: str, got: Any, want: Any) -> None:
+    if got != want:
+        problems.append(f"{what}: expected {want!r}, got {got!r}")
