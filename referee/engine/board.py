@@ -56,9 +56,10 @@ class ClanFacts:
     special_token: Token
     pool: tuple[tuple[Token, int], ...]  # every combat token the clan owns, bluff included
     control_tokens: int
+    counts: dict[Token, int] = field(default_factory=dict)
 
     def owned(self, token: Token) -> int:
-        return dict(self.pool).get(token, 0)
+        return self.counts.get(token, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +229,7 @@ def build_board(raw: dict[str, Any]) -> Board:
             special_token=Token(Kind(kind), strength),
             pool=tuple((Token(Kind(k), s), n) for k, s, n in c["combat_tokens"]),
             control_tokens=c["control_tokens"],
+            counts={Token(Kind(k), s): n for k, s, n in c["combat_tokens"]},
         )
     names = {}
     for p in provinces.values():

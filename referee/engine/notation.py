@@ -20,7 +20,7 @@ CLAN_NAMES: dict[str, str] = {c.value: c.value for c in Clan}
 KIND_NAMES: dict[str, str] = {k.value: k.value for k in Kind}
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One revealed combat token as the moderator reads it off the board."""
 
@@ -54,6 +54,11 @@ class Entry:
     @property
     def strength(self) -> int:
         return (self.token.strength or 0) + sum(self.blessings)
+
+    @property
+    def key(self) -> tuple:
+        """A total order on entries, so that resolution never depends on the order of entry."""
+        return (self.clan, self.token.kind, self.token.strength or 0, self.province, self.source or "", self.blessings)
 
     def __str__(self) -> str:
         return format_entry(self)

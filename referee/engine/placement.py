@@ -49,11 +49,11 @@ def check_entries(
     """
     board = state.board
     refusals: list[Refusal] = []
-    entries = sorted(entries)
+    entries = sorted(entries, key=lambda e: e.key)
     used: dict[Clan, Counter[Token]] = {}
+    first: dict[tuple[Clan, Token], Entry] = {}
     borders: dict[tuple[str, ...], Entry] = {}
     for e in entries:
-        text = entry_text(e)
         problems: list[str] = []
         if e.clan not in state.clans:
             problems.append(f"{e.clan} is not playing in this game")
@@ -71,8 +71,10 @@ def check_entries(
                 problems.append(f"{e.clan.title()} has no {token} token")
             elif have[token] + 1 > owned:
                 what = "in hand" if available is not None else "in all"
-                problems.append(f"{e.clan.title()} has only {owned} {token} {what}, this would be one more")
+                already = f", already placed: {format_entry(first[(e.clan, token)])}" if (e.clan, token) in first else ""
+                problems.append(f"{e.clan.title()} has only {owned} {token} {what}{already}")
             have[token] += 1
+            first.setdefault((e.clan, token), e)
         border = e.border
         if border is not None and not problems:
             if border in borders:
@@ -81,7 +83,7 @@ def check_entries(
                 )
             else:
                 borders[border] = e
-        refusals.extend(Refusal(e.clan, text, p) for p in problems)
+        refusals.extend(Refusal(e.clan, entry_text(e), p) for p in problems)
     for clan, tokens in sorted(used.items()):
         count = sum(tokens.values())
         want = placements.get(clan) if placements is not None else None

@@ -27,7 +27,7 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     Physically impossible entries raise ``EntriesRefused`` (R-08) unless the caller has already
     checked them (``checked=True``, with its own inventory).
     """
-    entries = sorted(entries)  # Rulebook p.9: every token is revealed at once (step 1)
+    entries = sorted(entries, key=lambda e: e.key)  # Rulebook p.9: every token is revealed at once (step 1)
     if not checked:
         refusals = check_entries(state, entries)
         if refusals:
@@ -189,10 +189,13 @@ def defence_bonuses(state: GameState, province: str) -> list[Part]:
 def _step5_battles(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
     """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
     targets = sorted({e.province for e in live if _attacks(state, e)})
+    at: dict[str, list[Entry]] = {}
+    for e in live:
+        at.setdefault(e.province, []).append(e)
     battles: list[Battle] = []
     captured: dict[str, Clan] = {}
     for p in targets:
-        battle = _battle(state, p, live)
+        battle = _battle(state, p, at[p])
         battles.append(battle)
         if battle.winner is not None:
             captured[p] = battle.winner
@@ -214,8 +217,6 @@ def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
     sides: dict[Clan, list[Part]] = {}
     defence: list[Part] = []
     for e in live:
-        if e.province != p:
-            continue
         if _attacks(state, e):
             sides.setdefault(e.clan, []).extend(_token_part(e))
         elif _defends(state, e):

@@ -1,0 +1,99 @@
+"""Benchmark: median time to resolve one full five-player round of 25 tokens (rulebook p.9).
+
+    python bench/bench_resolve.py [--repeat 200]
+
+Not a timed test: it prints figures (median, p90) for the README and the issue notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+from referee.boarddata import load_board
+from referee.engine import begin_round, parse_round, resolve
+from referee.engine.notation import parse_lines
+from referee.engine.tablenotation import apply_board_fact, new_state, parse_board_line
+from referee.engine.tokens import Clan
+
+SETUP = """
+crab: control @ crab_capital
+crab: control @ crab_central
+crab: control 2 faceup @ crab_northeast
+crab: control @ neutral_mainland_south
+crane: control @ crane_capital
+crane: control @ crane_central
+crane: control @ crane_south
+crane: control @ neutral_mainland_northeast
+lion: control @ lion_capital
+lion: control @ lion_northwest
+lion: control @ lion_coast
+lion: control @ scorpion_north
+scorpion: control @ scorpion_capital
+scorpion: control @ scorpion_west
+scorpion: control @ crab_northwest
+scorpion: control @ unicorn_southwest
+phoenix: control @ phoenix_capital
+phoenix: control @ phoenix_central
+phoenix: control @ phoenix_coast
+phoenix: control @ dragon_south
+board: defense 1 @ crane_capital
+"""
+
+ROUND = """
+crab: army 3 crab_northeast > crane_south
+crab: navy 3 sea > crane_central + blessing 2
+crab: army 2 @ crab_central
+crab: army 1 crab_central > shadowlands_north
+crane: army 4 crane_south > neutral_mainland_inland
+crane: diplomacy @ neutral_mainland_northeast
+crane: army 2 @ crane_capital
+crane: navy 2 sea > lion_coast
+crane: bluff crane_central > scorpion_capital
+lion: army 6 lion_capital > crane_capital
+lion: army 3 lion_northwest > unicorn_southeast
+lion: bluff @ lion_capital
+lion: army 2 scorpion_north > scorpion_capital
+lion: shinobi 2 @ dragon_capital
+scorpion: shinobi 3 @ lion_capital
+scorpion: raid @ lion_capital
+scorpion: army 4 scorpion_capital > crab_northeast
+scorpion: army 2 scorpion_west > unicorn_southeast
+scorpion: army 1 @ crab_northwest
+phoenix: army 3 phoenix_capital > dragon_capital
+phoenix: army 2 dragon_south > lion_northwest
+phoenix: navy 1 @ phoenix_coast
+phoenix: army 2 @ dragon_south + blessing 3
+"""
+
+
+def build():
+    board = load_board()
+    state = new_state(board, (Clan.CRAB, Clan.CRANE, Clan.LION, Clan.SCORPION, Clan.PHOENIX))
+    for n, line in parse_lines(SETUP):
+        state = apply_board_fact(state, parse_board_line(line, board, n))
+    return begin_round(state), parse_round(ROUND, board)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=300)
+    args = parser.parse_args()
+    state, entries = build()
+    tokens = len(entries) + sum(len(e.blessings) for e in entries)
+    resolve(state, entries)  # warm-up
+    times = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        resolve(state, entries)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    print(f"machine: {platform.machine()} {platform.python_implementation()} {platform.python_version()}")
+    print(f"resolve, five players, {tokens} tokens ({len(entries)} lines), {args.repeat} runs")
+    print(f"  median {statistics.median(times) * 1e3:.3f} ms   p90 {times[int(len(times) * 0.9)] * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms")
+
+
+if __name__ == "__main__":
+    main()

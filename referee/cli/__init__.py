@@ -1,0 +1,1 @@
+"""The moderator's command line (Typer + Rich): thin commands, one error boundary, rendering in one place."""

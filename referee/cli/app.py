@@ -1,0 +1,96 @@
+"""The `referee` command. Heavy imports are deferred so that `referee --help` starts fast."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..engine.errors import RefereeError
+
+app = typer.Typer(
+    name="referee",
+    help="Referee and replay tool for Battle for Rokugan: resolves rounds as the rulebook orders them.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+
+
+def _read(path: Path) -> str:
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text("utf-8")
+    except FileNotFoundError:
+        raise RefereeError(f"{path}: no such file") from None
+    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
+        raise RefereeError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
+
+
+@app.command()
+def adjudicate(
+    sheet: Annotated[Path, typer.Argument(help="The round's revealed tokens in the round notation ('-' for stdin).")],
+    board: Annotated[Path, typer.Option("--board", "-b", help="The board before the round, one fact a line (setup notation).")],
+    clans: Annotated[str, typer.Option("--clans", "-c", help="Clans in seat order, comma-separated.")],
+    round_no: Annotated[int, typer.Option("--round", "-r", min=1, max=5, help="The round being resolved.")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Resolve one round from a board file and a round sheet, without a stored game."""
+    from ..boarddata import load_board
+    from ..engine import begin_round, parse_round, resolve
+    from ..engine.notation import parse_clan, parse_lines
+    from ..engine.tablenotation import apply_board_fact, new_state, parse_board_line
+    from . import render
+
+    b = load_board()
+    seats = tuple(parse_clan(c, clans) for c in clans.split(",") if c.strip())
+    state = new_state(b, seats, round=round_no)
+    for n, line in parse_lines(_read(board)):
+        state = apply_board_fact(state, parse_board_line(line, b, n))
+    state = begin_round(state)
+    entries = parse_round(_read(sheet), b)
+    new, report = resolve(state, entries)
+    render.round_report(report, new, json_out=json_out)
+
+
+@app.command()
+def casebook(
+    directory: Annotated[Path, typer.Argument(help="A directory of casebook TOML files.")] = Path("tests/casebook"),
+    case_filter: Annotated[Optional[str], typer.Option("--case", "-k", help="Only cases whose id contains this.")] = None,
+) -> None:
+    """Run a conformance casebook and report each case (exit 1 when any case fails)."""
+    from ..boarddata import load_board
+    from ..scenario import load_cases, run_case
+    from . import render
+
+    if not directory.is_dir():
+        raise RefereeError(f"{directory}: not a directory of casebook files")
+    cases = [c for c in load_cases(directory) if not case_filter or case_filter in c.id]
+    results = [(c, run_case(c, load_board())) for c in cases]
+    render.casebook(results)
+    if any(problems for _, problems in results):
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    """Entry point: one error boundary turns domain errors into one line on stderr and exit 1.
+
+    Usage errors are Typer's own: a message and exit 2.
+    """
+    try:
+        app()
+    except RefereeError as exc:
+        _fail(str(exc), exc.hint)
+
+
+def _fail(message: str, hint: str | None = None) -> None:
+    for line in message.splitlines() or [""]:
+        print(f"error: {line}", file=sys.stderr)
+    if hint:
+        print(f"hint: {hint}", file=sys.stderr)
+    sys.exit(1)
