@@ -84,3 +84,26 @@ def casebook(results: list) -> None:
             console.print(f"[red]FAIL[/red] {case.id} ({', '.join(case.cites)}): {'; '.join(problems)}")
     passed = len(results) - failed
     console.print(f"{passed} passed, {failed} failed")
+
+
+def final_score(final, *, json_out: bool = False) -> None:
+    """The final honor, line by line, winner and tie-break (R-24, R-25)."""
+    if json_out:
+        print_json({
+            "winners": final.winners,
+            "tiebreak": final.tiebreak,
+            "scores": [{"clan": s.clan, "total": s.total, "territories": s.territories, "provinces": s.provinces,
+                        "lines": [{"label": line.label, "honor": line.honor} for line in s.lines]} for s in final.scores],
+        })
+        return
+    console.rule("[bold]Final honor[/bold]")
+    for s in final.scores:
+        table = Table(title=f"{s.clan}: {s.total} honor ({s.territories} territories, {s.provinces} provinces)", title_justify="left")
+        table.add_column("line")
+        table.add_column("honor", justify="right")
+        for line in s.lines:
+            table.add_row(line.label, str(line.honor))
+        table.add_row("[bold]total[/bold]", f"[bold]{s.total}[/bold]")
+        console.print(table)
+    names = " and ".join(str(c) for c in final.winners)
+    console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")

@@ -1,0 +1,82 @@
+"""The command line, driven as a user would (typer.testing.CliRunner and the real entry point)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = ROOT / "examples"
+runner = CliRunner()
+
+
+def _run(*args, stdin=None):
+    """The installed entry point, so that the error boundary and exit codes are the real ones."""
+    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, cwd=ROOT)
+
+
+def test_adjudicate_prints_the_report_and_board_changes():
+    result = runner.invoke(app, ["adjudicate", str(EXAMPLES / "round1.txt"), "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion"])
+    assert result.exit_code == 0, result.output
+    assert "Battle for dragon_south" in result.output
+    assert "place 1 phoenix control token(s) facedown in dragon_south" in result.output
+    assert "place a scorched token in lion_capital" in result.output
+
+
+def test_adjudicate_json():
+    import json
+
+    result = runner.invoke(app, ["adjudicate", str(EXAMPLES / "round1.txt"), "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion", "--json"])
+    data = json.loads(result.output)
+    assert data["state"]["control"]["dragon_south"][0] == "phoenix"
+    assert data["report"]["battles"][0]["winner"] == "phoenix"
+
+
+def test_refused_entry_is_one_line_with_round_clan_and_ruling_exit_1():
+    result = _run("adjudicate", "-", "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion", "--round", "3",
+                  stdin="dragon: army 5 @ dragon_capital\ndragon: army 5 @ dragon_south\n")
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        'error: round 3, dragon: "army 5 @ dragon_south": Dragon has only 1 army 5 in all, already placed: dragon: army 5 @ dragon_capital (R-08)'
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_unreadable_line_names_line_and_input_exit_1():
+    result = _run("adjudicate", "-", "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix", stdin="# sheet\ncrab army 3\n")
+    assert result.returncode == 1
+    assert 'error: line 2: "crab army 3": not understood' in result.stderr
+    assert "hint: expected:" in result.stderr
+
+
+def test_missing_file_is_a_clear_error():
+    result = _run("adjudicate", "nowhere.txt", "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: nowhere.txt: no such file"
+
+
+def test_usage_error_exits_2():
+    result = _run("adjudicate")
+    assert result.returncode == 2
+    assert "Missing argument" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_casebook_command_runs_the_casebook():
+    result = runner.invoke(app, ["casebook", str(ROOT / "tests" / "casebook"), "-k", "p9-battle-example"])
+    assert result.exit_code == 0, result.output
+    assert "1 passed, 0 failed" in result.output
+
+
+def test_casebook_command_fails_on_a_wrong_case(tmp_path):
+    (tmp_path / "wrong.toml").write_text(
+        '[[case]]\nid = "wrong"\ncites = ["p.9"]\nclans = ["crab", "lion"]\n'
+        'board = "crab: control @ crab_capital\\nlion: control @ lion_capital"\n'
+        'entries = "lion: shinobi 1 @ crab_capital"\n[case.expect]\ncontrol = { crab_capital = "lion" }\n'
+    )
+    result = runner.invoke(app, ["casebook", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "FAIL wrong" in result.output and "expected 'lion', got 'crab'" in result.output
