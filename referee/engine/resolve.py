@@ -126,15 +126,7 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
             fates[e] = TokenFate(e, Fate.RAID_NO_EFFECT, 3, f"{raid.province} is already scorched by another raid this step: no further effect", "R-12", _blessing_note(e, False))
         else:
             fates[e] = TokenFate(e, Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {raid.why}", "R-12", _blessing_note(e, False))
-    survivors = []
-    for e in live:
-        if e.token.kind == Kind.RAID:
-            continue
-        hit = next((p for p in sorted(scorched) if e.touches(p)), None)
-        if hit:
-            fates[e] = TokenFate(e, Fate.REMOVED_BY_RAID, 3, f"discarded by the raid on {hit}", "R-12", _blessing_note(e, e.token.kind.fights))
-        else:
-            survivors.append(e)
+    survivors = _sweep([e for e in live if e.token.kind != Kind.RAID], scorched, Fate.REMOVED_BY_RAID, 3, "the raid on", "R-12", fates)
     return raids, scorched, survivors
 
 
@@ -148,16 +140,21 @@ def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fa
             peace.add(e.province)
             why = f"peace in {e.province}" if first else f"{e.province} already made peaceful this step"
             fates[e] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
+    survivors = _sweep([e for e in live if e.token.kind != Kind.DIPLOMACY], peace, Fate.REMOVED_BY_DIPLOMACY, 4, "the diplomacy in", "R-13", fates)
+    return peace, survivors
+
+
+def _sweep(live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: dict[Entry, TokenFate]) -> list[Entry]:
+    """Discard every token in the given provinces or on their borders (p.9 steps 3-4); return the rest."""
     survivors = []
     for e in live:
-        if e.token.kind == Kind.DIPLOMACY:
-            continue
-        hit = next((p for p in sorted(peace) if e.touches(p)), None)
-        if hit:
-            fates[e] = TokenFate(e, Fate.REMOVED_BY_DIPLOMACY, 4, f"discarded by the diplomacy in {hit}", "R-13", _blessing_note(e, e.token.kind.fights))
-        else:
+        hit = next((p for p in sorted(provinces) if e.touches(p)), None)
+        if hit is None:
             survivors.append(e)
-    return peace, survivors
+            continue
+        back = "; a bluff returns to its owner's hand (p.9)" if e.token.kind == Kind.BLUFF else ""
+        fates[e] = TokenFate(e, fate, step, f"discarded by {by} {hit}{back}", ruling, _blessing_note(e, e.token.kind.fights))
+    return survivors
 
 
 # --- step 5 ---------------------------------------------------------------------------------------
