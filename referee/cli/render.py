@@ -107,3 +107,33 @@ def final_score(final, *, json_out: bool = False) -> None:
         console.print(table)
     names = " and ".join(str(c) for c in final.winners)
     console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")
+
+
+def board_view(state: GameState, *, json_out: bool = False) -> None:
+    """The board by territory: control, faceup tokens, special tokens and territory cards."""
+    if json_out:
+        print_json(state_to_dict(state))
+        return
+    board = state.board
+    title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
+    table = Table(title=title, title_justify="left")
+    for col in ("territory", "province", "flowers", "control", "faceup", "special"):
+        table.add_column(col, justify="right" if col in ("flowers", "faceup") else "left")
+    for t in board.territories.values():
+        owner = state.territory_controller(t.id)
+        holder = next((str(c) for c, held in state.cards_held.items() if any(x == t.id for x, _ in held)), None)
+        if t.id in state.cards_on_board:
+            card = f"card on board: {state.cards_on_board[t.id] or 'unknown'}"
+        elif holder:
+            card = f"card held by {holder}"
+        else:
+            card = "card played"
+        head = f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]"
+        for i, p in enumerate(t.provinces):
+            c = state.control.get(p)
+            special = state.special.get(p)
+            capital = " ♜" if board.provinces[p].is_capital else ""
+            table.add_row(head if i == 0 else "", p + capital, str(board.provinces[p].flowers),
+                          str(c.clan) if c else "", str(c.faceup) if c and c.faceup else "", str(special) if special else "")
+        table.add_section()
+    console.print(table)
