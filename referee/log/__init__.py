@@ -1,0 +1,31 @@
+"""The game log: one append-only, hash-chained stream of events per game (SQLModel storage), from
+which state, reports and scores are always recomputed with the engine.
+
+    events   event types, payload versions and upcasters, the hash chain, seal codes
+    replay   the fold: replay, states, verify, what_if, corrections
+    store    the SQLModel tables (append-only, enforced by triggers) and the commands
+    records  export and import: JSON Lines and the plain-text game record
+"""
+
+from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_chain, format_seal
+from .records import (
+    GOLDEN_GAMES, RecordError, export_jsonl, export_text, golden, import_records, parse_jsonl, parse_records,
+    parse_text, relabel,
+)
+from .replay import (
+    Correction, Fold, ReplayError, Step, WhatIf, corrections, replay, score, state_after_round, states, verify,
+    what_if,
+)
+from .store import (
+    DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, Store, StoreError, UnknownGame, correct, database_url,
+    new_game, record_round, record_setup,
+)
+
+__all__ = [
+    "Correction", "DEFAULT_DB", "Divergence", "ENV_DB", "Event", "EventFormatError", "EventType", "Fold",
+    "GOLDEN_GAMES", "GameChanged", "GameExists", "GameInfo", "LogError", "Problem", "RecordError", "ReplayError",
+    "Step", "Store", "StoreError", "UnknownGame", "WhatIf", "check_chain", "correct", "corrections",
+    "database_url", "export_jsonl", "export_text", "format_seal", "golden", "import_records", "new_game",
+    "parse_jsonl", "parse_records", "parse_text", "record_round", "record_setup", "relabel", "replay", "score",
+    "state_after_round", "states", "verify", "what_if",
+]

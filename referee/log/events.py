@@ -1,0 +1,288 @@
+"""The events of a game's log: past participles with versioned JSON payloads, chained by hash.
+
+    hash = sha256(prev_hash + canonical_json({game, seq, type, payload_version, payload}))
+
+The first event's ``prev_hash`` is ``GENESIS``. A round's seal code is the first 8 hex digits of the
+hash of its ``RoundResolved`` event (``XXXX-XXXX``); because the seal is derived from the hash, the
+``seal`` field itself is left out of what is hashed, and ``check_chain`` checks that it matches.
+
+Payloads are stored as written, at the version they were written in; ``Event.data`` upcasts them to
+the current version on read (``UPCASTERS``). The hash always covers the payload as stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Callable, Iterable, Sequence
+
+from ..engine.digest import canonical_json
+from ..engine.errors import RefereeError
+
+GENESIS = "0" * 64
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class LogError(RefereeError):
+    """Base of every error of the game log layer."""
+
+
+class EventFormatError(LogError):
+    """An event whose payload cannot be read (missing field, wrong type, unknown version)."""
+
+    def __init__(self, message: str, *, seq: int | None = None):
+        self.seq = seq
+        super().__init__(f"event {seq}: {message}" if seq is not None else message)
+
+
+class EventType(StrEnum):
+    GAME_CREATED = "GameCreated"
+    SETUP_RECORDED = "SetupRecorded"
+    ROUND_RESOLVED = "RoundResolved"
+    ENTRY_CORRECTED = "EntryCorrected"
+
+
+CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType}
+SEALED = frozenset({EventType.ROUND_RESOLVED.value})  # payloads that carry their own seal code
+
+SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload version
+    EventType.GAME_CREATED: {
+        "game": str, "clans": list, "players": dict, "event": str, "table": str, "date": str,
+        "options": dict, "engine_version": str, "board_version": str,
+    },
+    EventType.SETUP_RECORDED: {"lines": list},
+    EventType.ROUND_RESOLVED: {"round": int, "entries": list, "digest": str, "seal": str},
+    EventType.ENTRY_CORRECTED: {"round": int, "entries": list, "reason": str, "digests": dict},
+}
+
+
+# --- upcasting ------------------------------------------------------------------------------------
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def upcaster(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register a function turning a ``type_`` payload of ``from_version`` into the next version."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        UPCASTERS[(str(type_), from_version)] = fn
+        return fn
+
+    return register
+
+
+@upcaster(EventType.GAME_CREATED, 0)
+def _game_created_v0(p: dict[str, Any]) -> dict[str, Any]:
+    """v0 (pre-release logs): players as ``[[clan, name], ...]``, options under ``rules``, the engine
+    version under ``engine``, event/table/date optional, no board version."""
+    return {
+        "game": p["game"],
+        "clans": list(p["clans"]),
+        "players": {clan: name for clan, name in p.get("players", [])},
+        "event": p.get("event", ""),
+        "table": str(p.get("table", "")),
+        "date": p.get("date", ""),
+        "options": dict(p.get("rules", {})),
+        "engine_version": str(p.get("engine", "0")),
+        "board_version": p.get("board_version", "unversioned"),
+    }
+
+
+def upcast(type_: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload at the current version of its type (raises EventFormatError when impossible)."""
+    if type_ not in CURRENT_VERSION:
+        raise EventFormatError(f"unknown event type {type_!r}")
+    current = CURRENT_VERSION[type_]
+    if version > current:
+        raise EventFormatError(f"{type_} payload version {version} is newer than this referee knows ({current})")
+    try:
+        while version < current:
+            step = UPCASTERS.get((type_, version))
+            if step is None:
+                raise EventFormatError(f"no upcaster for {type_} payload version {version}")
+            payload, version = step(payload), version + 1
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EventFormatError(f"{type_} payload version {version} cannot be upcast: {exc!r}") from None
+    check_payload(type_, payload)
+    return payload
+
+
+def check_payload(type_: str, payload: Any) -> None:
+    if not isinstance(payload, dict):
+        raise EventFormatError(f"{type_} payload is not an object")
+    for name, kind in SCHEMA[type_].items():
+        value = payload.get(name)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise EventFormatError(f"{type_} payload field {name!r} must be {kind.__name__}, got {value!r}")
+
+
+# --- the event value and its hash -------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One recorded event, exactly as stored: payload at its recorded version, with its chain."""
+
+    game: str
+    seq: int
+    type: str
+    payload_version: int
+    payload: dict[str, Any]
+    prev_hash: str
+    hash: str
+    recorded_at: str = ""
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload upcast to the current version."""
+        try:
+            return upcast(self.type, self.payload_version, self.payload)
+        except EventFormatError as exc:
+            raise EventFormatError(exc.message, seq=self.seq) from None
+
+    @property
+    def seal(self) -> str:
+        return format_seal(self.hash)
+
+    def computed_hash(self) -> str:
+        return event_hash(self.prev_hash, self.game, self.seq, self.type, self.payload_version, self.payload)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "seq": self.seq, "type": self.type, "payload_version": self.payload_version,
+            "payload": self.payload, "prev_hash": self.prev_hash, "hash": self.hash, "recorded_at": self.recorded_at,
+        }
+
+
+def format_seal(hash_: str) -> str:
+    code = hash_[:8].upper()
+    return f"{code[:4]}-{code[4:]}"
+
+
+def hashed_payload(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
+    if type_ in SEALED:
+        return {k: v for k, v in payload.items() if k != "seal"}
+    return payload
+
+
+def event_hash(prev_hash: str, game: str, seq: int, type_: str, version: int, payload: dict[str, Any]) -> str:
+    body = {"game": game, "seq": seq, "type": type_, "payload_version": version,
+            "payload": hashed_payload(type_, payload)}
+    return hashlib.sha256((prev_hash + canonical_json(body)).encode()).hexdigest()
+
+
+def chain(game: str, after: Event | None, type_: str, payload: dict[str, Any], *,
+          version: int | None = None, recorded_at: str = "") -> Event:
+    """The next event of ``game`` after ``after`` (None: the first), hashed and, if sealed, sealed."""
+    seq = after.seq + 1 if after else 1
+    prev = after.hash if after else GENESIS
+    version = CURRENT_VERSION[type_] if version is None else version
+    digest = event_hash(prev, game, seq, str(type_), version, payload)
+    if type_ in SEALED:
+        payload = {**payload, "seal": format_seal(digest)}
+    return Event(game, seq, str(type_), version, payload, prev, digest, recorded_at)
+
+
+def chain_all(game: str, items: Iterable[tuple[str, dict[str, Any], int]], after: Event | None = None) -> list[Event]:
+    """Chain ``(type, payload, version)`` items one after another (used to relabel or rebuild logs)."""
+    out: list[Event] = []
+    for type_, payload, version in items:
+        after = chain(game, after, type_, payload, version=version)
+        out.append(after)
+    return out
+
+
+def check_game_id(game: str) -> str:
+    if not GAME_ID.fullmatch(game or ""):
+        raise LogError(f"{game!r} is not a valid game id: use letters, digits, '-', '_' or '.', at most 64")
+    return game
+
+
+# --- payloads (commands build these; the chain seals them) --------------------------------------------
+def game_created(game: str, clans: Sequence[str], players: dict[str, str], options: dict[str, Any], *,
+                 event: str = "", table: str = "", date: str = "", engine_version: str,
+                 board_version: str) -> dict[str, Any]:
+    return {
+        "game": game, "clans": [str(c) for c in clans], "players": {str(k): v for k, v in players.items()},
+        "event": event, "table": str(table), "date": date, "options": options,
+        "engine_version": engine_version, "board_version": board_version,
+    }
+
+
+def setup_recorded(lines: Sequence[str]) -> dict[str, Any]:
+    return {"lines": list(lines)}
+
+
+def round_resolved(round_no: int, entries: Sequence[str], digest: str) -> dict[str, Any]:
+    return {"round": round_no, "entries": list(entries), "digest": digest, "seal": ""}
+
+
+def entry_corrected(round_no: int, entries: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
+    return {"round": round_no, "entries": list(entries), "reason": reason,
+            "digests": {str(r): d for r, d in sorted(digests.items())}}
+
+
+# --- the chain, checked without the engine ----------------------------------------------------------
+class Problem(StrEnum):
+    EDITED = "edited payload"
+    REMOVED = "removed event"
+    REORDERED = "reordered event"
+    BROKEN_CHAIN = "broken chain"
+    SEAL = "seal mismatch"
+    FOREIGN = "foreign event"
+    UNREADABLE = "unreadable event"
+    ENGINE = "engine disagreement"
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """The first place where a log stops being what was recorded."""
+
+    seq: int
+    index: int  # position in the sequence that was checked (0 = first)
+    problem: Problem
+    detail: str
+
+    def __str__(self) -> str:
+        return f"event {self.seq}: {self.problem}: {self.detail}"
+
+
+def check_chain(events: Sequence[Event]) -> Divergence | None:
+    """The first break in numbering, linking, hashing or sealing, or None when the chain is whole."""
+    prev: Event | None = None
+    game = events[0].game if events else ""
+    for i, e in enumerate(events):
+        found = check_link(events, i, e, prev, game)
+        if found:
+            return found
+        prev = e
+    return None
+
+
+def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, game: str) -> Divergence | None:
+    def bad(problem: Problem, detail: str) -> Divergence:
+        return Divergence(e.seq, i, problem, detail)
+
+    if e.game != game:
+        return bad(Problem.FOREIGN, f"belongs to game {e.game!r}, not {game!r}")
+    expected = prev.seq + 1 if prev else 1
+    if e.seq != expected:
+        if any(o.seq == expected for o in events[i + 1:]):
+            return bad(Problem.REORDERED, f"stands where event {expected} belongs; event {expected} comes later")
+        if e.seq > expected:
+            missing = str(expected) if e.seq == expected + 1 else f"{expected} to {e.seq - 1}"
+            return bad(Problem.REMOVED, f"event {missing} is missing (sequence gap after event {expected - 1})")
+        return bad(Problem.REORDERED, f"comes after event {prev.seq if prev else 0}: sequence numbers go backwards")
+    want = prev.hash if prev else GENESIS
+    if e.prev_hash != want:
+        later = next((o for o in events[i + 1:] if o.hash == e.prev_hash), None)
+        if later is not None:
+            return bad(Problem.REORDERED, f"its chain link points at event {later.seq}, which comes after it")
+        what = f"the hash of event {prev.seq}" if prev else "the start of a log"
+        return bad(Problem.BROKEN_CHAIN, f"its link {e.prev_hash[:12]}... is not {what} ({want[:12]}...): "
+                                         "an event before it was removed or altered")
+    if e.computed_hash() != e.hash:
+        return bad(Problem.EDITED, f"its {e.type} content no longer matches its recorded hash")
+    if e.type in SEALED and e.payload.get("seal") != e.seal:
+        return bad(Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {e.seal}")
+    return None

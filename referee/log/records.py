@@ -1,0 +1,321 @@
+"""Export and import of a game's log.
+
+- JSON Lines: lossless, one event a line (payload as recorded, chain included).
+- The game record: plain text a person can read, like PGN. Headers, then one section per event:
+
+      [Game "friday-t3"]
+      [Event "Friday tournament"]
+      [Date "2026-11-20"]
+      [Table "3"]
+      [Clans "crab, crane"]
+      [Players "crab: Aiko; crane: Kenji"]
+      [Options "crab_faceup_bonus=2; defense_on_cancelled_attack=true; ..."]
+      [Engine "1"]
+      [Board "2026.11.1"]
+
+      == setup (seal 1A2B-3C4D)
+      crab: control 1 facedown @ crab_capital
+      == round 1 (seal 5E6F-7A8B)
+      crab: army 3 crab_central > neutral_mainland_inland
+      == correction of round 1 (seal 9C0D-1E2F)
+      reason: "the judge's ruling, as a JSON string"
+      crab: army 2 crab_central > neutral_mainland_inland
+
+  Importing a record re-runs it with the engine (digests are recomputed) and checks every seal it
+  carries; a section without a seal is accepted as written (hand-written records).
+
+Import verifies before it stores anything: a damaged file is refused with its line number and the
+reason, and the database is left unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from typing import Any, Iterable, Sequence
+
+from ..engine import Board, RefereeError, RulesOptions
+from ..engine.digest import canonical_json, state_digest
+from ..engine.errors import NotationError
+from ..engine.notation import format_entry, parse_entry, strip_comment
+from ..engine.tablenotation import format_board_fact, parse_board_line
+from . import events as ev
+from .events import Event, EventType, LogError
+from .replay import Fold, ReplayError, round_outcome, verify
+from .store import Store
+
+GOLDEN_GAMES = ("two-player", "four-player", "five-player")
+HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+SECTION = re.compile(r"^==\s*(setup|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
+                     r"(?:\(\s*seal\s+([0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$", re.IGNORECASE)
+EVENT_KEYS = {"game": str, "seq": int, "type": str, "payload_version": int, "payload": dict,
+              "prev_hash": str, "hash": str, "recorded_at": str}
+
+
+class RecordError(LogError):
+    """A file that cannot be imported: names the line and the reason. Nothing was stored."""
+
+    def __init__(self, problem: str, lineno: int | None = None):
+        self.problem = problem
+        self.lineno = lineno
+        super().__init__(f"line {lineno}: {problem}" if lineno is not None else problem,
+                         hint="the file was refused whole; nothing was stored")
+
+
+# --- JSON Lines -----------------------------------------------------------------------------------
+def export_jsonl(events: Iterable[Event]) -> str:
+    return "".join(canonical_json(e.to_dict()) + "\n" for e in events)
+
+
+def parse_jsonl(text: str) -> tuple[list[Event], list[int]]:
+    """The events of a JSON Lines log and the line each came from."""
+    events, lines = [], []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError as exc:
+            raise RecordError(f"not a JSON object ({getattr(exc, 'msg', exc)})", n) from None
+        events.append(_event_from(raw, n))
+        lines.append(n)
+    return events, lines
+
+
+def _event_from(raw: Any, n: int) -> Event:
+    if not isinstance(raw, dict):
+        raise RecordError("not a JSON object", n)
+    for key, kind in EVENT_KEYS.items():
+        value = raw.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise RecordError(f"field {key!r} must be {kind.__name__}, got {value!r}", n)
+    extra = sorted(set(raw) - set(EVENT_KEYS))
+    if extra:
+        raise RecordError(f"unknown field(s) {', '.join(extra)}", n)
+    return Event(**{k: raw[k] for k in EVENT_KEYS})
+
+
+# --- the plain-text game record ---------------------------------------------------------------------
+LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # what str.splitlines splits on
+
+
+def _no_breaks(text: str) -> str:
+    return LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _quote(value: str) -> str:
+    return _no_breaks(value.replace("\\", "\\\\").replace('"', '\\"'))
+
+
+def _unquote_header(value: str) -> str:
+    return re.sub(r"\\u([0-9a-f]{4})|\\(.)", lambda m: chr(int(m.group(1), 16)) if m.group(1) else m.group(2), value)
+
+
+def _unquote(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def _split(value: str, sep: str) -> list[str]:
+    """Split on ``sep`` except where escaped with a backslash; escapes stay for ``_unquote``."""
+    parts, current, chars = [], "", iter(value)
+    for ch in chars:
+        if ch == "\\":
+            current += ch + next(chars, "")
+        elif ch == sep:
+            parts, current = parts + [current], ""
+        else:
+            current += ch
+    return parts + [current] if value else []
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace(";", "\\;")
+
+
+def _option(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def export_text(events: Sequence[Event]) -> str:
+    if not events or events[0].type != EventType.GAME_CREATED:
+        raise RecordError("a game record starts with the game's GameCreated event")
+    h = events[0].data
+    headers = {
+        "Game": h["game"], "Event": h["event"], "Date": h["date"], "Table": h["table"],
+        "Clans": ", ".join(h["clans"]),
+        "Players": "; ".join(f"{c}: {_escape(h['players'][c])}" for c in h["clans"] if c in h["players"]),
+        "Options": "; ".join(f"{k}={_option(v)}" for k, v in sorted(h["options"].items())),
+        "Engine": h["engine_version"], "Board": h["board_version"],
+    }
+    out = [f'[{k} "{_quote(v)}"]' for k, v in headers.items()]
+    for e in events[1:]:
+        out += ["", *_section(e)]
+    return "\n".join(out) + "\n"
+
+
+def _section(e: Event) -> list[str]:
+    d = e.data
+    if e.type == EventType.SETUP_RECORDED:
+        return [f"== setup (seal {e.seal})", *d["lines"]]
+    if e.type == EventType.ROUND_RESOLVED:
+        return [f"== round {d['round']} (seal {e.seal})", *d["entries"]]
+    if e.type == EventType.ENTRY_CORRECTED:
+        reason = _no_breaks(json.dumps(d["reason"], ensure_ascii=False))
+        return [f"== correction of round {d['round']} (seal {e.seal})", f"reason: {reason}", *d["entries"]]
+    raise RecordError(f"event {e.seq}: a {e.type} event has no place in a game record")
+
+
+@dataclass
+class _Section:
+    kind: str  # setup | round | correction
+    round: int
+    seal: str | None
+    lineno: int
+    lines: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
+    headers: dict[str, tuple[str, int]] = {}
+    sections: list[_Section] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        m = SECTION.match(line)
+        if m:
+            kind = m.group(1).split()[0].lower()
+            sections.append(_Section(kind, int(m.group(2) or m.group(3) or 0), (m.group(4) or "").upper() or None, n))
+        elif sections and sections[-1].kind == "correction" and line.startswith("reason:") and not sections[-1].lines:
+            sections[-1].lines.append((n, line))
+        elif sections and strip_comment(line):
+            sections[-1].lines.append((n, strip_comment(line)))
+        elif not sections and line.startswith("["):
+            h = HEADER.match(line)
+            if not h:
+                raise RecordError(f'not a header: expected [Name "value"], got {line!r}', n)
+            headers[h.group(1)] = (_unquote_header(h.group(2)), n)
+        elif strip_comment(line):
+            raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {line!r}", n)
+    return headers, sections
+
+
+def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
+    missing = [k for k in ("Game", "Clans", "Engine", "Board") if k not in headers]
+    if missing:
+        raise RecordError(f"missing header(s) {', '.join(f'[{k}]' for k in missing)}", 1)
+    get = lambda k: headers.get(k, ("", 0))[0]  # noqa: E731
+    players: dict[str, str] = {}
+    for i, item in enumerate(_split(get("Players"), ";")):
+        item = item[1:] if i and item.startswith(" ") else item  # items are joined with "; "
+        clan, sep, name = item.partition(": ")
+        if not sep:  # hand-written "clan:name"
+            clan, sep, name = (x.strip() for x in item.partition(":"))
+        if not sep:
+            raise RecordError(f"[Players]: expected 'clan: name', got {item.strip()!r}", headers["Players"][1])
+        players[clan.strip()] = _unquote(name)
+    try:
+        raw = dict(o.strip().split("=", 1) for o in _split(get("Options"), ";"))
+        typed = RulesOptions.from_dict(raw).to_dict()
+        options = {k: typed[k] for k in raw}  # exactly the options recorded, typed
+    except ValueError as exc:
+        raise RecordError(f"[Options]: {exc}", headers.get("Options", ("", 1))[1]) from None
+    clans = [c.strip() for c in get("Clans").split(",") if c.strip()]
+    payload = ev.game_created(get("Game"), clans, players, options, event=get("Event"), table=get("Table"),
+                              date=get("Date"), engine_version=get("Engine"), board_version=get("Board"))
+    return payload, headers["Game"][1]
+
+
+def parse_text(text: str, board: Board | None = None) -> tuple[list[Event], list[int]]:
+    """Rebuild the log of a game record by re-running it; every seal it carries must match."""
+    headers, sections = _read_text(text)
+    payload, n = _created(headers)
+    game = ev.check_game_id(payload["game"])
+    fold = Fold(board)
+    events: list[Event] = []
+    lines: list[int] = []
+    for sec, (type_, payload) in _payloads(fold, sections, payload, n):
+        e = ev.chain(game, events[-1] if events else None, type_, payload)
+        try:
+            fold.apply(e)
+        except ReplayError as exc:
+            raise RecordError(exc.problem, sec.lineno if sec else n) from None
+        if sec and sec.seal and sec.seal != e.seal:
+            raise RecordError(f"{sec.kind} {sec.round or ''}".rstrip() + f": the record's seal {sec.seal} is not "
+                              f"the re-run's {e.seal} (the record was altered, or this engine differs)", sec.lineno)
+        events.append(e)
+        lines.append(sec.lineno if sec else n)
+    return events, lines
+
+
+def _payloads(fold: Fold, sections: list[_Section], created: dict, n: int):
+    yield None, (EventType.GAME_CREATED, created)
+    for sec in sections:
+        try:
+            yield sec, _section_payload(fold, sec)
+        except NotationError as exc:
+            raise RecordError(f'"{exc.text}": {exc.problem}', exc.lineno or sec.lineno) from None
+        except RefereeError as exc:
+            raise RecordError(str(exc), sec.lineno) from None
+
+
+def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
+    board = fold.board
+    if sec.kind == "setup":
+        lines = [format_board_fact(parse_board_line(line, board, n)) for n, line in sec.lines]
+        return EventType.SETUP_RECORDED, ev.setup_recorded(lines)
+    if sec.kind == "round":
+        if sec.round != fold.state.round:
+            raise RecordError(f"round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
+        entries = [format_entry(parse_entry(line, board, n)) for n, line in sec.lines]
+        lines, state, report = round_outcome(fold, entries)
+        return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, lines, state_digest(state))
+    if not sec.lines or not sec.lines[0][1].startswith("reason:"):
+        raise RecordError('a correction starts with its reason: reason: "..."', sec.lineno)
+    n, first = sec.lines[0]
+    try:
+        reason = json.loads(first.partition(":")[2])
+    except ValueError:
+        raise RecordError('the reason is written as a quoted string: reason: "..."', n) from None
+    entries = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
+    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, entries)}
+    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
+
+
+# --- import -----------------------------------------------------------------------------------------
+def parse_records(text: str, board: Board | None = None) -> tuple[list[Event], list[int]]:
+    """Either format, told apart by its first line: ``{`` JSON Lines, ``[`` or ``==`` a game record."""
+    first = next((line.strip() for line in text.splitlines() if strip_comment(line)), "")
+    if first.startswith("{"):
+        return parse_jsonl(text)
+    if first.startswith(("[", "==")):
+        return parse_text(text, board)
+    raise RecordError("neither a JSON Lines log nor a game record (empty, or an unknown format)", 1)
+
+
+def import_records(store: Store, text: str, board: Board | None = None) -> list[Event]:
+    """Parse, verify, and only then store: the whole file or nothing."""
+    events, lines = parse_records(text, board)
+    if not events:
+        raise RecordError("the file holds no events")
+    found = verify(events, board)
+    if found:
+        raise RecordError(str(found), lines[found.index])
+    store.import_logs([events])
+    return events
+
+
+# --- copies -----------------------------------------------------------------------------------------
+def relabel(events: Sequence[Event], game: str) -> list[Event]:
+    """The same game under another id: payloads kept, the chain and seals computed anew."""
+    ev.check_game_id(game)
+    items = [(e.type, {**e.payload, "game": game} if e.type == EventType.GAME_CREATED else e.payload,
+              e.payload_version) for e in events]
+    return [replace(new, recorded_at=old.recorded_at) for new, old in zip(ev.chain_all(game, items), events)]
+
+
+def golden(name: str) -> list[Event]:
+    """One of the bundled complete games (``GOLDEN_GAMES``), as recorded."""
+    if name not in GOLDEN_GAMES:
+        raise LogError(f"no bundled game {name!r} (bundled: {', '.join(GOLDEN_GAMES)})")
+    text = resources.files("referee").joinpath(f"data/games/{name}.jsonl").read_text("utf-8")
+    return parse_jsonl(text)[0]

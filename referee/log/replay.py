@@ -1,0 +1,333 @@
+"""State, reports and scores, always recomputed from a game's log with the engine alone.
+
+    replay(events) -> GameState            the board after the last event
+    states(events) -> (event, state, report | None) for every event
+    verify(events) -> Divergence | None    re-run everything; the first place the log disagrees
+
+A ``RoundResolved`` resolves the round and fixes the next upkeep's ronin (``begin_round``); an
+``EntryCorrected`` replaces a round's entries and re-runs that round and every later one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator, NamedTuple, Sequence
+
+from .. import ENGINE_VERSION
+from ..boarddata import load_board
+from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, final_score, resolve
+from ..engine.digest import state_digest
+from ..engine.honor import FinalScore
+from ..engine.notation import format_entry, parse_entry, parse_round, strip_comment
+from ..engine.tablenotation import apply_board_fact, format_board_fact, new_state, parse_board_line
+from ..engine.tokens import ROUNDS
+from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
+
+
+class ReplayError(LogError):
+    """An event the engine cannot replay (out of order, refused entries, unreadable notation)."""
+
+    def __init__(self, problem: str, *, seq: int | None = None):
+        self.seq = seq
+        self.problem = problem
+        super().__init__(f"event {seq}: {problem}" if seq is not None else problem)
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    game: str
+    clans: tuple[Clan, ...]
+    players: dict[str, str]
+    event: str
+    table: str
+    date: str
+    options: RulesOptions
+    engine_version: str
+    board_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One round as it stands in the log (after any correction)."""
+
+    round: int
+    lines: tuple[str, ...]
+    before: GameState
+    after: GameState
+    report: RoundReport
+
+
+class Step(NamedTuple):
+    event: Event
+    state: GameState
+    report: RoundReport | None
+
+
+def play_round(state: GameState, entries: Sequence[Entry]) -> tuple[GameState, RoundReport]:
+    """Resolve one round, then fix the next upkeep's ronin (R-11): the one way a round is played."""
+    after, report = resolve(state, entries)
+    return begin_round(after), report
+
+
+def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple[str, ...]:
+    """Round entries as canonical notation lines, from a round sheet, lines or parsed entries."""
+    if isinstance(entries, str):
+        parsed = parse_round(entries, board)
+    else:
+        parsed = [e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n)
+                  for n, e in enumerate(entries, 1) if isinstance(e, Entry) or strip_comment(e)]
+    return tuple(format_entry(e) for e in parsed)
+
+
+def canonical_setup(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
+    raw = lines.splitlines() if isinstance(lines, str) else list(lines)
+    out = []
+    for n, line in enumerate(raw, 1):
+        line = strip_comment(line)
+        if line:
+            out.append(format_board_fact(parse_board_line(line, board, n)))
+    return tuple(out)
+
+
+def _entries(lines: Sequence[str], board: Board) -> list[Entry]:
+    return [parse_entry(line, board, n) for n, line in enumerate(lines, 1)]
+
+
+class Fold:
+    """The running fold over a log: header, the board before round 1, and every round played."""
+
+    def __init__(self, board: Board | None = None):
+        self.board = board
+        self.header: Header | None = None
+        self.start: GameState | None = None
+        self.rounds: list[Played] = []
+        self.seq = 0
+
+    @classmethod
+    def of(cls, events: Iterable[Event], board: Board | None = None) -> "Fold":
+        fold = cls(board)
+        for e in events:
+            fold.apply(e)
+        return fold
+
+    @property
+    def state(self) -> GameState:
+        if self.start is None:
+            raise ReplayError("the log has no GameCreated event")
+        return self.rounds[-1].after if self.rounds else self.start
+
+    def apply(self, event: Event) -> RoundReport | None:
+        data = event.data
+        try:
+            report = self._apply(event.type, data)
+        except ReplayError as exc:
+            raise ReplayError(exc.problem, seq=event.seq) from None
+        except (RefereeError, ValueError) as exc:
+            raise ReplayError(f"{event.type}: {exc}", seq=event.seq) from None
+        self.seq = event.seq
+        return report
+
+    def _apply(self, type_: str, data: dict) -> RoundReport | None:
+        if type_ == EventType.GAME_CREATED:
+            return self._created(data)
+        if self.header is None:
+            raise ReplayError(f"{type_} before the game was created")
+        if type_ == EventType.SETUP_RECORDED:
+            return self._setup(data["lines"])
+        if type_ == EventType.ROUND_RESOLVED:
+            return self._round(data["round"], data["entries"])
+        return self._corrected(data["round"], data["entries"])
+
+    def _created(self, data: dict) -> None:
+        if self.header is not None:
+            raise ReplayError("a second GameCreated event")
+        self.board = self.board or load_board()
+        clans = tuple(Clan(c) for c in data["clans"])
+        options = RulesOptions.from_dict(data["options"])
+        self.header = Header(data["game"], clans, dict(data["players"]), data["event"], data["table"], data["date"],
+                             options, data["engine_version"], data["board_version"])
+        self.start = new_state(self.board, clans, options=options)
+
+    def _setup(self, lines: list[str]) -> None:
+        if self.rounds:
+            raise ReplayError("setup recorded after round 1 was resolved")
+        state = self.start
+        for n, line in enumerate(lines, 1):
+            state = apply_board_fact(state, parse_board_line(line, self.board, n))
+        self.start = begin_round(state)
+
+    def _round(self, round_no: int, lines: list[str]) -> RoundReport:
+        track = self.state.round
+        if track > ROUNDS:
+            raise ReplayError(f"round {round_no} recorded after the fifth round: the game is over")
+        if round_no != track:
+            raise ReplayError(f"records round {round_no}, but the round track is at {track}")
+        after, report = play_round(self.state, _entries(lines, self.board))
+        self.rounds.append(Played(round_no, tuple(lines), self.state, after, report))
+        return report
+
+    def _corrected(self, round_no: int, lines: list[str]) -> RoundReport:
+        self.rounds[round_no - 1:] = self.rerun(round_no, tuple(lines))
+        return self.rounds[round_no - 1].report
+
+    def played(self, round_no: int) -> Played:
+        if not 1 <= round_no <= len(self.rounds):
+            raise ReplayError(f"round {round_no} has not been resolved (resolved: {len(self.rounds)})")
+        return self.rounds[round_no - 1]
+
+    def rerun(self, round_no: int, lines: tuple[str, ...]) -> list[Played]:
+        """Round ``round_no`` with ``lines`` instead, then every later round as recorded."""
+        state = self.played(round_no).before
+        out: list[Played] = []
+        for p in self.rounds[round_no - 1:]:
+            use = lines if p.round == round_no else p.lines
+            try:
+                after, report = play_round(state, _entries(use, self.board))
+            except RefereeError as exc:
+                raise ReplayError(f"round {p.round} cannot be re-run after the change: {exc}") from None
+            out.append(Played(p.round, use, state, after, report))
+            state = after
+        return out
+
+    def digests(self, from_round: int = 1) -> dict[int, str]:
+        return {p.round: state_digest(p.after) for p in self.rounds[from_round - 1:]}
+
+
+# --- reading a log ----------------------------------------------------------------------------------
+def replay(events: Iterable[Event], board: Board | None = None) -> GameState:
+    return Fold.of(events, board).state
+
+
+def states(events: Iterable[Event], board: Board | None = None) -> Iterator[Step]:
+    fold = Fold(board)
+    for e in events:
+        report = fold.apply(e)
+        yield Step(e, fold.state, report)
+
+
+def state_after_round(events: Iterable[Event], round_no: int, board: Board | None = None) -> GameState:
+    """The board after round ``round_no`` (0: after setup), as corrected by the whole log."""
+    fold = Fold.of(events, board)
+    return fold.start if round_no == 0 else fold.played(round_no).after
+
+
+def score(events: Iterable[Event], board: Board | None = None) -> FinalScore:
+    return final_score(replay(events, board))
+
+
+# --- verification -------------------------------------------------------------------------------------
+def verify(events: Sequence[Event], board: Board | None = None) -> Divergence | None:
+    """Check the chain and re-run the whole log; the first divergence, or None when all agrees."""
+    fold = Fold(board)
+    prev: Event | None = None
+    game = events[0].game if events else ""
+    for i, e in enumerate(events):
+        found = check_link(events, i, e, prev, game) or _replay_one(fold, i, e)
+        if found:
+            return found
+        prev = e
+    return None
+
+
+def _replay_one(fold: Fold, i: int, e: Event) -> Divergence | None:
+    try:
+        fold.apply(e)
+    except EventFormatError as exc:
+        return Divergence(e.seq, i, Problem.UNREADABLE, exc.message)
+    except ReplayError as exc:
+        return Divergence(e.seq, i, Problem.ENGINE, f"the engine cannot replay it: {exc.problem}{_versions(fold)}")
+    mismatch = _digest_mismatch(fold, e)
+    return Divergence(e.seq, i, Problem.ENGINE, mismatch + _versions(fold)) if mismatch else None
+
+
+def _digest_mismatch(fold: Fold, e: Event) -> str | None:
+    data = e.data
+    if e.type == EventType.ROUND_RESOLVED:
+        recorded = {data["round"]: data["digest"]}
+    elif e.type == EventType.ENTRY_CORRECTED:
+        recorded = {int(r): d for r, d in data["digests"].items() if str(r).isdigit()}
+        if len(recorded) != len(data["digests"]):
+            return "its digests name something other than rounds"
+    else:
+        return None
+    computed = fold.digests(data["round"])
+    for r in sorted(set(recorded) | set(computed)):
+        got, want = computed.get(r), recorded.get(r)
+        if got != want:
+            return (f"round {r}: recorded digest {str(want)[:12]}..., the engine's re-run gives {str(got)[:12]}..."
+                    if got and want else f"round {r}: digest {'missing' if want is None else 'for a round not re-run'}")
+    return None
+
+
+def _versions(fold: Fold) -> str:
+    h = fold.header
+    if h is None or fold.board is None:
+        return ""
+    if (h.engine_version, h.board_version) == (ENGINE_VERSION, fold.board.version):
+        return ""
+    return (f" (recorded with engine {h.engine_version}, board data {h.board_version}; "
+            f"this is engine {ENGINE_VERSION}, board data {fold.board.version})")
+
+
+# --- disputes -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    lines: tuple[str, ...]
+    state: GameState  # after the round
+    report: RoundReport
+    final: GameState | None  # after the last resolved round, later rounds re-run as recorded
+
+
+@dataclass(frozen=True, slots=True)
+class WhatIf:
+    round: int
+    original: Outcome
+    changed: Outcome
+    note: str = ""  # why ``changed.final`` is missing, if it is
+
+
+def what_if(events: Iterable[Event], round_no: int, entries: str | Iterable[str | Entry],
+            board: Board | None = None) -> WhatIf:
+    """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. Nothing is recorded."""
+    fold = Fold.of(events, board)
+    played = fold.played(round_no)
+    lines = canonical_lines(entries, fold.board)
+    after, report = play_round(played.before, _entries(lines, fold.board))
+    final, note = None, ""
+    try:
+        final = fold.rerun(round_no, lines)[-1].after
+    except ReplayError as exc:
+        note = exc.message
+    original = Outcome(played.lines, played.after, played.report, fold.state)
+    return WhatIf(round_no, original, Outcome(lines, after, report, final), note)
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    seq: int
+    round: int
+    reason: str
+    original: Played
+    corrected: Played
+
+
+def corrections(events: Iterable[Event], board: Board | None = None) -> list[Correction]:
+    """Every correction in the log, with the round as it stood before and after it."""
+    fold = Fold(board)
+    out: list[Correction] = []
+    for e in events:
+        before = fold.played(e.data["round"]) if e.type == EventType.ENTRY_CORRECTED else None
+        fold.apply(e)
+        if before is not None:
+            out.append(Correction(e.seq, before.round, e.data["reason"], before, fold.played(before.round)))
+    return out
+
+
+# --- what commands record (the store appends these payloads) ------------------------------------------
+def round_outcome(fold: Fold, entries: str | Iterable[str | Entry]) -> tuple[tuple[str, ...], GameState, RoundReport]:
+    """The next round played on the fold's board: canonical lines, new state, report (raises if refused)."""
+    if fold.state.round > ROUNDS:
+        raise ReplayError("the fifth round is over: the game has ended")
+    lines = canonical_lines(entries, fold.board)
+    after, report = play_round(fold.state, _entries(lines, fold.board))
+    return lines, after, report

@@ -1,0 +1,335 @@
+"""The event store: SQLModel tables ``game`` and ``event``, append-only for real, and the commands.
+
+- The unique key ``(game_id, seq)`` is the concurrency guard: of two writers appending event N, the
+  loser gets ``GameChanged`` and nothing is lost.
+- No code path updates or deletes an event, and the database refuses it: triggers created with the
+  schema (SQLite ``RAISE(ABORT)``, PostgreSQL a plpgsql function) abort any UPDATE or DELETE.
+- Default database: ``saves/referee.db`` (SQLite); ``REFEREE_DB`` or the ``url`` argument select
+  another SQLAlchemy URL (a bare path means a SQLite file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from itertools import groupby
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, insert, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Field, SQLModel, select
+
+from .. import ENGINE_VERSION
+from ..boarddata import load_board
+from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
+from ..engine.digest import state_digest
+from . import events as ev
+from .events import Event, LogError
+from .replay import Correction, Fold, canonical_lines, canonical_setup, round_outcome
+
+DEFAULT_DB = Path("saves") / "referee.db"
+ENV_DB = "REFEREE_DB"
+
+
+class StoreError(LogError):
+    """The database cannot be used (damaged, foreign, unreachable)."""
+
+
+class UnknownGame(LogError):
+    def __init__(self, game: str):
+        self.game = game
+        super().__init__(f"no game {game!r} in this database", hint="`referee games` lists the games")
+
+
+class GameExists(LogError):
+    def __init__(self, game: str):
+        self.game = game
+        super().__init__(f"a game {game!r} already exists in this database")
+
+
+class GameChanged(LogError):
+    """Someone appended to the game between reading it and writing to it: nothing was recorded."""
+
+    def __init__(self, game: str, seq: int):
+        self.game = game
+        self.seq = seq
+        super().__init__(f"game {game!r}: the game changed under you (event {seq} was recorded by someone else), "
+                         "re-run", hint="nothing of yours was recorded; read the game again and repeat")
+
+
+# --- the tables -------------------------------------------------------------------------------------
+class GameRow(SQLModel, table=True):
+    __tablename__ = "game"
+    id: str = Field(primary_key=True, max_length=64)
+    created_at: str
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="event_game_seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seq: int
+    type: str = Field(max_length=40)
+    payload_version: int
+    payload: str = Field(sa_type=Text)  # canonical JSON
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+    recorded_at: str = Field(max_length=40)
+
+
+TABLES = [GameRow.__table__, EventRow.__table__]
+EVENT_COLUMNS = ("game_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
+
+
+def _sqlite_triggers(table: str) -> list[str]:
+    return [f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
+            f"SELECT RAISE(ABORT, 'the game log is append-only: {op} on {table} refused'); END"
+            for op in ("UPDATE", "DELETE")]
+
+
+PG_FUNCTION = """CREATE OR REPLACE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+  RAISE EXCEPTION USING MESSAGE = 'the game log is append-only: ' || TG_OP || ' on ' || TG_TABLE_NAME || ' refused';
+END
+$body$"""
+
+
+def _pg_triggers(table: str) -> list[str]:
+    return [PG_FUNCTION,
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+            "FOR EACH ROW EXECUTE FUNCTION referee_append_only()",
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()"]
+
+
+for _table in TABLES:  # created with the schema, in the same transaction as the table
+    for _sql in _sqlite_triggers(_table.name):
+        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
+    for _sql in _pg_triggers(_table.name):
+        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+
+
+# --- the store ----------------------------------------------------------------------------------------
+def database_url(url: str | None = None) -> str:
+    """The argument, else $REFEREE_DB, else saves/referee.db; a bare path is a SQLite file."""
+    url = url or os.environ.get(ENV_DB) or str(DEFAULT_DB)
+    return url if "://" in url else f"sqlite:///{url}"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    game: str
+    created_at: str
+    events: int
+    header: dict[str, Any]  # the GameCreated payload (current version)
+
+
+class Store:
+    """One database of games. Use as a context manager, or call ``close()``."""
+
+    def __init__(self, url: str | None = None):
+        self.url = database_url(url)
+        parsed = make_url(self.url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.where = parsed.database if self.is_sqlite else parsed.render_as_string(hide_password=True)
+        self.engine = self._engine(parsed)
+        with self._errors():
+            self._open()
+
+    def _engine(self, parsed) -> Engine:
+        if not self.is_sqlite:
+            return create_engine(self.url, pool_pre_ping=True)
+        memory = parsed.database in (None, "", ":memory:")
+        if not memory:
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(self.url, connect_args={"timeout": 30, "check_same_thread": False},
+                               **({"poolclass": StaticPool} if memory else {}))
+        sa_event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
+        return engine
+
+    def _open(self) -> None:
+        with self.engine.connect() as conn:
+            found = inspect(conn)
+            for table in TABLES:
+                if found.has_table(table.name):
+                    have = {c["name"] for c in found.get_columns(table.name)}
+                    missing = sorted(set(table.columns.keys()) - have)
+                    if missing:
+                        raise StoreError(f"{self.where} is not a referee database: its table {table.name!r} "
+                                         f"lacks {', '.join(missing)}")
+        SQLModel.metadata.create_all(self.engine, tables=TABLES)
+        if self.is_sqlite:  # triggers dropped by hand come back on the next open
+            with self.engine.begin() as conn:
+                for table in TABLES:
+                    for sql in _sqlite_triggers(table.name):
+                        conn.execute(text(sql))
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except IntegrityError:
+            raise
+        except DatabaseError as exc:
+            reason = str(getattr(exc, "orig", exc)).splitlines()[0]
+            raise StoreError(f"{self.where}: cannot use this database ({reason})",
+                             hint="is it a referee database? --db or REFEREE_DB selects another") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- reading --------------------------------------------------------------------------------------
+    def exists(self, game: str) -> bool:
+        with self._errors(), self.engine.connect() as conn:
+            return conn.execute(select(GameRow.id).where(GameRow.id == game)).first() is not None
+
+    def events(self, game: str) -> list[Event]:
+        with self._errors(), self.engine.connect() as conn:
+            rows = conn.execute(self._event_query().where(EventRow.game_id == game)).all()
+        if not rows and not self.exists(game):
+            raise UnknownGame(game)
+        return [_event(r) for r in rows]
+
+    def stream(self) -> Iterator[list[Event]]:
+        """Every game's events, one game at a time, without holding the whole database in memory."""
+        with self._errors(), self.engine.connect() as conn:
+            result = conn.execution_options(yield_per=2000).execute(self._event_query())
+            for _, rows in groupby(result, key=lambda r: r.game_id):
+                yield [_event(r) for r in rows]
+
+    def _event_query(self):
+        cols = [getattr(EventRow, c) for c in EVENT_COLUMNS]
+        return select(*cols).order_by(EventRow.game_id, EventRow.seq)
+
+    def games(self) -> list[GameInfo]:
+        with self._errors(), self.engine.connect() as conn:
+            counts = conn.execute(select(EventRow.game_id, func.count()).group_by(EventRow.game_id)).all()
+            heads = conn.execute(self._event_query().where(EventRow.seq == 1)).all()
+            rows = conn.execute(select(GameRow.id, GameRow.created_at).order_by(GameRow.created_at, GameRow.id)).all()
+        n = dict(counts)
+        header = {r.game_id: _event(r) for r in heads}
+        return [GameInfo(g, at, n.get(g, 0), header[g].data if g in header else {}) for g, at in rows]
+
+    # --- writing (inserts only) ---------------------------------------------------------------------
+    def append(self, game: str, items: Sequence[tuple[str, dict[str, Any]]], after: Event | None) -> list[Event]:
+        """Chain ``(type, payload)`` items after ``after`` (None: a new game) and insert them at once."""
+        if after is not None and not self.exists(game):
+            raise UnknownGame(game)
+        now = _now()
+        out: list[Event] = []
+        for type_, payload in items:
+            after = ev.chain(game, after, type_, payload, recorded_at=now)
+            out.append(after)
+        try:
+            self._insert([out], new_game=out[0].seq == 1)
+        except IntegrityError:
+            if out[0].seq == 1:
+                raise GameExists(game) from None
+            raise GameChanged(game, out[0].seq) from None
+        return out
+
+    def import_logs(self, logs: Iterable[Sequence[Event]]) -> int:
+        """Store whole, already chained (and verified) logs as new games, in one transaction."""
+        logs = [list(log) for log in logs]
+        for log in logs:
+            if self.exists(log[0].game):
+                raise GameExists(log[0].game)
+        try:
+            self._insert(logs, new_game=True)
+        except IntegrityError:
+            raise GameExists(", ".join(log[0].game for log in logs)) from None
+        return len(logs)
+
+    def _insert(self, logs: list[list[Event]], new_game: bool) -> None:
+        now = _now()
+        games = [{"id": log[0].game, "created_at": log[0].recorded_at or now} for log in logs]
+        rows = [_row(e) for log in logs for e in log]
+        with self._errors(), self.engine.begin() as conn:
+            if new_game:
+                conn.execute(insert(GameRow.__table__), games)
+            conn.execute(insert(EventRow.__table__), rows)
+
+
+def _row(e: Event) -> dict[str, Any]:
+    return {"game_id": e.game, "seq": e.seq, "type": e.type, "payload_version": e.payload_version,
+            "payload": ev.canonical_json(e.payload), "prev_hash": e.prev_hash, "hash": e.hash,
+            "recorded_at": e.recorded_at}  # as given: an imported log keeps its own times
+
+
+def _event(row) -> Event:
+    try:
+        payload = json.loads(row.payload)
+    except (TypeError, ValueError):
+        payload = {"unreadable": str(row.payload)[:80]}  # verify names it: the hash no longer matches
+    return Event(row.game_id, row.seq, row.type, row.payload_version, payload, row.prev_hash, row.hash,
+                 row.recorded_at)
+
+
+# --- commands: read the game, decide with the engine, append ------------------------------------------
+def new_game(store: Store, game: str, clans: Sequence[str | Clan], *, players: dict[str, str] | None = None,
+             event: str = "", table: str = "", date: str = "", options: dict[str, Any] | None = None) -> Event:
+    ev.check_game_id(game)
+    try:
+        seats = [Clan(str(c).strip().lower()) for c in clans]
+        rules = RulesOptions.from_dict(options or {}).to_dict()
+    except ValueError as exc:
+        raise LogError(f"game {game!r}: {exc}") from None
+    if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats):
+        raise LogError(f"game {game!r}: 2 to 5 different clans play, got {', '.join(map(str, seats)) or 'none'}")
+    names = {str(Clan(k.lower())): v for k, v in (players or {}).items()}
+    strangers = sorted(set(names) - set(map(str, seats)))
+    if strangers:
+        raise LogError(f"game {game!r}: players named for clans not playing: {', '.join(strangers)}")
+    payload = ev.game_created(game, seats, names, rules, event=event, table=table, date=date,
+                              engine_version=ENGINE_VERSION, board_version=load_board().version)
+    return store.append(game, [(ev.EventType.GAME_CREATED, payload)], None)[0]
+
+
+def record_setup(store: Store, game: str, lines: str | Iterable[str]) -> tuple[Event, GameState]:
+    events = store.events(game)
+    fold = Fold.of(events)
+    payload = ev.setup_recorded(canonical_setup(lines, fold.board))
+    probe = ev.chain(game, events[-1], ev.EventType.SETUP_RECORDED, payload)
+    fold.apply(probe)  # refuses what the engine refuses, before anything is stored
+    return store.append(game, [(ev.EventType.SETUP_RECORDED, payload)], events[-1])[0], fold.state
+
+
+def record_round(store: Store, game: str, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+    events = store.events(game)
+    fold = Fold.of(events)
+    lines, state, report = round_outcome(fold, entries)
+    payload = ev.round_resolved(report.round, lines, state_digest(state))
+    return store.append(game, [(ev.EventType.ROUND_RESOLVED, payload)], events[-1])[0], state, report
+
+
+def correct(store: Store, game: str, round_no: int, entries: str | Iterable[str | Entry],
+            reason: str) -> tuple[Event, Correction]:
+    """Record a ruling: round ``round_no`` is replayed with ``entries`` from now on. Nothing is overwritten."""
+    if not reason.strip():
+        raise LogError(f"game {game!r}: a correction needs a reason")
+    events = store.events(game)
+    fold = Fold.of(events)
+    original = fold.played(round_no)
+    lines = canonical_lines(entries, fold.board)
+    rerun = fold.rerun(round_no, lines)
+    digests = {p.round: state_digest(p.after) for p in rerun}
+    payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
+    recorded = store.append(game, [(ev.EventType.ENTRY_CORRECTED, payload)], events[-1])[0]
+    return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])

@@ -1,0 +1,300 @@
+"""The event store: where it lives, what it refuses, and the concurrency guard."""
+
+from __future__ import annotations
+
+import inspect as pyinspect
+import multiprocessing
+import sqlite3
+import threading
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
+
+from referee.engine.digest import state_digest
+from referee.engine.errors import RefereeError
+from referee.log import (
+    EventType, Fold, GameChanged, GameExists, Store, StoreError, UnknownGame, golden, new_game, record_round,
+    record_setup, verify,
+)
+from referee.log import events as ev
+from referee.log import store as store_module
+from referee.log.replay import round_outcome
+
+ROUND1 = golden("two-player")[2].data["entries"]
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "games.db")
+
+
+@pytest.fixture
+def store(db):
+    with Store(db) as s:
+        yield s
+
+
+def _started(store: Store, game: str = "t1") -> None:
+    recorded = golden("two-player")
+    new_game(store, game, ["crab", "crane"], players={"crab": "Aiko"}, event="Friday", table="3", date="2026-11-20")
+    record_setup(store, game, recorded[1].data["lines"])
+
+
+# --- where the database lives -------------------------------------------------------------------------
+def test_default_database_is_created_under_saves(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("REFEREE_DB", raising=False)
+    with Store() as s:
+        new_game(s, "g", ["crab", "lion"])
+    assert (tmp_path / "saves" / "referee.db").is_file()
+    with sqlite3.connect(tmp_path / "saves" / "referee.db") as conn:
+        assert conn.execute("select count(*) from event").fetchone() == (1,)
+
+
+def test_environment_variable_and_argument_select_the_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_DB", f"sqlite:///{tmp_path / 'env.db'}")
+    with Store() as s:
+        assert s.url.endswith("env.db")
+    with Store(str(tmp_path / "nested" / "arg.db")) as s:  # a bare path is a SQLite file; folders are made
+        assert s.url == f"sqlite:///{tmp_path / 'nested' / 'arg.db'}"
+    assert (tmp_path / "nested" / "arg.db").is_file()
+
+
+# --- reading and writing ------------------------------------------------------------------------------
+def test_commands_append_a_chained_log(store):
+    _started(store)
+    event, state, report = record_round(store, "t1", "\n".join(ROUND1))
+    log = store.events("t1")
+    assert [e.seq for e in log] == [1, 2, 3]
+    assert [e.type for e in log] == ["GameCreated", "SetupRecorded", "RoundResolved"]
+    assert log[0].prev_hash == ev.GENESIS and log[1].prev_hash == log[0].hash and log[2].prev_hash == log[1].hash
+    assert log[2] == event and event.data["digest"] == state_digest(state) and report.round == 1
+    assert event.data["seal"] == event.seal and len(event.seal) == 9 and event.seal[4] == "-"
+    assert log[0].data["engine_version"] and log[0].data["board_version"] == Fold.of(log).board.version
+    assert verify(log) is None
+
+
+def test_refused_entries_record_nothing(store):
+    _started(store)
+    with pytest.raises(RefereeError, match="share no border"):
+        record_round(store, "t1", ["crab: army 3 crab_central > crane_south"])
+    assert len(store.events("t1")) == 2
+
+
+def test_unknown_and_duplicate_games(store):
+    with pytest.raises(UnknownGame, match="no game 'nope'"):
+        store.events("nope")
+    new_game(store, "g", ["crab", "lion"])
+    with pytest.raises(GameExists):
+        new_game(store, "g", ["crab", "lion"])
+    with pytest.raises(RefereeError, match="2 to 5 different clans"):
+        new_game(store, "h", ["crab"])
+    with pytest.raises(RefereeError, match="not a valid game id"):
+        new_game(store, "bad id!", ["crab", "lion"])
+    assert [g.game for g in store.games()] == ["g"]
+
+
+def test_games_lists_headers_and_stream_yields_each_game(store):
+    _started(store, "a")
+    _started(store, "b")
+    record_round(store, "b", ROUND1)
+    info = {g.game: g for g in store.games()}
+    assert info["a"].events == 2 and info["b"].events == 3
+    assert info["a"].header["event"] == "Friday" and info["a"].header["players"] == {"crab": "Aiko"}
+    streamed = list(store.stream())
+    assert [log[0].game for log in streamed] == ["a", "b"]
+    assert streamed[1] == store.events("b")
+
+
+# --- append-only, enforced by the database ------------------------------------------------------------
+@pytest.mark.parametrize("sql", [
+    "UPDATE event SET payload = '{}' WHERE seq = 2",
+    "UPDATE event SET seq = 9 WHERE seq = 1",
+    "DELETE FROM event WHERE seq = 2",
+    "DELETE FROM event",
+    "UPDATE game SET id = 'other'",
+    "DELETE FROM game",
+])
+def test_the_database_refuses_updates_and_deletes(store, sql):
+    _started(store)
+    before = store.events("t1")
+    with pytest.raises(DatabaseError, match="append-only"):
+        with store.engine.begin() as conn:
+            conn.execute(text(sql))
+    with sqlite3.connect(store.where) as conn:  # a plain client is refused too
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute(sql)
+    assert store.events("t1") == before
+
+
+def test_triggers_dropped_by_hand_come_back_on_open(db):
+    with Store(db) as s:
+        _started(s)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER event_no_delete")
+    with Store(db):
+        pass
+    with sqlite3.connect(db) as conn, pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        conn.execute("DELETE FROM event")
+
+
+def test_no_code_path_updates_or_deletes():
+    source = pyinspect.getsource(store_module)
+    code = source.split("# --- the store", 1)[1]  # below the trigger definitions
+    for word in ("update(", "delete(", "UPDATE ", "DELETE ", ".merge(", "session.delete"):
+        assert word not in code, word
+
+
+# --- damaged or foreign files ---------------------------------------------------------------------------
+def test_a_damaged_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "broken.db"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StoreError, match="broken.db: cannot use this database") as info:
+        Store(str(path))
+    assert isinstance(info.value, RefereeError) and "not a database" in str(info.value)
+
+
+def test_a_foreign_sqlite_file_is_a_clear_error(tmp_path):
+    path = tmp_path / "foreign.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE event (id INTEGER PRIMARY KEY, what TEXT)")
+    with pytest.raises(StoreError, match="not a referee database: its table 'event' lacks"):
+        Store(str(path))
+
+
+# --- the concurrency guard ------------------------------------------------------------------------------
+def _prepare(store: Store, game: str):
+    events = store.events(game)
+    lines, state, report = round_outcome(Fold.of(events), ROUND1)
+    return events[-1], ev.round_resolved(report.round, lines, state_digest(state))
+
+
+def _race(db: str, game: str, barrier, results) -> None:
+    with Store(db) as s:
+        after, payload = _prepare(s, game)
+        barrier.wait()  # both have read event N-1; both now append event N
+        try:
+            s.append(game, [(EventType.ROUND_RESOLVED, payload)], after)
+            results.append("won")
+        except GameChanged as exc:
+            results.append(str(exc))
+
+
+def _check_race(db: str, results) -> None:
+    assert sorted(r == "won" for r in results) == [False, True]
+    lost = next(r for r in results if r != "won")
+    assert "the game changed under you" in lost and "re-run" in lost and "event 3" in lost
+    with Store(db) as s:
+        log = s.events("race")
+        assert [e.seq for e in log] == [1, 2, 3] and verify(log) is None
+
+
+def test_two_threads_appending_the_same_event_one_wins(db):
+    with Store(db) as s:
+        _started(s, "race")
+    barrier, results = threading.Barrier(2), []
+    threads = [threading.Thread(target=_race, args=(db, "race", barrier, results)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    _check_race(db, results)
+
+
+def test_two_processes_appending_the_same_event_one_wins(db):
+    with Store(db) as s:
+        _started(s, "race")
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Manager() as manager:
+        barrier, results = manager.Barrier(2), manager.list()
+        procs = [ctx.Process(target=_race, args=(db, "race", barrier, results)) for _ in range(2)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(120)
+        _check_race(db, list(results))
+
+
+def test_a_stale_writer_gets_game_changed_and_loses_nothing(store):
+    _started(store)
+    stale = store.events("t1")
+    record_round(store, "t1", ROUND1)
+    winner = store.events("t1")
+    _, payload = _prepare(store, "t1")
+    with pytest.raises(GameChanged) as info:
+        store.append("t1", [(EventType.ROUND_RESOLVED, payload)], stale[-1])
+    assert isinstance(info.value, RefereeError) and info.value.seq == 3
+    assert store.events("t1") == winner
+
+
+# --- PostgreSQL (a throwaway cluster; skipped where no server or driver is installed) -------------------
+def _postgres_bin(name: str) -> str | None:
+    import glob
+    import shutil
+    return shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))), None)
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    pytest.importorskip("psycopg")
+    initdb, pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
+    if not initdb or not pg_ctl:
+        pytest.skip("no PostgreSQL server binaries")
+    root = Path(tempfile.mkdtemp(prefix="referee-pg-"))  # not under pytest's root-only tmp folders
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # the server refuses to run as root
+        if not shutil.which("runuser"):
+            pytest.skip("running as root without runuser")
+        shutil.chown(root, "postgres")
+        root.chmod(0o777)
+        as_user = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = root / "data"
+    run = lambda *cmd: subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=120)  # noqa: E731
+    if run(initdb, "-D", str(data), "-U", "postgres", "--auth=trust").returncode:
+        pytest.skip("initdb failed")
+    started = run(pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-o",
+                  f"-p {port} -k {root} -c listen_addresses=''", "start")
+    if started.returncode:
+        pytest.skip(f"PostgreSQL did not start: {started.stderr.strip()[:200]}")
+    try:
+        yield f"postgresql+psycopg://postgres@/postgres?host={root}&port={port}"
+    finally:
+        run(pg_ctl, "-D", str(data), "-m", "immediate", "stop")
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_postgres_store_refuses_updates_deletes_and_truncate(pg_url):
+    with Store(pg_url) as s:
+        s.import_logs([golden("five-player")])
+        assert verify(s.events("five-player")) is None
+        for sql in ("UPDATE event SET payload = '{}' WHERE seq = 2", "DELETE FROM event WHERE seq = 7",
+                    "TRUNCATE event CASCADE", "DELETE FROM game"):
+            with pytest.raises(DatabaseError, match="append-only"):
+                with s.engine.begin() as conn:
+                    conn.execute(text(sql))
+        assert s.events("five-player") == golden("five-player")
+    with Store(pg_url) as again:  # reopening an existing schema keeps its triggers
+        assert [g.game for g in again.games()] == ["five-player"]
+
+
+def test_postgres_concurrent_appends_one_wins(pg_url):
+    with Store(pg_url) as s:
+        _started(s, "race")
+    barrier, results = threading.Barrier(2), []
+    threads = [threading.Thread(target=_race, args=(pg_url, "race", barrier, results)) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    _check_race(pg_url, results)
