@@ -5,7 +5,7 @@ from pathlib import Path
 
 ENGINE = Path(__file__).parent.parent / "referee" / "engine"
 ALLOWED_MODULES = {
-    "__future__", "collections", "dataclasses", "difflib", "enum", "functools", "hashlib", "itertools",
+    "__future__", "collections", "importlib", "dataclasses", "difflib", "enum", "functools", "hashlib", "itertools",
     "json", "re", "typing",
 }
 FORBIDDEN_NAMES = {"open", "print", "input", "exec", "eval", "__import__"}

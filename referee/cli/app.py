@@ -16,12 +16,18 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+DbOpt = Annotated[
+    Optional[str],
+    typer.Option("--db", envvar="REFEREE_DB", help="Database: a SQLAlchemy URL or a SQLite file path (default saves/referee.db).", show_default=False),
+]
+GameArg = Annotated[str, typer.Argument(help="The game's id.", show_default=False)]
 
 
-def _read(path: Path) -> str:
+def read_input(path: Path) -> str:
     if str(path) == "-":
         return sys.stdin.read()
     try:
@@ -50,10 +56,10 @@ def adjudicate(
     b = load_board()
     seats = tuple(parse_clan(c, clans) for c in clans.split(",") if c.strip())
     state = new_state(b, seats, round=round_no)
-    for n, line in parse_lines(_read(board)):
+    for n, line in parse_lines(read_input(board)):
         state = apply_board_fact(state, parse_board_line(line, b, n))
     state = begin_round(state)
-    entries = parse_round(_read(sheet), b)
+    entries = parse_round(read_input(sheet), b)
     new, report = resolve(state, entries)
     render.round_report(report, new, json_out=json_out)
 
@@ -75,6 +81,11 @@ def casebook(
     render.casebook(results)
     if any(problems for _, problems in results):
         raise typer.Exit(1)
+
+
+from . import games as _games  # noqa: E402,F401  (registers the game commands)
+from . import logcmds as _logcmds  # noqa: E402,F401  (registers the log commands)
+from . import table as _table  # noqa: E402,F401  (registers the table session)
 
 
 def main() -> None:

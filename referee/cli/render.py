@@ -86,7 +86,7 @@ def casebook(results: list) -> None:
     console.print(f"{passed} passed, {failed} failed")
 
 
-def final_score(final, *, json_out: bool = False) -> None:
+def final_score(final, *, json_out: bool = False, provisional: bool = False) -> None:
     """The final honor, line by line, winner and tie-break (R-24, R-25)."""
     if json_out:
         print_json({
@@ -96,7 +96,7 @@ def final_score(final, *, json_out: bool = False) -> None:
                         "lines": [{"label": line.label, "honor": line.honor} for line in s.lines]} for s in final.scores],
         })
         return
-    console.rule("[bold]Final honor[/bold]")
+    console.rule("[bold]Honor so far (the game is not over)[/bold]" if provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
         table = Table(title=f"{s.clan}: {s.total} honor ({s.territories} territories, {s.provinces} provinces)", title_justify="left")
         table.add_column("line")
@@ -137,3 +137,137 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
                           str(c.clan) if c else "", str(c.faceup) if c and c.faceup else "", str(special) if special else "")
         table.add_section()
     console.print(table)
+
+
+def game_created(game: str, state: GameState, where: str) -> None:
+    console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
+    console.print("capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), then referee round GAME SHEET")
+
+
+def games(infos, *, json_out: bool = False) -> None:
+    rows = [{"game": g.game, "clans": g.header.get("clans"), "event": g.header.get("event", ""), "table": g.header.get("table", ""),
+             "events": g.events, "created": g.created_at} for g in infos]
+    if json_out:
+        print_json(rows)
+        return
+    table = Table(title=f"{len(rows)} game(s)", title_justify="left")
+    for col in ("game", "clans", "event", "table", "events", "created"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["game"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), r["created"])
+    console.print(table)
+
+
+def game_summary(fold, events, *, json_out: bool = False) -> None:
+    h = fold.header
+    seals = [(e.data["round"], e.seal, e.type) for e in events if e.type in ("RoundResolved", "EntryCorrected")]
+    data = {"game": h.game, "clans": h.clans, "players": h.players, "event": h.event, "table": h.table, "date": h.date,
+            "options": h.options.to_dict(), "engine_version": h.engine_version, "board_version": h.board_version,
+            "round": fold.state.round, "events": len(events),
+            "seals": [{"round": r, "seal": s, "event": t} for r, s, t in seals]}
+    if json_out:
+        print_json(data)
+        return
+    console.print(f"[bold]{h.game}[/bold]  {h.event} {h.table} {h.date}".rstrip())
+    players = ", ".join(f"{c} ({h.players.get(str(c))})" if h.players.get(str(c)) else str(c) for c in h.clans)
+    console.print(f"seats: {players}")
+    console.print(f"rules options: {', '.join(f'{k}={v}' for k, v in h.options.to_dict().items())}")
+    console.print(f"engine {h.engine_version}, board data {h.board_version}; {len(events)} events")
+    done = fold.state.round - 1
+    console.print(f"rounds played: {done} of 5" + ("  (game over)" if done >= 5 else ""))
+    for r, seal, t in seals:
+        console.print(f"  round {r}: seal {seal}" + ("  (correction)" if t == "EntryCorrected" else ""))
+
+
+def entry_echo(round_no: int, lines) -> None:
+    console.print(f"[bold]Round {round_no} as entered:[/bold]")
+    for line in lines:
+        console.print(f"  {line}")
+
+
+def replay(steps, *, json_out: bool = False) -> None:
+    if json_out:
+        print_json([{"seq": s.event.seq, "round": s.report.round, "seal": s.event.seal, "report": s.report,
+                     "state": state_to_dict(s.state)} for s in steps])
+        return
+    for s in steps:
+        entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
+        round_report(s.report, s.state, seal=s.event.seal)
+
+
+def verified(target: str, events, found, lines, *, json_out: bool = False) -> None:
+    if json_out:
+        print_json({"target": target, "events": len(events), "ok": found is None,
+                    "divergence": None if found is None else {"seq": found.seq, "problem": str(found.problem), "detail": found.detail,
+                                                              "line": lines[found.index] if lines else None}})
+        return
+    if found is None:
+        last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
+        console.print(f"{target}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
+                      + (f"; last seal {last}" if last else ""))
+    else:
+        where = f" (line {lines[found.index]})" if lines else ""
+        console.print(f"[red]{target}: first divergence at {found}{where}[/red]")
+
+
+def _outcome_table(title: str, outcome) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("province")
+    table.add_column("control")
+    for b in outcome.report.battles:
+        table.add_row(b.province, f"{b.outcome}: {b.winner or b.defender or 'nobody'}")
+    return table
+
+
+def what_if(w, *, json_out: bool = False) -> None:
+    from ..engine import final_score as score_of
+
+    sides = [("as recorded", w.original), ("what if", w.changed)]
+    if json_out:
+        print_json({"round": w.round, "note": w.note, **{name.replace(" ", "_"): {
+            "entries": o.lines, "state": state_to_dict(o.state), "report": o.report,
+            "final_honor": {str(s.clan): s.total for s in score_of(o.final).scores} if o.final else None} for name, o in sides}})
+        return
+    from rich.columns import Columns
+
+    console.rule(f"[bold]Round {w.round}: as recorded vs what if[/bold]")
+    changed = [line for line in w.changed.lines if line not in w.original.lines]
+    removed = [line for line in w.original.lines if line not in w.changed.lines]
+    for line in removed:
+        console.print(f"  [red]- {line}[/red]")
+    for line in changed:
+        console.print(f"  [green]+ {line}[/green]")
+    table = Table(title="Side by side", title_justify="left")
+    table.add_column("")
+    table.add_column("as recorded")
+    table.add_column("what if")
+    provinces = sorted(set(w.original.state.control) | set(w.changed.state.control))
+    for p in provinces:
+        a, b = w.original.state.control.get(p), w.changed.state.control.get(p)
+        fa = f"{a.clan} ({a.faceup} up)" if a else "-"
+        fb = f"{b.clan} ({b.faceup} up)" if b else "-"
+        if fa != fb:
+            table.add_row(p, fa, fb)
+    held = lambda st: "; ".join(f"{c}: {', '.join(t for t, _ in v)}" for c, v in sorted(st.cards_held.items()) if v) or "-"
+    table.add_row("territory cards", held(w.original.state), held(w.changed.state))
+    if w.original.final is not None and w.changed.final is not None:
+        ha = {str(s.clan): s.total for s in score_of(w.original.final).scores}
+        hb = {str(s.clan): s.total for s in score_of(w.changed.final).scores}
+        for clan in ha:
+            table.add_row(f"honor {clan}", str(ha[clan]), str(hb.get(clan)))
+    console.print(table)
+    console.print(Columns([_outcome_table("battles as recorded", w.original), _outcome_table("battles, what if", w.changed)]))
+    if w.note:
+        console.print(f"[yellow]note:[/yellow] {w.note}")
+
+
+def correction(c, seal: str) -> None:
+    console.rule(f"[bold]Correction of round {c.round}[/bold] (event {c.seq})")
+    console.print(f"reason: {c.reason}")
+    for line in c.original.lines:
+        if line not in c.corrected.lines:
+            console.print(f"  [red]- {line}[/red]")
+    for line in c.corrected.lines:
+        if line not in c.original.lines:
+            console.print(f"  [green]+ {line}[/green]")
+    round_report(c.corrected.report, c.corrected.after, seal=seal)

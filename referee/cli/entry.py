@@ -1,0 +1,86 @@
+"""Entering a round: from a sheet, or line by line at a prompt with completion; echo and confirm."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..engine import EntriesRefused, Entry, GameState, NotationError
+from ..engine.notation import format_entry, parse_entry, parse_lines
+from ..engine.placement import check_entries
+from ..engine.tokens import Kind
+
+
+class RoundInputError(NotationError):
+    """A line of a round sheet that cannot be read, named with its round."""
+
+
+def read_round(state: GameState, text: str) -> list[Entry]:
+    """Every entry of the sheet, or the first unreadable line / every refused entry (R-08) as an error."""
+    entries = []
+    for n, line in parse_lines(text):
+        try:
+            entries.append(parse_entry(line, state.board, n))
+        except NotationError as exc:
+            exc.message = f"round {state.round}: {exc.message}"
+            raise
+    refusals = check_entries(state, entries)
+    if refusals:
+        raise EntriesRefused(refusals, state.round)
+    return entries
+
+
+def completions(state: GameState) -> list[str]:
+    """Words a moderator types: clans, token kinds, province ids and the place marks."""
+    words = [f"{c}:" for c in state.clans] + [str(k) for k in Kind if k != Kind.BLESSING]
+    return words + sorted(state.board.provinces) + ["sea", "blessing", "@", ">", "+"]
+
+
+def _install_completion(state: GameState) -> None:
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - not every platform has readline
+        return
+    words = completions(state)
+
+    def complete(text: str, index: int):
+        matches = [w for w in words if w.startswith(text.lower())]
+        return matches[index] if index < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
+
+
+def enter_round(state: GameState) -> str:
+    """Prompt for one token a line until an empty line; each line is checked as it is typed."""
+    from . import render
+
+    if sys.stdin.isatty():
+        _install_completion(state)
+    render.console.print(f"Round {state.round}: one revealed token a line (Tab completes), an empty line to finish.")
+    lines: list[str] = []
+    while True:
+        line = typer.prompt(f"round {state.round}", default="", show_default=False, prompt_suffix="> ")
+        if not line.strip():
+            return "\n".join(lines)
+        try:
+            entry = parse_entry(line, state.board)
+        except NotationError as exc:
+            render.console.print(f"[red]{exc}[/red]" + (f"\n  hint: {exc.hint}" if exc.hint else ""))
+            continue
+        refusals = check_entries(state, [*(parse_entry(x, state.board) for x in lines), entry])
+        if refusals:
+            for r in refusals:
+                render.console.print(f"[red]{r.line(state.round)}[/red]")
+            continue
+        lines.append(format_entry(entry))
+        render.console.print(f"  ✓ {format_entry(entry)}")
+
+
+def confirm_entry(state: GameState, entries: list[Entry]) -> bool:
+    from . import render
+
+    render.entry_echo(state.round, [format_entry(e) for e in entries])
+    return typer.confirm("Resolve this round?", default=True)

@@ -1,0 +1,218 @@
+"""Commands that play a stored game: new, games, show, setup, round, board, score, demo."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..engine.errors import RefereeError
+from .app import DbOpt, GameArg, JsonOpt, app, read_input
+
+SheetArg = Annotated[Path, typer.Argument(help="A file in the notation, or '-' for standard input.", show_default=False)]
+
+
+def open_store(db: str | None):
+    from ..log import Store
+
+    return Store(db)
+
+
+def parse_options(values: list[str]) -> dict[str, str]:
+    options = {}
+    for item in values:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise typer.BadParameter(f"{item!r}: expected NAME=VALUE", param_hint="--option")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def parse_players(text: str | None) -> dict[str, str]:
+    players = {}
+    for item in (text or "").split(","):
+        if item.strip():
+            clan, eq, name = item.partition("=")
+            if not eq:
+                raise typer.BadParameter(f"{item!r}: expected CLAN=NAME", param_hint="--players")
+            players[clan.strip()] = name.strip()
+    return players
+
+
+@app.command()
+def new(
+    game: GameArg,
+    clans: Annotated[str, typer.Option("--clans", "-c", help="Clans in seat order (clockwise), comma-separated.")],
+    players: Annotated[Optional[str], typer.Option(help="Player names: crab=Ann,lion=Bo.")] = None,
+    event: Annotated[str, typer.Option(help="The event's name.")] = "",
+    table: Annotated[str, typer.Option(help="The table.")] = "",
+    date: Annotated[str, typer.Option(help="The date played (YYYY-MM-DD).")] = "",
+    option: Annotated[list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE (RULINGS.md); repeatable.")] = [],
+    db: DbOpt = None,
+) -> None:
+    """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
+    from ..boarddata import load_board
+    from ..engine.notation import parse_clan
+    from ..log import new_game, record_setup
+    from . import render
+
+    board = load_board()
+    seats = [str(parse_clan(c, clans)) for c in clans.split(",") if c.strip()]
+    with open_store(db) as store:
+        new_game(store, game, seats, players=parse_players(players), event=event, table=table, date=date,
+                 options=parse_options(option))
+        capitals = [f"{c}: control @ {board.clans[parse_clan(c, c)].capital}" for c in seats]
+        _, state = record_setup(store, game, capitals)
+    render.game_created(game, state, store.where)
+
+
+@app.command("games")
+def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """List the games in the database."""
+    from . import render
+
+    with open_store(db) as store:
+        render.games(store.games(), json_out=json_out)
+
+
+@app.command()
+def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """A game's header, rounds played and seal codes."""
+    from ..log import Fold
+    from . import render
+
+    with open_store(db) as store:
+        events = store.events(game)
+    render.game_summary(Fold.of(events), events, json_out=json_out)
+
+
+@app.command()
+def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
+    """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
+    from ..log import Fold, record_setup
+    from . import render
+
+    text = read_input(sheet)
+    with open_store(db) as store:
+        fold = Fold.of(store.events(game))
+        if fold.state.round > 1:
+            raise RefereeError(f"game {game!r}: setup is over, round {fold.state.round - 1} was played; record a correction instead")
+        _, state = record_setup(store, game, text)
+    render.board_view(state)
+
+
+@app.command("round")
+def play_round(
+    game: GameArg,
+    sheet: Annotated[Optional[Path], typer.Argument(help="The round sheet, or '-' for standard input; omit to type the tokens one by one.", show_default=False)] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Resolve without asking to confirm the entry.")] = False,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Enter a round's revealed tokens, confirm them, resolve the round and print the report."""
+    from . import render
+    from .entry import confirm_entry, enter_round, read_round
+
+    with open_store(db) as store:
+        fold = _fold(store, game)
+        text = read_input(sheet) if sheet is not None else enter_round(fold.state)
+        entries = read_round(fold.state, text)
+        if not yes and not json_out and sys.stdin.isatty() and not confirm_entry(fold.state, entries):
+            raise RefereeError(f"game {game!r}, round {fold.state.round}: not confirmed; nothing recorded")
+        event, state, report = _record(store, game, entries)
+    render.round_report(report, state, json_out=json_out, seal=event.seal)
+
+
+def _fold(store, game: str):
+    from ..log import Fold
+
+    fold = Fold.of(store.events(game))
+    if fold.state.round > 5:
+        raise RefereeError(f"game {game!r} is over: five rounds were played (p.10)", hint=f"referee score {game}")
+    return fold
+
+
+def _record(store, game: str, entries):
+    from ..log import record_round
+
+    return record_round(store, game, entries)
+
+
+@app.command()
+def board(
+    game: GameArg,
+    round_no: Annotated[Optional[int], typer.Option("--round", "-r", min=0, max=5, help="The board after this round (0: after setup).")] = None,
+    svg: Annotated[Optional[Path], typer.Option(help="Also write the board as an SVG picture to this file.")] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The board by territory (control, faceup tokens, special tokens, cards), and as a picture."""
+    from ..log import state_after_round
+    from . import render
+    from .picture import board_svg
+
+    with open_store(db) as store:
+        events = store.events(game)
+    from ..log import Fold
+
+    fold = Fold.of(events)
+    last = fold.state.round - 1
+    if round_no is not None and round_no > last:
+        raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
+    state = fold.state if round_no is None else state_after_round(events, round_no)
+    if svg is not None:
+        svg.write_text(board_svg(state), "utf-8")
+    render.board_view(state, json_out=json_out)
+    if svg is not None and not json_out:
+        render.console.print(f"picture written to {svg}")
+
+
+@app.command()
+def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Final honor per player, line by line, the winner and the tie-break (R-24, R-25)."""
+    from ..engine import final_score
+    from ..log import Fold
+    from . import render
+
+    with open_store(db) as store:
+        fold = Fold.of(store.events(game))
+    render.final_score(final_score(fold.state), json_out=json_out, provisional=fold.state.round <= 5)
+
+
+@app.command()
+def demo(
+    db: DbOpt = None,
+    name: Annotated[str, typer.Option(help="Which bundled game: two-player, four-player or five-player.")] = "five-player",
+) -> None:
+    """Play a bundled, complete game round by round into the database and print the final honor."""
+    from ..engine import final_score
+    from ..log import EventType, Fold, golden, new_game, record_round, record_setup
+    from . import render
+
+    events = golden(name)
+    header = events[0].data
+    with open_store(db) as store:
+        game = _free_id(store, f"demo-{name}")
+        new_game(store, game, header["clans"], players=header["players"], event=header["event"], table=header["table"],
+                 date=header["date"], options=header["options"])
+        render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
+        for e in events[1:]:
+            data = e.data
+            if e.type == EventType.SETUP_RECORDED:
+                _, state = record_setup(store, game, data["lines"])
+            elif e.type == EventType.ROUND_RESOLVED:
+                render.entry_echo(data["round"], data["entries"])
+                event, state, report = record_round(store, game, data["entries"])
+                render.round_report(report, state, seal=event.seal)
+        fold = Fold.of(store.events(game))
+    render.final_score(final_score(fold.state))
+    render.console.print(f"replay it with: referee replay {game}    check it with: referee verify {game}")
+
+
+def _free_id(store, base: str) -> str:
+    n = 1
+    while store.exists(f"{base}-{n}"):
+        n += 1
+    return f"{base}-{n}"

@@ -1,0 +1,141 @@
+"""`referee table GAME`: one interactive session for a whole game at the table.
+
+Lines are typed as on a sheet: a setup fact before round 1 (`crab: control @ crab_central`), or a
+revealed token (`crab: army 3 crab_central > crane_south`). An empty line (or `resolve`) resolves the
+pending round; `board`, `score`, `show`, `pending`, `clear`, `help` and `quit` do what they say.
+The game stays open between rounds: nothing is reloaded.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from ..engine.errors import NotationError, RefereeError
+from .app import DbOpt, GameArg, app
+from .games import open_store
+
+SETUP_VERBS = ("control", "holds", "objective")
+HELP = (
+    "type a revealed token a line; an empty line resolves the round.  before round 1, setup facts too.\n"
+    "commands: board [FILE.svg] | score | show | pending | clear | help | quit"
+)
+
+
+class TableSession:
+    """A moderator's session on one game: the store stays open, the fold stays in memory."""
+
+    def __init__(self, store, game: str):
+        from ..log import Fold
+
+        self.store, self.game = store, game
+        self.events = store.events(game)
+        self.fold = Fold.of(self.events)
+        self.pending: list[str] = []
+
+    @property
+    def state(self):
+        return self.fold.state
+
+    def add(self, line: str) -> str:
+        """One typed line: a setup fact (recorded now) or a token (held until the round resolves)."""
+        from ..engine.notation import format_entry, parse_entry, split_clan
+        from ..engine.placement import check_entries
+
+        head, rest = split_clan(line)
+        if rest.split(" ", 1)[0].lower() in SETUP_VERBS or head.strip().lower() == "board":
+            return self.setup(line)
+        if self.state.round > 5:
+            raise RefereeError(f"game {self.game!r} is over: five rounds were played (p.10)")
+        entry = parse_entry(line, self.state.board)
+        current = [parse_entry(x, self.state.board) for x in self.pending]
+        refusals = check_entries(self.state, [*current, entry])
+        if refusals:
+            raise RefereeError("\n".join(r.line(self.state.round) for r in refusals))
+        self.pending.append(format_entry(entry))
+        return f"  ✓ {format_entry(entry)}"
+
+    def setup(self, line: str) -> str:
+        from ..log import record_setup
+
+        if self.state.round > 1:
+            raise RefereeError(f"game {self.game!r}: setup is over, round {self.state.round - 1} was played")
+        event, _ = record_setup(self.store, self.game, [line])
+        self._appended(event)
+        return f"  ✓ setup: {event.data['lines'][0]}"
+
+    def resolve_pending(self):
+        """Resolve the pending round, record it, and return (event, state, report)."""
+        from ..log.replay import round_outcome
+        from ..log import events as ev
+        from ..engine.digest import state_digest
+
+        lines, state, report = round_outcome(self.fold, "\n".join(self.pending))
+        payload = ev.round_resolved(report.round, lines, state_digest(state))
+        event = self.store.append(self.game, [(ev.EventType.ROUND_RESOLVED, payload)], self.events[-1])[0]
+        self._appended(event)
+        self.pending = []
+        return event, self.state, report
+
+    def _appended(self, event) -> None:
+        self.fold.apply(event)
+        self.events.append(event)
+
+
+@app.command("table")
+def table_session(
+    game: GameArg,
+    db: DbOpt = None,
+) -> None:
+    """Keep one game open for the whole session: setup, each round, board and score."""
+    from ..engine import final_score
+    from . import render
+    from .entry import _install_completion
+
+    with open_store(db) as store:
+        session = TableSession(store, game)
+        render.console.print(f"[bold]{game}[/bold], round {min(session.state.round, 5)}. {HELP}")
+        _install_completion(session.state)
+        while True:
+            try:
+                line = typer.prompt(f"{game} r{min(session.state.round, 5)}", default="", show_default=False, prompt_suffix="> ")
+            except (EOFError, typer.Abort):
+                break
+            word = line.strip().lower()
+            try:
+                if word in ("quit", "exit"):
+                    break
+                if word in ("", "resolve"):
+                    if not session.pending:
+                        if word == "":
+                            continue
+                        raise RefereeError("no tokens entered for this round yet")
+                    event, state, report = session.resolve_pending()
+                    render.round_report(report, state, seal=event.seal)
+                elif word == "help":
+                    render.console.print(HELP)
+                elif word == "pending":
+                    render.entry_echo(session.state.round, session.pending)
+                elif word == "clear":
+                    session.pending = []
+                    render.console.print("pending tokens cleared (nothing had been recorded)")
+                elif word.startswith("board"):
+                    render.board_view(session.state)
+                    target = line.strip()[5:].strip()
+                    if target:
+                        from pathlib import Path
+
+                        from .picture import board_svg
+
+                        Path(target).write_text(board_svg(session.state), "utf-8")
+                        render.console.print(f"picture written to {target}")
+                elif word == "score":
+                    render.final_score(final_score(session.state), provisional=session.state.round <= 5)
+                elif word == "show":
+                    render.game_summary(session.fold, session.events)
+                else:
+                    render.console.print(session.add(line))
+            except (RefereeError, NotationError) as exc:
+                for text in str(exc).splitlines():
+                    render.console.print(f"[red]error: {text}[/red]")
+                if exc.hint:
+                    render.console.print(f"  hint: {exc.hint}")

@@ -1,0 +1,194 @@
+"""A stored game through the commands, as a moderator plays it; every error path with its exit code."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+
+ROOT = Path(__file__).parent.parent
+runner = CliRunner()
+
+SETUP = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
+ROUND1 = "lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n"
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "games.db")
+
+
+def invoke(db, *args, input=None):
+    return runner.invoke(app, [*args, "--db", db], input=input)
+
+
+def cli(db, *args, stdin=None):
+    """The real entry point in a subprocess: true exit codes and stderr."""
+    return subprocess.run([sys.executable, "-m", "referee", *args, "--db", db], input=stdin, capture_output=True, text=True, cwd=ROOT)
+
+
+def new_game(db, game="t1"):
+    assert invoke(db, "new", game, "--clans", "crab,lion", "--players", "crab=Ann,lion=Bo").exit_code == 0
+    assert invoke(db, "setup", game, "-", input=SETUP).exit_code == 0
+
+
+def test_a_round_is_entered_resolved_and_sealed(db):
+    new_game(db)
+    result = invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
+    assert result.exit_code == 0, result.output
+    assert "place 1 lion control token(s) facedown in scorpion_north" in result.output
+    assert "seal " in result.output
+    shown = json.loads(invoke(db, "show", "t1", "--json").output)
+    assert shown["round"] == 2 and shown["seals"][0]["round"] == 1
+    state = json.loads(invoke(db, "board", "t1", "--json").output)
+    assert state["control"]["scorpion_north"][0] == "lion"
+
+
+def test_interactive_entry_is_checked_line_by_line(db):
+    new_game(db)
+    typed = "lion: army 3 lion_nw > scorpion_north\nlion: army 3 lion_northwest > scorpion_north\nlion: army 9 @ lion_capital\ncrab: army 2 @ crab_central\n\n"
+    result = invoke(db, "round", "t1", input=typed)
+    assert result.exit_code == 0, result.output
+    assert "unknown province 'lion_nw'" in result.output  # refused at the prompt, asked again
+    assert "Lion has no army 9 token (R-08)" in result.output
+    assert "✓ crab: army 2 @ crab_central" in result.output
+    assert json.loads(invoke(db, "board", "t1", "--json").output)["control"]["scorpion_north"][0] == "lion"
+
+
+def test_table_session_plays_rounds_without_reloading(db):
+    assert invoke(db, "new", "t2", "--clans", "crab,lion").exit_code == 0
+    typed = SETUP + ROUND1 + "\nscore\n" + "crab: army 3 crab_central > crab_northeast\n\nshow\nquit\n"
+    result = invoke(db, "table", "t2", input=typed)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("seal ") >= 2
+    assert "rounds played: 2 of 5" in result.output
+    assert json.loads(invoke(db, "board", "t2", "--json").output)["control"]["crab_northeast"][0] == "crab"
+
+
+def test_svg_picture_is_valid_and_complete(db, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    new_game(db)
+    invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
+    target = tmp_path / "board.svg"
+    assert invoke(db, "board", "t1", "--svg", str(target)).exit_code == 0
+    root = ET.parse(target).getroot()
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(root.findall("s:g[@id='provinces']/s:g", ns)) == 30
+    assert len(root.findall("s:g[@id='borders']/s:line", ns)) == 64
+    lion = root.find("s:g[@id='provinces']/s:g[@id='scorpion_north']/s:circle[@fill='#e8c547']", ns)
+    assert lion is not None  # captured province drawn in the Lion's colour
+    assert "Round track: 2" in "".join(root.itertext())
+
+
+def test_what_if_and_correction_keep_the_original(db, tmp_path):
+    new_game(db)
+    invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
+    sheet = tmp_path / "fix.txt"
+    sheet.write_text("lion: army 1 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n")
+    result = invoke(db, "what-if", "t1", "1", str(sheet))
+    assert result.exit_code == 0 and "as recorded" in result.output and "what if" in result.output
+    before = json.loads(invoke(db, "show", "t1", "--json").output)["events"]
+    assert invoke(db, "correct", "t1", "1", str(sheet), "--reason", "misread token").exit_code == 0
+    assert json.loads(invoke(db, "show", "t1", "--json").output)["events"] == before + 1
+    assert invoke(db, "verify", "t1").exit_code == 0
+    exported = invoke(db, "export", "t1", "-f", "text").output
+    assert "lion: army 3 lion_northwest > scorpion_north" in exported  # the original stays in the record
+    assert "misread token" in exported
+
+
+def test_export_import_round_trip(db, tmp_path):
+    new_game(db)
+    invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
+    out = tmp_path / "t1.jsonl"
+    assert invoke(db, "export", "t1", "-o", str(out)).exit_code == 0
+    other = str(tmp_path / "other.db")
+    assert invoke(other, "import", str(out)).exit_code == 0
+    again = tmp_path / "again.jsonl"
+    invoke(other, "export", "t1", "-o", str(again))
+    assert again.read_bytes() == out.read_bytes()
+
+
+# --- errors: one line on stderr, exit 1 (refused) or 2 (usage), nothing recorded, never a traceback ---
+def _events(db, game):
+    return json.loads(invoke(db, "show", game, "--json").output)["events"]
+
+
+def test_refused_entry_records_nothing(db):
+    new_game(db)
+    before = _events(db, "t1")
+    result = cli(db, "round", "t1", "-", "--yes", stdin="lion: army 5 @ lion_capital\nlion: army 5 @ lion_northwest\n")
+    assert result.returncode == 1
+    assert result.stderr.strip() == 'error: round 1, lion: "army 5 @ lion_northwest": Lion has only 1 army 5 in all, already placed: lion: army 5 @ lion_capital (R-08)'
+    assert _events(db, "t1") == before
+
+
+def test_unreadable_sheet_names_round_and_line(db):
+    new_game(db)
+    result = cli(db, "round", "t1", "-", "--yes", stdin="lion: army 3 @ lion_capital\nlion army 2\n")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == 'error: round 1: line 2: "lion army 2": not understood'
+
+
+def test_unknown_game(db):
+    result = cli(db, "show", "nope")
+    assert result.returncode == 1 and "nope" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_entry_after_the_fifth_round_is_the_wrong_phase(db):
+    new_game(db)
+    for _ in range(5):
+        assert invoke(db, "round", "t1", "-", "--yes", input="crab: army 1 @ crab_central\n").exit_code == 0
+    result = cli(db, "round", "t1", "-", "--yes", stdin="crab: army 1 @ crab_central\n")
+    assert result.returncode == 1 and "is over: five rounds were played" in result.stderr
+    late = cli(db, "setup", "t1", "-", stdin="crab: control @ crab_northeast\n")
+    assert late.returncode == 1 and "setup is over" in late.stderr
+
+
+def test_damaged_database_file(tmp_path):
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"this is not a database at all" * 100)
+    result = cli(str(bad), "games")
+    assert result.returncode == 1 and "cannot use this database" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_foreign_sqlite_file(tmp_path):
+    foreign = tmp_path / "foreign.db"
+    con = sqlite3.connect(foreign)
+    con.execute("create table event (x integer)")
+    con.commit()
+    con.close()
+    result = cli(str(foreign), "games")
+    assert result.returncode == 1 and "not a referee database" in result.stderr
+
+
+def test_locked_database(db):
+    new_game(db)
+    con = sqlite3.connect(db)
+    con.execute("BEGIN EXCLUSIVE")
+    try:
+        result = subprocess.run([sys.executable, "-m", "referee", "round", "t1", "-", "--yes", "--db", db], input="crab: army 1 @ crab_central\n",
+                                capture_output=True, text=True, cwd=ROOT, env={**__import__("os").environ, "REFEREE_DB_TIMEOUT": "0.5"})
+    finally:
+        con.rollback()
+        con.close()
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "locked" in result.stderr
+
+
+def test_usage_errors_exit_2(db):
+    assert cli(db, "new", "t9").returncode == 2  # --clans missing
+    assert cli(db, "new", "t9", "--clans", "crab,lion", "--option", "nonsense").returncode == 2
+    bad_round = cli(db, "board", "t9", "--round", "9")
+    assert bad_round.returncode == 2
+
+
+def test_bad_rules_option_value_is_refused(db):
+    result = cli(db, "new", "t9", "--clans", "crab,lion", "--option", "tiebreak=coin")
+    assert result.returncode == 1 and "tiebreak: 'coin' is not a valid value" in result.stderr
