@@ -192,3 +192,27 @@ def test_usage_errors_exit_2(db):
 def test_bad_rules_option_value_is_refused(db):
     result = cli(db, "new", "t9", "--clans", "crab,lion", "--option", "tiebreak=coin")
     assert result.returncode == 1 and "tiebreak: 'coin' is not a valid value" in result.stderr
+
+
+def test_sealed_objective_is_revealed_with_its_code_and_scored(db, tmp_path):
+    new_game(db)
+    sealed = invoke(db, "seal", "t1", "crab", input="the_last_line\n")
+    assert sealed.exit_code == 0, sealed.output
+    assert "the_last_line" not in sealed.output.split("(not shown)")[-1]  # never echoed back
+    code = sealed.output.split("Reveal code: ")[1].split()[0]
+    early = cli(db, "reveal", "t1", "crab", "the_last_line_of_defense", code)
+    assert early.returncode == 1 and "after round 5" in early.stderr
+    for _ in range(5):
+        invoke(db, "round", "t1", "-", "--yes", input="crab: army 1 @ crab_central\n")
+    wrong = cli(db, "reveal", "t1", "crab", "emerald_empire", code)
+    assert wrong.returncode == 1 and "does not match the objective sealed at setup" in wrong.stderr
+    assert invoke(db, "reveal", "t1", "crab", "the_last_line", code).exit_code == 0
+    lines = json.loads(invoke(db, "score", "t1", "--json").output)["scores"]
+    crab = next(s for s in lines if s["clan"] == "crab")
+    assert {"label": "objective The Last Line of Defense: met", "honor": 5} in crab["lines"]
+    text = invoke(db, "export", "t1", "-f", "text").output
+    assert "== sealed objective" in text and "crab: objective the_last_line_of_defense code" in text
+    record = tmp_path / "t1.txt"
+    record.write_text(text)
+    assert invoke(str(tmp_path / "copy.db"), "import", str(record)).exit_code == 0
+    assert invoke(db, "verify", "t1").exit_code == 0

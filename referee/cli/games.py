@@ -53,19 +53,31 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
-    from ..boarddata import load_board
     from ..engine.notation import parse_clan
-    from ..log import new_game, record_setup
     from . import render
 
-    board = load_board()
     seats = [str(parse_clan(c, clans)) for c in clans.split(",") if c.strip()]
     with open_store(db) as store:
-        new_game(store, game, seats, players=parse_players(players), event=event, table=table, date=date,
-                 options=parse_options(option))
-        capitals = [f"{c}: control @ {board.clans[parse_clan(c, c)].capital}" for c in seats]
-        _, state = record_setup(store, game, capitals)
+        state = create_game(store, game, seats, players=parse_players(players), event=event, table=table, date=date,
+                            options=parse_options(option))
     render.game_created(game, state, store.where)
+
+
+def capital_lines(seats) -> list[str]:
+    """p.4 step 6: each clan's first control token, facedown in its capital (canonical setup lines)."""
+    from ..boarddata import load_board
+    from ..engine import Clan
+
+    board = load_board()
+    return [f"{c}: control 1 facedown @ {board.clans[Clan(c)].capital}" for c in seats]
+
+
+def create_game(store, game: str, seats, **header):
+    """Record a new game and populate its capitals: the one way a game is started."""
+    from ..log import new_game, record_setup
+
+    new_game(store, game, seats, **header)
+    return record_setup(store, game, capital_lines(seats))[1]
 
 
 @app.command("games")
@@ -188,20 +200,23 @@ def demo(
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
     from ..engine import final_score
-    from ..log import EventType, Fold, golden, new_game, record_round, record_setup
+    from ..log import EventType, Fold, golden, record_round, record_setup
     from . import render
 
     events = golden(name)
     header = events[0].data
     with open_store(db) as store:
         game = _free_id(store, f"demo-{name}")
-        new_game(store, game, header["clans"], players=header["players"], event=header["event"], table=header["table"],
-                 date=header["date"], options=header["options"])
+        create_game(store, game, header["clans"], players=header["players"], event=header["event"], table=header["table"],
+                    date=header["date"], options=header["options"])
+        capitals = set(capital_lines(header["clans"]))
         render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
         for e in events[1:]:
             data = e.data
             if e.type == EventType.SETUP_RECORDED:
-                _, state = record_setup(store, game, data["lines"])
+                lines = [line for line in data["lines"] if line not in capitals]
+                if lines:
+                    record_setup(store, game, lines)
             elif e.type == EventType.ROUND_RESOLVED:
                 render.entry_echo(data["round"], data["entries"])
                 event, state, report = record_round(store, game, data["entries"])
@@ -216,3 +231,50 @@ def _free_id(store, base: str) -> str:
     while store.exists(f"{base}-{n}"):
         n += 1
     return f"{base}-{n}"
+
+
+@app.command()
+def seal(
+    game: GameArg,
+    clan: Annotated[str, typer.Argument(help="The clan whose player seals a secret objective.", show_default=False)],
+    db: DbOpt = None,
+) -> None:
+    """At setup: the player types its secret objective unseen; the log keeps only a commitment, and the
+    player keeps the reveal code. Nobody, the moderator included, can change the objective later."""
+    import secrets
+
+    from ..engine.notation import parse_clan, resolve_name
+    from ..log import seal_objective
+    from . import render
+
+    seat = str(parse_clan(clan, clan))
+    with open_store(db) as store:
+        from ..log import Fold
+
+        board = Fold.of(store.events(game)).board
+        typed = typer.prompt(f"{seat}: your secret objective (not shown)", hide_input=True)
+        objective = resolve_name(typed, {o: o for o in board.objectives}, "objective", typed)
+        code = "-".join(secrets.token_hex(2).upper() for _ in range(2))
+        seal_objective(store, game, seat, objective, code)
+    render.console.print(f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)")
+
+
+@app.command()
+def reveal(
+    game: GameArg,
+    clan: Annotated[str, typer.Argument(help="The clan revealing its objective.", show_default=False)],
+    objective: Annotated[str, typer.Argument(help="The objective's id (prefixes work).", show_default=False)],
+    code: Annotated[str, typer.Argument(help="The reveal code given at sealing; omit if it was never sealed.")] = "",
+    db: DbOpt = None,
+) -> None:
+    """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring."""
+    from ..engine.notation import parse_clan, resolve_name
+    from ..log import Fold, reveal_objective
+    from . import render
+
+    seat = str(parse_clan(clan, clan))
+    with open_store(db) as store:
+        board = Fold.of(store.events(game)).board
+        name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
+        reveal_objective(store, game, seat, name, code.strip().upper())
+    render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")

@@ -42,6 +42,8 @@ class EventType(StrEnum):
     SETUP_RECORDED = "SetupRecorded"
     ROUND_RESOLVED = "RoundResolved"
     ENTRY_CORRECTED = "EntryCorrected"
+    OBJECTIVE_SEALED = "ObjectiveSealed"
+    OBJECTIVE_REVEALED = "ObjectiveRevealed"
 
 
 CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType}
@@ -55,6 +57,8 @@ SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload ver
     EventType.SETUP_RECORDED: {"lines": list},
     EventType.ROUND_RESOLVED: {"round": int, "entries": list, "digest": str, "seal": str},
     EventType.ENTRY_CORRECTED: {"round": int, "entries": list, "reason": str, "digests": dict},
+    EventType.OBJECTIVE_SEALED: {"clan": str, "commitment": str},
+    EventType.OBJECTIVE_REVEALED: {"clan": str, "objective": str, "code": str},
 }
 
 
@@ -220,6 +224,19 @@ def round_resolved(round_no: int, entries: Sequence[str], digest: str) -> dict[s
 def entry_corrected(round_no: int, entries: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
     return {"round": round_no, "entries": list(entries), "reason": reason,
             "digests": {str(r): d for r, d in sorted(digests.items())}}
+
+
+def objective_commitment(game: str, clan: str, objective: str, code: str) -> str:
+    """The sealed form of a secret objective: nobody can change the objective once this is logged."""
+    return hashlib.sha256(f"{game}|{clan}|{objective}|{code}".encode()).hexdigest()
+
+
+def objective_sealed(clan: str, commitment: str) -> dict[str, Any]:
+    return {"clan": str(clan), "commitment": commitment}
+
+
+def objective_revealed(clan: str, objective: str, code: str) -> dict[str, Any]:
+    return {"clan": str(clan), "objective": objective, "code": code}
 
 
 # --- the chain, checked without the engine ----------------------------------------------------------

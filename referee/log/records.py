@@ -48,7 +48,7 @@ from .store import Store
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
 HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-SECTION = re.compile(r"^==\s*(setup|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
+SECTION = re.compile(r"^==\s*(setup|sealed\s+objective|objective|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
                      r"(?:\(\s*seal\s+([0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$", re.IGNORECASE)
 EVENT_KEYS = {"game": str, "seq": int, "type": str, "payload_version": int, "payload": dict,
               "prev_hash": str, "hash": str, "recorded_at": str}
@@ -164,12 +164,17 @@ def _section(e: Event) -> list[str]:
     if e.type == EventType.ENTRY_CORRECTED:
         reason = _no_breaks(json.dumps(d["reason"], ensure_ascii=False))
         return [f"== correction of round {d['round']} (seal {e.seal})", f"reason: {reason}", *d["entries"]]
+    if e.type == EventType.OBJECTIVE_SEALED:
+        return [f"== sealed objective (seal {e.seal})", f"{d['clan']}: commitment {d['commitment']}"]
+    if e.type == EventType.OBJECTIVE_REVEALED:
+        code = f" code {d['code']}" if d["code"] else ""
+        return [f"== objective (seal {e.seal})", f"{d['clan']}: objective {d['objective']}{code}"]
     raise RecordError(f"event {e.seq}: a {e.type} event has no place in a game record")
 
 
 @dataclass
 class _Section:
-    kind: str  # setup | round | correction
+    kind: str  # setup | sealed | objective | round | correction
     round: int
     seal: str | None
     lineno: int
@@ -269,6 +274,8 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         entries = [format_entry(parse_entry(line, board, n)) for n, line in sec.lines]
         lines, state, report = round_outcome(fold, entries)
         return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, lines, state_digest(state))
+    if sec.kind in ("sealed", "objective"):
+        return _objective_payload(sec)
     if not sec.lines or not sec.lines[0][1].startswith("reason:"):
         raise RecordError('a correction starts with its reason: reason: "..."', sec.lineno)
     n, first = sec.lines[0]
@@ -279,6 +286,20 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
     entries = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
     digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, entries)}
     return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
+
+
+OBJECTIVE_LINE = re.compile(r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64})|objective\s+(\w+)(?:\s+code\s+(\S+))?)$")
+
+
+def _objective_payload(sec: _Section) -> tuple[str, dict[str, Any]]:
+    m = OBJECTIVE_LINE.match(sec.lines[0][1]) if len(sec.lines) == 1 else None
+    sealed = sec.kind == "sealed"
+    if not m or bool(m.group(2)) != sealed:
+        form = "<clan>: commitment <64 hex digits>" if sealed else "<clan>: objective <objective> [code <code>]"
+        raise RecordError(f"expected one line: {form}", sec.lines[0][0] if sec.lines else sec.lineno)
+    if sealed:
+        return EventType.OBJECTIVE_SEALED, ev.objective_sealed(m.group(1), m.group(2))
+    return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), m.group(3), m.group(4) or "")
 
 
 # --- import -----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from ..engine.honor import FinalScore
 from ..engine.notation import format_entry, parse_entry, parse_round, strip_comment
 from ..engine.tablenotation import apply_board_fact, format_board_fact, new_state, parse_board_line
 from ..engine.tokens import ROUNDS
+from . import events as ev
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
 
 
@@ -102,6 +103,8 @@ class Fold:
         self.start: GameState | None = None
         self.rounds: list[Played] = []
         self.seq = 0
+        self.seals: dict[Clan, str] = {}  # sealed objectives: clan -> commitment
+        self.revealed: dict[Clan, str] = {}  # objectives revealed at the end of the game
 
     @classmethod
     def of(cls, events: Iterable[Event], board: Board | None = None) -> "Fold":
@@ -114,7 +117,8 @@ class Fold:
     def state(self) -> GameState:
         if self.start is None:
             raise ReplayError("the log has no GameCreated event")
-        return self.rounds[-1].after if self.rounds else self.start
+        state = self.rounds[-1].after if self.rounds else self.start
+        return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
 
     def apply(self, event: Event) -> RoundReport | None:
         data = event.data
@@ -136,7 +140,37 @@ class Fold:
             return self._setup(data["lines"])
         if type_ == EventType.ROUND_RESOLVED:
             return self._round(data["round"], data["entries"])
+        if type_ == EventType.OBJECTIVE_SEALED:
+            return self._sealed(data["clan"], data["commitment"])
+        if type_ == EventType.OBJECTIVE_REVEALED:
+            return self._revealed(data["clan"], data["objective"], data["code"])
         return self._corrected(data["round"], data["entries"])
+
+    def _sealed(self, clan: str, commitment: str) -> None:
+        seat = self._seat(clan)
+        if self.rounds:
+            raise ReplayError(f"{seat}: objectives are sealed at setup, before round 1")
+        if seat in self.seals or seat in self.start.objectives:
+            raise ReplayError(f"{seat} already has its objective")
+        self.seals[seat] = commitment
+
+    def _revealed(self, clan: str, objective: str, code: str) -> None:
+        seat = self._seat(clan)
+        if len(self.rounds) < ROUNDS:
+            raise ReplayError(f"{seat}: objectives are revealed at the end of the game (p.10), after round 5")
+        if objective not in self.board.objectives:
+            raise ReplayError(f"{seat}: unknown objective {objective!r}")
+        if seat in self.revealed or seat in self.start.objectives:
+            raise ReplayError(f"{seat} has already revealed its objective")
+        if seat in self.seals and ev.objective_commitment(self.header.game, str(seat), objective, code) != self.seals[seat]:
+            raise ReplayError(f"{seat}: {objective} with code {code!r} does not match the objective sealed at setup")
+        self.revealed[seat] = objective
+
+    def _seat(self, clan: str) -> Clan:
+        seat = Clan(clan)
+        if seat not in self.header.clans:
+            raise ReplayError(f"{seat} is not playing in this game")
+        return seat
 
     def _created(self, data: dict) -> None:
         if self.header is not None:

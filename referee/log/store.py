@@ -35,6 +35,7 @@ from .replay import Correction, Fold, canonical_lines, canonical_setup, round_ou
 
 DEFAULT_DB = Path("saves") / "referee.db"
 ENV_DB = "REFEREE_DB"
+ENV_TIMEOUT = "REFEREE_DB_TIMEOUT"  # seconds a SQLite writer waits for a lock before giving up
 
 
 class StoreError(LogError):
@@ -123,6 +124,13 @@ def database_url(url: str | None = None) -> str:
     return url if "://" in url else f"sqlite:///{url}"
 
 
+def _lock_timeout() -> float:
+    try:
+        return max(0.0, float(os.environ.get(ENV_TIMEOUT, "30")))
+    except ValueError:
+        raise StoreError(f"{ENV_TIMEOUT}={os.environ[ENV_TIMEOUT]!r}: expected a number of seconds") from None
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -153,7 +161,7 @@ class Store:
         memory = parsed.database in (None, "", ":memory:")
         if not memory:
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(self.url, connect_args={"timeout": 30, "check_same_thread": False},
+        engine = create_engine(self.url, connect_args={"timeout": _lock_timeout(), "check_same_thread": False},
                                **({"poolclass": StaticPool} if memory else {}))
         sa_event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
         return engine
@@ -333,3 +341,23 @@ def correct(store: Store, game: str, round_no: int, entries: str | Iterable[str 
     payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
     recorded = store.append(game, [(ev.EventType.ENTRY_CORRECTED, payload)], events[-1])[0]
     return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])
+
+
+def seal_objective(store: Store, game: str, clan: str, objective: str, code: str) -> Event:
+    """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
+    events = store.events(game)
+    fold = Fold.of(events)
+    if objective not in fold.board.objectives:
+        raise LogError(f"game {game!r}, {clan}: unknown objective {objective!r}")
+    payload = ev.objective_sealed(clan, ev.objective_commitment(game, clan, objective, code))
+    fold.apply(ev.chain(game, events[-1], ev.EventType.OBJECTIVE_SEALED, payload))  # refuses what replay refuses
+    return store.append(game, [(ev.EventType.OBJECTIVE_SEALED, payload)], events[-1])[0]
+
+
+def reveal_objective(store: Store, game: str, clan: str, objective: str, code: str = "") -> Event:
+    """Log a secret objective revealed at the end of the game, checked against its seal if sealed."""
+    events = store.events(game)
+    fold = Fold.of(events)
+    payload = ev.objective_revealed(clan, objective, code)
+    fold.apply(ev.chain(game, events[-1], ev.EventType.OBJECTIVE_REVEALED, payload))
+    return store.append(game, [(ev.EventType.OBJECTIVE_REVEALED, payload)], events[-1])[0]
