@@ -12,16 +12,22 @@ from pathlib import Path
 from typing import Any
 
 from .engine import Board, Clan, EntriesRefused, GameState, RulesOptions, begin_round, final_score, objective_met, resolve
-from .engine.errors import RefereeError
+from .engine.errors import EventRefused, RefereeError
+from .engine.flow import apply_table_event
+from .engine.inventory import describe_inventory
+from .engine.table import parse_table_event
 from .engine.notation import Entry, format_entry, parse_entry, parse_lines
 from .engine.report import RoundReport
 from .engine.tablenotation import apply_board_fact, new_state, parse_board_line
 
-CASE_KEYS = {"id", "cites", "summary", "clans", "round", "options", "board", "entries", "expect"}
+CASE_KEYS = {"id", "cites", "summary", "clans", "round", "options", "board", "table", "entries", "expect"}
 EXPECT_KEYS = {
     "refused", "refused_says", "control", "faceup", "facedown", "special", "fate", "ruling", "winner",
     "no_battle", "attack", "defence", "raids", "peace", "defenses", "cards", "returned", "honor",
     "objective", "winners", "ronin", "warnings", "reason_says", "round",
+    # the table events (``table``): initiative, cards, token inventory
+    "refused_event", "refused_event_says", "note_says", "first_player", "turn_order", "deck", "discard", "hand",
+    "available", "supply", "cards_played", "scouts", "shugenja", "ronin_after",
 }
 
 
@@ -41,6 +47,7 @@ class Case:
     board: str = ""
     entries: str | None = None
     expect: dict[str, Any] = field(default_factory=dict)
+    table: str = ""
 
 
 def load_cases(directory: Path) -> list[Case]:
@@ -75,15 +82,48 @@ def load_file(path: Path) -> list[Case]:
         except ValueError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
         out.append(Case(c["id"], path.name, list(c["cites"]), c.get("summary", ""), clans, int(c.get("round", 1)),
-                        dict(c.get("options", {})), c.get("board", ""), c.get("entries"), dict(c.get("expect", {}))))
+                        dict(c.get("options", {})), c.get("board", ""), c.get("entries"), dict(c.get("expect", {})),
+                        c.get("table", "")))
     return out
 
 
 def build_state(case: Case, board: Board) -> GameState:
+    """The board facts; without table events, the round's upkeep begins at once (ronin, R-11)."""
     state = new_state(board, case.clans, options=RulesOptions.from_dict(case.options), round=case.round)
     for n, line in parse_lines(case.board):
         state = apply_board_fact(state, parse_board_line(line, board, n))
-    return begin_round(state)
+    return state if case.table.strip() else begin_round(state)
+
+
+def play_table(case: Case, state: GameState, board: Board, problems: list[str]) -> tuple[GameState, list[str], bool]:
+    """Apply the case's table events in order. Returns the state, the notes, and whether the case
+    is over (a refusal, expected or not, stops it)."""
+    exp = case.expect
+    lines = list(parse_lines(case.table))
+    notes: list[str] = []
+    for i, (n, line) in enumerate(lines):
+        event = parse_table_event(line, board, n)
+        try:
+            state, note = apply_table_event(state, event)
+            notes.append(note)
+        except EventRefused as refused:
+            if "refused_event" not in exp:
+                problems.append(f"table line {n} was refused: {refused}")
+            elif i != len(lines) - 1:
+                problems.append(f"expected the last table line to be refused, but line {n} was: {refused}")
+            else:
+                _eq(problems, "refusal ruling", refused.ruling, exp["refused_event"])
+                for text in _as_list(exp.get("refused_event_says")):
+                    if text not in str(refused):
+                        problems.append(f"refusal message lacks {text!r}: {refused}")
+            return state, notes, True
+    if "refused_event" in exp:
+        problems.append("expected the last table line to be refused, but it was accepted")
+        return state, notes, True
+    for text in _as_list(exp.get("note_says")):
+        if not any(text in note for note in notes):
+            problems.append(f"no note mentions {text!r}: {notes}")
+    return begin_round(state), notes, False
 
 
 def run_case(case: Case, board: Board) -> list[str]:
@@ -92,6 +132,11 @@ def run_case(case: Case, board: Board) -> list[str]:
     exp = case.expect
     entries = [parse_entry(line, board, n) for n, line in parse_lines(case.entries or "")]
     problems: list[str] = []
+    if case.table.strip():
+        state, _, over = play_table(case, state, board, problems)
+        _check_table(problems, state, exp)
+        if over:
+            return problems
     if "ronin" in exp:
         _eq(problems, "ronin", sorted(state.ronin), sorted(exp["ronin"]))
     if "refused" in exp:
@@ -109,6 +154,7 @@ def run_case(case: Case, board: Board) -> list[str]:
     if case.entries is not None:
         state, report = resolve(state, entries)
     _check_board(problems, state, exp)
+    _check_inventory(problems, state, exp)
     if report is not None:
         _check_report(problems, report, state.board, exp)
     _check_score(problems, state, exp)
@@ -133,6 +179,39 @@ def _check_board(problems: list[str], state: GameState, exp: dict) -> None:
         _eq(problems, "territory cards held", held, want)
     if "round" in exp:
         _eq(problems, "round track", state.round, exp["round"])
+    if "ronin_after" in exp:  # R-11: status fixed at the start of the next upkeep
+        _eq(problems, "ronin at the next upkeep", sorted(map(str, begin_round(state).ronin)), sorted(exp["ronin_after"]))
+
+
+def _check_table(problems: list[str], state: GameState, exp: dict) -> None:
+    """Expectations on the table's state after the table events (before any entries are resolved)."""
+    if "first_player" in exp:
+        _eq(problems, "first player", str(state.first_player), exp["first_player"])
+    if "turn_order" in exp:
+        _eq(problems, "turn order", [str(c) for c in state.turn_order()], exp["turn_order"])
+    if "deck" in exp:
+        deck = state.initiative
+        got = sorted(list(map(str, deck.clans)) + ["neutral"] * deck.neutrals) if deck else "not recorded"
+        _eq(problems, "initiative deck", got, sorted(exp["deck"]))
+    if "cards_played" in exp:
+        _eq(problems, "cards played", sorted(state.cards_played), sorted(exp["cards_played"]))
+    for clan, want in exp.get("scouts", {}).items():
+        _eq(problems, f"{clan} scout cards left", state.cards_left.scouts(Clan(clan)), want)
+    for clan, want in exp.get("shugenja", {}).items():
+        _eq(problems, f"{clan} shugenja cards left", state.cards_left.shugenja(Clan(clan)), want)
+
+
+def _check_inventory(problems: list[str], state: GameState, exp: dict) -> None:
+    """Token inventory after everything (R-08) and the control-token supply (R-26)."""
+    for key in ("discard", "hand"):
+        for clan, want in exp.get(key, {}).items():
+            _eq(problems, f"{clan} {key}", describe_inventory(state, Clan(clan))[key], sorted(want))
+    for clan, tokens in exp.get("available", {}).items():
+        got = describe_inventory(state, Clan(clan))["available"]
+        for token, want in tokens.items():
+            _eq(problems, f"{clan} {token} available", got.get(token, 0), want)
+    for clan, want in exp.get("supply", {}).items():
+        _eq(problems, f"{clan} control-token supply", state.control_supply(Clan(clan)), want)
 
 
 def _check_report(problems: list[str], report: RoundReport, board: Board, exp: dict) -> None:

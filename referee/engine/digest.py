@@ -10,7 +10,16 @@ from .state import GameState
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
-    """Everything that decides later play, in a canonical, JSON-ready form."""
+    """Everything that decides later play, in a canonical, JSON-ready form.
+
+    What the table events track (first player, initiative deck, token inventory, cards used, the
+    round's card effects) appears only once recorded, so a game without table events keeps the
+    digests it always had.
+    """
+    return _base(state) | _table(state)
+
+
+def _base(state: GameState) -> dict[str, Any]:
     return {
         "round": state.round,
         "clans": [str(c) for c in state.clans],
@@ -32,3 +41,42 @@ def canonical_json(value: Any) -> str:
 
 def state_digest(state: GameState) -> str:
     return hashlib.sha256(canonical_json(state_to_dict(state)).encode()).hexdigest()
+
+
+def _token(t) -> str:
+    return str(t)
+
+
+def _table(state: GameState) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if state.first_player is not None:
+        out["first_player"] = str(state.first_player)
+    if state.initiative is not None:
+        i = state.initiative
+        out["initiative"] = {"clans": sorted(map(str, i.clans)), "neutrals": i.neutrals, "revealed": list(i.revealed)}
+    if state.inventory is not None:
+        out["inventory"] = {
+            str(c): {
+                "discard": [[_token(d.token), d.round, d.why] for d in inv.discard],
+                "hand": sorted(map(_token, inv.hand)),
+                "hand_complete": inv.hand_complete,
+            }
+            for c, inv in sorted(state.inventory.items())
+        }
+    if state.cards_left.scouts_used or state.cards_left.shugenja_used:
+        out["cards_left"] = {
+            "scouts_used": [[str(c), n] for c, n in state.cards_left.scouts_used],
+            "shugenja_used": sorted(map(str, state.cards_left.shugenja_used)),
+        }
+    t = state.table
+    if t is not None and t.events:
+        out["table"] = {
+            "round": t.round, "events": t.events, "revealed": t.revealed, "dragon_returned": t.dragon_returned,
+            "card_step": [t.card_step_started, t.card_turn, t.passes_in_row, t.card_step_over],
+            "placement": t.placement, "swapped": t.swapped, "first_player_card_used": t.first_player_card_used,
+            "peeked": t.peeked,
+            "changes": [[str(c.clan), c.delta, c.why, c.certain] for c in t.changes],
+            "bluff_out": [[str(c), why] for c, why in t.bluff_out],
+            "animated": [str(e) for e in t.animated],
+        }
+    return out

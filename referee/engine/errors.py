@@ -75,3 +75,30 @@ class EntriesRefused(RefereeError):
         self.refusals = refusals
         self.round = round_no
         super().__init__("\n".join(r.line(round_no) for r in refusals))
+
+
+class EventRefused(RefereeError):
+    """A table event whose targets are illegal (R-22): refused, and the state is unchanged.
+
+    One line: ``round 3, crab: "plays promotion army 5": <problem> (<ruling>)``.
+    """
+
+    def __init__(self, round_no: int | None, clan: str | None, text: str, problem: str, ruling: str, *, hint: str | None = None):
+        self.round = round_no
+        self.clan = clan
+        self.input = text
+        self.problem = problem
+        self.ruling = ruling
+        where = f"round {round_no}, " if round_no is not None else "setup, "
+        who = f"{clan}: " if clan else ""
+        super().__init__(f'{where}{who}"{text}": {problem} ({ruling})', hint=hint)
+
+
+class Refuse(Exception):
+    """Raised inside the engine by a table event's checks; ``apply_table_event`` turns it into
+    ``EventRefused`` with the round, the clan and the quoted input."""
+
+    def __init__(self, problem: str, ruling: str):
+        super().__init__(problem)
+        self.problem = problem
+        self.ruling = ruling

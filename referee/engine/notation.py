@@ -70,6 +70,9 @@ def normalise(name: str) -> str:
 
 def resolve_name(name: str, names: Mapping[str, str], what: str, text: str, lineno: int | None = None) -> str:
     """Exact id or alias first, then a unique prefix; otherwise UnknownName or AmbiguousName."""
+    found = names.get(name) or names.get(name.strip())
+    if found is not None:  # already canonical: the common case when replaying a log
+        return found
     key = normalise(name)
     if not key:
         raise NotUnderstood(text, f"missing {what}", lineno=lineno, hint=f"expected: {ENTRY_FORM}")

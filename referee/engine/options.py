@@ -12,6 +12,13 @@ class Tiebreak(StrEnum):
     SHARED = "shared"
 
 
+class BluffByCard(StrEnum):
+    """A bluff discarded from the board by a card during placement (shugenja, Dark Favors, Purge the Weak)."""
+
+    OUT_FOR_ROUND = "out_for_round"  # kept faceup before the screen until the round ends (FAQ, by analogy)
+    BACK_TO_HAND = "back_to_hand"  # p.8 read literally: back behind the screen, and may be placed again
+
+
 class HarborNavy(StrEnum):
     """How a navy may attack a harbor province (R-20; p.10 "on its borders")."""
 
@@ -28,6 +35,9 @@ class RulesOptions:
     control_supply_limit: bool = False  # R-26
     harbor_navy: HarborNavy = HarborNavy.SEA_OR_LAND_BORDER  # R-20, referee reading
     emerald_any_connected: bool = False  # R-24a: chain (default) or any connected group of six
+    initiative_tie_current_first: bool = False  # R-23: a tied current first player keeps it (True) or comes last
+    bluff_discarded_by_card: BluffByCard = BluffByCard.OUT_FOR_ROUND  # R-21, FAQ (Purge the Weak)
+    reinforcements_as_many_as_possible: bool = True  # card:reinforcements with fewer than two armies discarded
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}

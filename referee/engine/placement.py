@@ -40,12 +40,14 @@ def check_entries(
     entries: Iterable[Entry],
     available: Mapping[Clan, Counter[Token]] | None = None,
     placements: Mapping[Clan, int] | None = None,
+    count_placements: bool = True,
 ) -> list[Refusal]:
     """Every physically impossible entry at once (R-08). Empty when all can be on the board.
 
     ``available`` narrows ownership to what each clan can have in hand now (token inventory);
     without it, the clan's whole set of 27 tokens is the limit. ``placements`` gives the exact
-    number of tokens each clan must have placed, when the table knows it.
+    number of tokens each clan must have placed, when the table knows it. ``count_placements``
+    False leaves the number of tokens to the caller (``inventory.check_round``).
     """
     board = state.board
     refusals: list[Refusal] = []
@@ -84,7 +86,7 @@ def check_entries(
             else:
                 borders[border] = e
         refusals.extend(Refusal(e.clan, entry_text(e), p) for p in problems)
-    for clan, tokens in sorted(used.items()):
+    for clan, tokens in sorted(used.items()) if count_placements else ():
         count = sum(tokens.values())
         want = placements.get(clan) if placements is not None else None
         if want is not None and count != want:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .errors import EntriesRefused
+from .inventory import after_round, check_round, table_of
 from .notation import Entry
 from .placement import check_entries, is_kept_lion_bluff, judge
 from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
@@ -28,8 +29,11 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     checked them (``checked=True``, with its own inventory).
     """
     entries = sorted(entries, key=lambda e: e.key)  # Rulebook p.9: every token is revealed at once (step 1)
+    table_flow = state.inventory is not None or table_of(state).affects_entries
     if not checked:
-        refusals = check_entries(state, entries)
+        refusals = check_entries(state, entries, count_placements=not table_flow)
+        if table_flow:  # R-08 against the token inventory and the round's card effects
+            refusals += check_round(state, entries)
         if refusals:
             raise EntriesRefused(refusals, state.round)
     fates: dict[Entry, TokenFate] = {}
@@ -41,7 +45,7 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     defenses = _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2)
     new_state, warnings = _apply(state, scorched, peace, captured, defenses)
     new_state, claims = _step6_claim(new_state)
-    new_state = new_state.with_(round=state.round + 1)  # step 7
+    new_state = after_round(state, new_state.with_(round=state.round + 1), entries)  # step 7; R-08 discard piles
     report = RoundReport(
         round=state.round,
         fates=tuple(fates[e] for e in entries),

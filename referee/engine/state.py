@@ -8,6 +8,7 @@ from enum import StrEnum
 from .board import Board
 from .options import RulesOptions
 from .tokens import Clan
+from .tracking import CardsLeft, Initiative, Inventory, RoundTable
 
 
 class Special(StrEnum):
@@ -63,6 +64,12 @@ class GameState:
     cards_played: frozenset[str] = frozenset()
     ronin: frozenset[Clan] = frozenset()  # R-11, fixed at the start of upkeep
     objectives: dict[Clan, str] = field(default_factory=dict)
+    # --- the table: initiative, token inventory, cards in hand, the round so far (all optional) ---
+    first_player: Clan | None = None  # R-23; None: not recorded
+    initiative: Initiative | None = None  # the deck after the setup draw; None: not recorded
+    inventory: dict[Clan, Inventory] | None = None  # R-08; None: tokens are not tracked
+    cards_left: CardsLeft = CardsLeft()  # scouts and shugenja used
+    table: RoundTable | None = None  # None: setup (round 1's upkeep has not begun)
 
     # --- queries -----------------------------------------------------------------------------
     def controller(self, province: str) -> Clan | None:
@@ -112,6 +119,13 @@ class GameState:
     def held_territories(self, clan: Clan) -> tuple[str, ...]:
         return tuple(t for t, _ in self.cards_held.get(clan, ()))
 
+    def turn_order(self) -> tuple[Clan, ...]:
+        """Clockwise from the first player (p.7); seat order when the first player is not recorded."""
+        if self.first_player is None or self.first_player not in self.clans:
+            return self.clans
+        i = self.clans.index(self.first_player)
+        return self.clans[i:] + self.clans[:i]
+
     def with_(self, **changes) -> "GameState":
         return replace(self, **changes)
 
@@ -122,5 +136,14 @@ def compute_ronin(state: GameState) -> frozenset[Clan]:
 
 
 def begin_round(state: GameState) -> GameState:
-    """The start of upkeep as far as the board is concerned: ronin status is fixed (R-11)."""
-    return state.with_(ronin=compute_ronin(state))
+    """The start of upkeep: ronin status is fixed (R-11) and the round's table starts empty.
+
+    Idempotent within a round: once the round's upkeep has begun, ronin status is not recomputed
+    (a clan that loses or gains control tokens during upkeep keeps the status it began with).
+    """
+    if state.table is not None and state.table.round == state.round:
+        return state
+    inventory = state.inventory
+    if inventory is not None:  # new draws: what was known of each hand is stale (p.7 step 2)
+        inventory = {c: Inventory(discard=i.discard) for c, i in inventory.items()}
+    return state.with_(ronin=compute_ronin(state), table=RoundTable(state.round), inventory=inventory)

@@ -1,0 +1,193 @@
+"""Token inventory (R-08): what each clan can have in hand now, and the checks made at entry.
+
+Every clan owns 27 combat tokens (p.3). The referee knows its discard pile (faceup, p.9), the
+tokens cards moved, and a hand when one was looked at; the pool and the hidden hand are one
+unknown mix. So a token is *available* when the clan owns it and it is neither discarded nor
+known to be elsewhere: owned - discarded - (out for the round) - placed this round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Iterable
+
+from .errors import Refuse, Refusal
+from .notation import Entry
+from .placement import entry_text, placed_tokens
+from .state import GameState
+from .tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
+from .tracking import BLUFF, Adjustment, Inventory, RoundTable
+
+
+def tracked(state: GameState) -> bool:
+    return state.inventory is not None
+
+
+def inventory_of(state: GameState, clan: Clan) -> Inventory:
+    return (state.inventory or {}).get(clan, Inventory())
+
+
+def table_of(state: GameState) -> RoundTable:
+    return state.table if state.table is not None and state.table.round == state.round else RoundTable(state.round)
+
+
+def owned(state: GameState, clan: Clan) -> Counter[Token]:
+    return Counter(state.board.clans[clan].counts)
+
+
+def available(state: GameState, clan: Clan) -> Counter[Token]:
+    """Tokens the clan can have in hand now, or have placed this round."""
+    inv = inventory_of(state, clan)
+    table = table_of(state)
+    animated = Counter(e.token for e in table.animated if e.clan == clan)
+    avail = owned(state, clan) - inv.discarded() - animated
+    if table.bluff_ban(clan):
+        avail[BLUFF] = 0
+    if inv.hand_complete:
+        avail = avail & Counter(inv.hand)
+    return +(avail + animated)
+
+
+def explain(state: GameState, clan: Clan, token: Token, avail: int) -> str:
+    """Why the clan cannot have one more ``token`` than ``avail`` right now."""
+    name = clan.title()
+    table = table_of(state)
+    inv = inventory_of(state, clan)
+    if token == BLUFF and table.bluff_ban(clan):
+        return f"{name} may not use its bluff this round ({table.bluff_ban(clan)})"
+    gone = [d for d in inv.discard if d.token == token]
+    n = state.board.clans[clan].owned(token)
+    if inv.hand_complete and len(gone) < n:
+        in_hand = Counter(inv.hand)[token]
+        return f"{name}'s hand was seen this round (spy_network) and holds {in_hand} {token}"
+
+    def how(d) -> str:
+        return f"round {d.round}" + ("" if d.why == "revealed" else f", {d.why}")
+
+    if n == 1 and gone:
+        return f"{name}'s only {token} was discarded in {how(gone[-1])}"
+    rounds = "; ".join(how(d) for d in gone)
+    return f"{name} has {n} {token} in all, {len(gone)} discarded ({rounds}): at most {avail} can be in hand"
+
+
+def require_available(state: GameState, clan: Clan, token: Token, ruling: str, extra: int = 0) -> None:
+    """A token the event says the clan has in hand (or placed): refused when it cannot."""
+    n = state.board.clans[clan].owned(token)
+    if n == 0:
+        raise Refuse(f"{clan.title()} has no {token} token", ruling)
+    if not tracked(state):
+        return
+    avail = available(state, clan)[token]
+    if avail < 1 + extra:
+        raise Refuse(explain(state, clan, token, avail), ruling)
+
+
+def require_discarded(state: GameState, clan: Clan, token: Token, ruling: str, count: int = 1) -> None:
+    if state.board.clans[clan].owned(token) == 0:
+        raise Refuse(f"{clan.title()} has no {token} token", ruling)
+    if tracked(state) and inventory_of(state, clan).discarded()[token] < count:
+        have = inventory_of(state, clan).discarded()[token]
+        only = "only " if state.board.clans[clan].owned(token) == 1 else ""
+        what = f"{clan.title()}'s {only}{token} is not in its discard pile" if have == 0 else f"{clan.title()} has only {have} {token} in its discard pile"
+        raise Refuse(what, ruling)
+
+
+def with_inventory(state: GameState, clan: Clan, inv: Inventory) -> GameState:
+    if state.inventory is None:
+        return state
+    inventory = dict(state.inventory)
+    inventory[clan] = inv
+    return state.with_(inventory=inventory)
+
+
+def discard_tokens(state: GameState, clan: Clan, tokens: list[Token], why: str) -> GameState:
+    return with_inventory(state, clan, inventory_of(state, clan).with_discarded(tokens, state.round, why))
+
+
+# --- at entry: the round's revealed tokens (R-08) -------------------------------------------------
+def check_round(state: GameState, entries: Iterable[Entry]) -> list[Refusal]:
+    """Tokens the clan cannot have right now, a wrong number of tokens for the round, and entries
+    that contradict the round's table events. Empty when the entries can stand."""
+    entries = list(entries)
+    table = table_of(state)
+    refusals: list[Refusal] = []
+    by_clan: dict[Clan, list[Entry]] = {}
+    for e in sorted(entries, key=lambda e: e.key):
+        by_clan.setdefault(e.clan, []).append(e)
+    for clan in state.clans:
+        mine = by_clan.get(clan, [])
+        refusals += _token_refusals(state, clan, mine)  # untracked: only the round's bans apply
+        count = sum(len(placed_tokens(e)) for e in mine)
+        lo, hi = table.expected(clan, PLACEMENTS_PER_ROUND, clan in state.ronin)
+        if not tracked(state):
+            lo = 0
+        if not lo <= count <= hi:
+            refusals.append(Refusal(clan, f"{count} tokens", _count_problem(state, clan, lo, hi)))
+    for e in table.animated:
+        if not any(x.clan == e.clan and x.token == e.token and (x.province, x.source) == (e.province, e.source) for x in entries):
+            refusals.append(Refusal(e.clan, entry_text(e), "Animate the Dead put this token faceup on the board; it is missing from the entries", "card:animate_the_dead"))
+    if table.swap is not None:
+        clan, a, b = table.swap
+        for province, source in (a, b):
+            there = [x for x in entries if x.clan == clan and (x.province, x.source) == (province, source)]
+            where = f"@ {province}" if source is None else f"{source} > {province}"
+            if not there:
+                refusals.append(Refusal(clan, where, f"the {clan} swap moved a token to {where}, but no {clan} token is entered there", "R-07"))
+            elif all(x.blessings for x in there):
+                refusals.append(Refusal(clan, where, f"the token swapped to {where} is blessed: blessed tokens cannot be swapped", "R-10"))
+    return refusals
+
+
+def _token_refusals(state: GameState, clan: Clan, mine: list[Entry]) -> list[Refusal]:
+    avail = available(state, clan)
+    used: Counter[Token] = Counter()
+    out: list[Refusal] = []
+    for e in mine:
+        for token in placed_tokens(e):
+            used[token] += 1
+            n = state.board.clans[clan].owned(token)
+            if used[token] > avail[token] and used[token] <= n:  # beyond n: check_entries says so
+                out.append(Refusal(clan, entry_text(e), explain(state, clan, token, avail[token])))
+    return out
+
+
+def _count_problem(state: GameState, clan: Clan, lo: int, hi: int) -> str:
+    table = table_of(state)
+    if clan in state.ronin:
+        want = f"at most {hi}"
+    elif lo == hi:
+        want = f"exactly {hi}"
+    else:
+        want = f"{lo} or {hi}" if hi - lo == 1 else f"{lo} to {hi}"
+    why = "five placed, blessings included (p.7)" if clan not in state.ronin else "five at most: a ronin who cannot place is skipped (p.11)"
+    extra = "".join(f"; {'+' if c.delta > 0 else ''}{c.delta} {c.why}" for c in table.changes if c.clan == clan)
+    return f"{clan} must have {want} token(s) on the board at reveal this round: {why}{extra}"
+
+
+def adjust(table: RoundTable, clan: Clan, delta: int, why: str, certain: bool = True) -> RoundTable:
+    return replace(table, changes=table.changes + (Adjustment(clan, delta, why, certain),))
+
+
+# --- after resolution -----------------------------------------------------------------------------
+def after_round(before: GameState, after: GameState, entries: Iterable[Entry]) -> GameState:
+    """Every revealed token goes to its owner's discard pile; bluffs go back behind the screen (p.9;
+    R-04 Lion bluffs too), and a blessing goes with its token (R-10)."""
+    if before.inventory is None:
+        return after
+    inventory = dict(before.inventory)
+    for e in sorted(entries, key=lambda e: e.key):
+        tokens = [t for t in placed_tokens(e) if t.kind != Kind.BLUFF]
+        inv = inventory.get(e.clan, Inventory())
+        inventory[e.clan] = inv.with_discarded(tokens, before.round, "revealed")
+    return after.with_(inventory=inventory)
+
+
+def describe_inventory(state: GameState, clan: Clan) -> dict[str, object]:
+    """What the referee knows of one clan's tokens: for reports and the casebook."""
+    inv = inventory_of(state, clan)
+    return {
+        "discard": sorted(str(d.token) for d in inv.discard),
+        "hand": sorted(str(t) for t in inv.hand),
+        "available": {str(t): n for t, n in sorted(available(state, clan).items())},
+    }
