@@ -14,7 +14,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
 
     What the table events track (first player, initiative deck, token inventory, cards used, the
     round's card effects) appears only once recorded, so a game without table events keeps the
-    digests it always had.
+    digests it always had. The rules options and the board data version are not part of it: they are
+    fixed for a game and sealed in its first event, so adding an option does not change old digests.
     """
     return _base(state) | _table(state)
 
@@ -30,8 +31,6 @@ def _base(state: GameState) -> dict[str, Any]:
         "cards_played": sorted(state.cards_played),
         "ronin": sorted(str(c) for c in state.ronin),
         "objectives": {str(c): o for c, o in sorted(state.objectives.items())},
-        "options": state.options.to_dict(),
-        "board_version": state.board.version,
     }
 
 

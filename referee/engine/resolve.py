@@ -291,6 +291,8 @@ def _successful_defense(state, live, battles, captured, scorched, peace, attacke
         clan = state.controller(p)
         if p in fought:
             why = next(b.why for b in battles if b.province == p)
+        elif p in defended and p in attacked_after_step2:
+            why = "defending token(s) in place; the attack on it was removed by a raid or diplomacy (p.10)"
         elif p in defended:
             why = "defending token(s) in place and no attack (p.10)"
         elif p in attacked_after_step2 and state.options.defense_on_cancelled_attack:
