@@ -1,6 +1,6 @@
 """Benchmark: median time to resolve one full five-player round of 25 tokens (rulebook p.9).
 
-    python bench/bench_resolve.py [--repeat 200]
+    python bench/bench_resolve.py [--repeat 300]
 
 Not a timed test: it prints figures (median, p90) for the README and the issue notes.
 """
@@ -93,6 +93,7 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.python_implementation()} {platform.python_version()}")
     print(f"resolve, five players, {tokens} tokens ({len(entries)} lines), {args.repeat} runs")
     print(f"  median {statistics.median(times) * 1e3:.3f} ms   p90 {times[int(len(times) * 0.9)] * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms")
+    print(f"RESULT resolve_ms={statistics.median(times) * 1e3:.3f}")  # read by bench/run.py
 
 
 if __name__ == "__main__":

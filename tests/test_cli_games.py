@@ -37,7 +37,8 @@ def new_game(db, game="t1"):
     assert invoke(db, "setup", game, "-", input=SETUP).exit_code == 0
 
 
-def test_a_round_is_entered_resolved_and_sealed(db):
+def test_a_round_is_entered_resolved_and_sealed(any_db):
+    db = any_db  # SQLite and PostgreSQL
     new_game(db)
     result = invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
     assert result.exit_code == 0, result.output
@@ -49,7 +50,8 @@ def test_a_round_is_entered_resolved_and_sealed(db):
     assert state["control"]["scorpion_north"][0] == "lion"
 
 
-def test_interactive_entry_is_checked_line_by_line(db):
+def test_interactive_entry_is_checked_line_by_line(any_db):
+    db = any_db  # SQLite and PostgreSQL
     new_game(db)
     typed = "lion: army 3 lion_nw > scorpion_north\nlion: army 3 lion_northwest > scorpion_north\nlion: army 9 @ lion_capital\ncrab: army 2 @ crab_central\n\n"
     result = invoke(db, "round", "t1", input=typed)
@@ -60,7 +62,8 @@ def test_interactive_entry_is_checked_line_by_line(db):
     assert json.loads(invoke(db, "board", "t1", "--json").output)["control"]["scorpion_north"][0] == "lion"
 
 
-def test_table_session_plays_rounds_without_reloading(db):
+def test_table_session_plays_rounds_without_reloading(any_db):
+    db = any_db  # SQLite and PostgreSQL
     assert invoke(db, "new", "t2", "--clans", "crab,lion").exit_code == 0
     typed = SETUP + ROUND1 + "\nscore\n" + "crab: army 3 crab_central > crab_northeast\n\nshow\nquit\n"
     result = invoke(db, "table", "t2", input=typed)
@@ -87,7 +90,8 @@ def test_svg_picture_is_valid_and_complete(db, tmp_path):
     assert "Round track: 2" in "".join(root.itertext())
 
 
-def test_what_if_and_correction_keep_the_original(db, tmp_path):
+def test_what_if_and_correction_keep_the_original(any_db, tmp_path):
+    db = any_db  # SQLite and PostgreSQL
     new_game(db)
     invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
     sheet = tmp_path / "fix.txt"
@@ -103,7 +107,8 @@ def test_what_if_and_correction_keep_the_original(db, tmp_path):
     assert "misread token" in exported
 
 
-def test_export_import_round_trip(db, tmp_path):
+def test_export_import_round_trip(any_db, tmp_path):
+    db = any_db  # SQLite and PostgreSQL
     new_game(db)
     invoke(db, "round", "t1", "-", "--yes", input=ROUND1)
     out = tmp_path / "t1.jsonl"
@@ -120,7 +125,8 @@ def _events(db, game):
     return json.loads(invoke(db, "show", game, "--json").output)["events"]
 
 
-def test_refused_entry_records_nothing(db):
+def test_refused_entry_records_nothing(any_db):
+    db = any_db  # SQLite and PostgreSQL
     new_game(db)
     before = _events(db, "t1")
     result = cli(db, "round", "t1", "-", "--yes", stdin="lion: army 5 @ lion_capital\nlion: army 5 @ lion_northwest\n")
@@ -136,12 +142,14 @@ def test_unreadable_sheet_names_round_and_line(db):
     assert result.stderr.splitlines()[0] == 'error: round 1: line 2: "lion army 2": not understood'
 
 
-def test_unknown_game(db):
+def test_unknown_game(any_db):
+    db = any_db  # SQLite and PostgreSQL
     result = cli(db, "show", "nope")
     assert result.returncode == 1 and "nope" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_entry_after_the_fifth_round_is_the_wrong_phase(db):
+def test_entry_after_the_fifth_round_is_the_wrong_phase(any_db):
+    db = any_db  # SQLite and PostgreSQL
     new_game(db)
     for _ in range(5):
         assert invoke(db, "round", "t1", "-", "--yes", input="crab: army 1 @ crab_central\n").exit_code == 0

@@ -30,8 +30,9 @@ def db(tmp_path):
 
 
 @pytest.fixture
-def store(db):
-    with Store(db) as s:
+def store(any_db):
+    """A store on each backend: SQLite and the throwaway PostgreSQL server (tests/pg_server.py)."""
+    with Store(any_db) as s:
         yield s
 
 
@@ -122,10 +123,33 @@ def test_the_database_refuses_updates_and_deletes(store, sql):
     with pytest.raises(DatabaseError, match="append-only"):
         with store.engine.begin() as conn:
             conn.execute(text(sql))
-    with sqlite3.connect(store.where) as conn:  # a plain client is refused too
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            conn.execute(sql)
+    _plain_client_refuses(store, sql)  # a plain client, bypassing SQLAlchemy, is refused too
     assert store.events("t1") == before
+
+
+def _plain_client_refuses(store: Store, sql: str) -> None:
+    if store.is_sqlite:
+        with sqlite3.connect(store.where) as conn:
+            with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+                conn.execute(sql)
+        return
+    import psycopg
+    from pg_server import libpq_url
+
+    with psycopg.connect(libpq_url(store.url)) as conn:
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            conn.execute(sql)
+
+
+def test_reopening_an_existing_database_keeps_games_and_triggers(any_db):
+    with Store(any_db) as s:
+        s.import_logs([golden("five-player")])
+    with Store(any_db) as again:
+        assert [g.game for g in again.games()] == ["five-player"]
+        assert again.events("five-player") == golden("five-player") and verify(again.events("five-player")) is None
+        with pytest.raises(DatabaseError, match="append-only"):
+            with again.engine.begin() as conn:
+                conn.execute(text("DELETE FROM event WHERE seq = 7"))
 
 
 def test_triggers_dropped_by_hand_come_back_on_open(db):
@@ -190,19 +214,20 @@ def _check_race(db: str, results) -> None:
         assert [e.seq for e in log] == [1, 2, 3] and verify(log) is None
 
 
-def test_two_threads_appending_the_same_event_one_wins(db):
-    with Store(db) as s:
+def test_two_threads_appending_the_same_event_one_wins(any_db):
+    with Store(any_db) as s:
         _started(s, "race")
     barrier, results = threading.Barrier(2), []
-    threads = [threading.Thread(target=_race, args=(db, "race", barrier, results)) for _ in range(2)]
+    threads = [threading.Thread(target=_race, args=(any_db, "race", barrier, results)) for _ in range(2)]
     for t in threads:
         t.start()
     for t in threads:
         t.join(60)
-    _check_race(db, results)
+    _check_race(any_db, results)
 
 
-def test_two_processes_appending_the_same_event_one_wins(db):
+def test_two_processes_appending_the_same_event_one_wins(any_db):
+    db = any_db
     with Store(db) as s:
         _started(s, "race")
     ctx = multiprocessing.get_context("spawn")
@@ -228,73 +253,32 @@ def test_a_stale_writer_gets_game_changed_and_loses_nothing(store):
     assert store.events("t1") == winner
 
 
-# --- PostgreSQL (a throwaway cluster; skipped where no server or driver is installed) -------------------
-def _postgres_bin(name: str) -> str | None:
-    import glob
-    import shutil
-    return shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))), None)
 
 
-@pytest.fixture(scope="module")
-def pg_url():
-    import os
-    import shutil
-    import socket
-    import subprocess
-    import tempfile
-    from pathlib import Path
-
-    pytest.importorskip("psycopg")
-    initdb, pg_ctl = _postgres_bin("initdb"), _postgres_bin("pg_ctl")
-    if not initdb or not pg_ctl:
-        pytest.skip("no PostgreSQL server binaries")
-    root = Path(tempfile.mkdtemp(prefix="referee-pg-"))  # not under pytest's root-only tmp folders
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # the server refuses to run as root
-        if not shutil.which("runuser"):
-            pytest.skip("running as root without runuser")
-        shutil.chown(root, "postgres")
-        root.chmod(0o777)
-        as_user = ["runuser", "-u", "postgres", "--"]
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    data = root / "data"
-    run = lambda *cmd: subprocess.run([*as_user, *cmd], capture_output=True, text=True, timeout=120)  # noqa: E731
-    if run(initdb, "-D", str(data), "-U", "postgres", "--auth=trust").returncode:
-        pytest.skip("initdb failed")
-    started = run(pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "-o",
-                  f"-p {port} -k {root} -c listen_addresses=''", "start")
-    if started.returncode:
-        pytest.skip(f"PostgreSQL did not start: {started.stderr.strip()[:200]}")
-    try:
-        yield f"postgresql+psycopg://postgres@/postgres?host={root}&port={port}"
-    finally:
-        run(pg_ctl, "-D", str(data), "-m", "immediate", "stop")
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def test_postgres_store_refuses_updates_deletes_and_truncate(pg_url):
+# --- PostgreSQL specifics ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("sql", ["TRUNCATE event CASCADE", "TRUNCATE game CASCADE"])
+def test_postgres_refuses_truncate(pg_url, sql):
     with Store(pg_url) as s:
         s.import_logs([golden("five-player")])
-        assert verify(s.events("five-player")) is None
-        for sql in ("UPDATE event SET payload = '{}' WHERE seq = 2", "DELETE FROM event WHERE seq = 7",
-                    "TRUNCATE event CASCADE", "DELETE FROM game"):
-            with pytest.raises(DatabaseError, match="append-only"):
-                with s.engine.begin() as conn:
-                    conn.execute(text(sql))
+        with pytest.raises(DatabaseError, match="append-only"):
+            with s.engine.begin() as conn:
+                conn.execute(text(sql))
+        _plain_client_refuses(s, sql)
         assert s.events("five-player") == golden("five-player")
-    with Store(pg_url) as again:  # reopening an existing schema keeps its triggers
-        assert [g.game for g in again.games()] == ["five-player"]
 
 
-def test_postgres_concurrent_appends_one_wins(pg_url):
-    with Store(pg_url) as s:
-        _started(s, "race")
-    barrier, results = threading.Barrier(2), []
-    threads = [threading.Thread(target=_race, args=(pg_url, "race", barrier, results)) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    _check_race(pg_url, results)
+def test_a_foreign_postgres_database_is_a_clear_error(pg_url):
+    import psycopg
+    from pg_server import libpq_url
+
+    with psycopg.connect(libpq_url(pg_url)) as conn:
+        conn.execute("CREATE TABLE event (id integer PRIMARY KEY, what text)")
+    with pytest.raises(StoreError, match="not a referee database: its table 'event' lacks"):
+        Store(pg_url)
+
+
+def test_an_unreachable_postgres_server_is_a_clear_error():
+    from pg_server import _free_port
+
+    with pytest.raises(StoreError, match="cannot use this database.*(refused|connect)"):
+        Store(f"postgresql+psycopg://referee@127.0.0.1:{_free_port()}/rokugan?connect_timeout=5")

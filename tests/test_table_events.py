@@ -163,10 +163,11 @@ def test_applying_an_event_never_mutates_the_state():
 
 
 def test_a_game_without_table_events_keeps_its_digest_keys():
+    # the rules options and board data version are sealed in the game's first event, not in each digest
     state = new_state(BOARD, (Clan.CRAB, Clan.LION))
     assert set(state_to_dict(state)) == {
         "round", "clans", "control", "special", "cards_on_board", "cards_held", "cards_played", "ronin",
-        "objectives", "options", "board_version"}
+        "objectives"}
 
 
 def _final(record):
@@ -200,3 +201,25 @@ def test_every_readme_table_event_example_parses():
     lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
     parsed = [parse_table_event(line, BOARD) for line in lines if line]
     assert len(parsed) >= 14
+
+
+def test_a_neutral_card_is_revealed_once_and_the_deck_runs_out():
+    """R-23: three players hold two neutral cards; each is in the deck once; four reveals empty it."""
+    state = new_state(BOARD, (Clan.CRAB, Clan.LION, Clan.UNICORN))
+    for line in ("setup: capitals", "initiative: crab"):
+        state, _ = apply_table_event(state, parse_table_event(line, BOARD))
+    assert state.initiative.neutrals == 2 and state.initiative.clans == {Clan.LION, Clan.UNICORN}
+    state = resolve(begin_round(state), [])[0]  # round 1: no reveal
+    reveals = ["master_of_tactics", "master_of_tactics", "lion", "rise_of_an_empire", "unicorn"]
+    seen = []
+    for card in reveals:
+        state = begin_round(state)
+        try:
+            state, _ = apply_table_event(state, parse_table_event(f"initiative: {card}", BOARD))
+            seen.append(card)
+        except EventRefused as refused:
+            assert "already revealed" in refused.problem and card == "master_of_tactics"
+            continue
+        state = begin_round(resolve(state, [])[0])
+    assert seen == ["master_of_tactics", "lion", "rise_of_an_empire", "unicorn"]
+    assert state.initiative.size == 0 and state.round == 6

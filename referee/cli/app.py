@@ -36,6 +36,16 @@ def read_input(path: Path) -> str:
         raise RefereeError(f"{path}: no such file") from None
     except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
         raise RefereeError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
+    except OSError as exc:  # a device, a name too long, an I/O error
+        raise RefereeError(f"{path}: cannot be read ({exc.strerror or exc.__class__.__name__})") from None
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user named (an export, a picture): a clear error when it cannot be written."""
+    try:
+        Path(path).write_text(text, "utf-8")
+    except OSError as exc:
+        raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
 
 
 @app.command()
@@ -76,11 +86,28 @@ def casebook(
 
     if not directory.is_dir():
         raise RefereeError(f"{directory}: not a directory of casebook files")
-    cases = [c for c in load_cases(directory) if not case_filter or case_filter in c.id]
-    results = [(c, run_case(c, load_board())) for c in cases]
+    try:
+        cases = [c for c in load_cases(directory) if not case_filter or case_filter in str(c.id)]
+    except MALFORMED_CASE as exc:
+        raise RefereeError(f"{directory}: a malformed casebook file ({exc.__class__.__name__}: {exc})",
+                           hint="the format is tests/casebook/README.md") from None
+    board = load_board()
+    results = [(c, _run_case(run_case, c, board)) for c in cases]
     render.casebook(results)
     if any(problems for _, problems in results):
         raise typer.Exit(1)
+
+
+# What the scenario reader raises on a case of the wrong shape (`clans = true`, `control = 5`): a
+# malformed case is reported as such, never a traceback (fuzzed in tests/test_fuzz.py).
+MALFORMED_CASE = (TypeError, ValueError, AttributeError, KeyError, IndexError, OSError)
+
+
+def _run_case(run_case, case, board) -> list[str]:
+    try:
+        return run_case(case, board)
+    except MALFORMED_CASE as exc:
+        return [f"malformed case ({exc.__class__.__name__}: {exc})"]
 
 
 from . import games as _games  # noqa: E402,F401  (registers the game commands)

@@ -18,6 +18,9 @@ class RoundInputError(NotationError):
 
 def read_round(state: GameState, text: str) -> list[Entry]:
     """Every entry of the sheet, or the first unreadable line / every refused entry (R-08) as an error."""
+    from ..engine import begin_round
+
+    state = begin_round(state)
     entries = []
     for n, line in parse_lines(text):
         try:

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..engine.errors import RefereeError
-from .app import DbOpt, GameArg, JsonOpt, app, read_input
+from .app import DbOpt, GameArg, JsonOpt, app, read_input, write_output
 
 SheetArg = Annotated[Path, typer.Argument(help="A file in the notation, or '-' for standard input.", show_default=False)]
 
@@ -175,7 +175,7 @@ def board(
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
     state = fold.state if round_no is None else state_after_round(events, round_no)
     if svg is not None:
-        svg.write_text(board_svg(state), "utf-8")
+        write_output(svg, board_svg(state))
     render.board_view(state, json_out=json_out)
     if svg is not None and not json_out:
         render.console.print(f"picture written to {svg}")
@@ -278,3 +278,21 @@ def reveal(
         name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
         reveal_objective(store, game, seat, name, code.strip().upper())
     render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")
+
+
+@app.command()
+def event(
+    game: GameArg,
+    lines: Annotated[Optional[list[str]], typer.Argument(help="Table events, one an argument (omit to read them from standard input).", show_default=False)] = None,
+    db: DbOpt = None,
+) -> None:
+    """Record table events of the round under way: setup steps, initiative, upkeep and placement cards.
+
+    Each is checked against the rules and applied (R-22); one refused event refuses them all."""
+    from ..log import record_table_events
+    from . import render
+
+    text = "\n".join(lines) if lines else read_input(Path("-"))
+    with open_store(db) as store:
+        recorded, state, notes = record_table_events(store, game, text)
+    render.table_notes(state.round, recorded.data["lines"], notes, recorded.seal)

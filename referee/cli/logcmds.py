@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..engine.errors import RefereeError
-from .app import DbOpt, GameArg, JsonOpt, app, read_input
+from .app import DbOpt, GameArg, JsonOpt, app, read_input, write_output
 from .games import SheetArg, open_store
 
 RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_default=False)]
@@ -73,7 +73,7 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, "utf-8")
+        write_output(output, text)
 
 
 @app.command("import")

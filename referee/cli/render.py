@@ -271,3 +271,10 @@ def correction(c, seal: str) -> None:
         if line not in c.original.lines:
             console.print(f"  [green]+ {line}[/green]")
     round_report(c.corrected.report, c.corrected.after, seal=seal)
+
+
+def table_notes(round_no: int, lines, notes, seal: str | None = None) -> None:
+    for line, note in zip(lines, notes):
+        console.print(f"  ✓ {line}  [dim]— {note}[/dim]")
+    if seal:
+        console.print(f"[dim]round {round_no}: table events recorded, seal {seal}[/dim]")

@@ -11,12 +11,19 @@ from __future__ import annotations
 import typer
 
 from ..engine.errors import NotationError, RefereeError
-from .app import DbOpt, GameArg, app
+from .app import DbOpt, GameArg, app, write_output
 from .games import open_store
 
-SETUP_VERBS = ("control", "holds", "objective")
+TOKEN_WORDS = ("army", "navy", "shinobi", "raid", "diplomacy", "bluff", "blessing")
+
+
+def is_token_line(rest: str) -> bool:
+    """A revealed token (`army 3 ...`), as opposed to a table event (`plays ...`, `control @ ...`)."""
+    word = rest.split(" ", 1)[0].strip().lower().rstrip("0123456789")
+    return len(word) >= 2 and any(t.startswith(word) for t in TOKEN_WORDS)
 HELP = (
-    "type a revealed token a line; an empty line resolves the round.  before round 1, setup facts too.\n"
+    "type a revealed token a line; an empty line resolves the round. Table events (setup, initiative,\n"
+    "cards: `crab: plays promotion army 3, discard navy 1`) are checked and recorded as typed.\n"
     "commands: board [FILE.svg] | score | show | pending | clear | help | quit"
 )
 
@@ -42,8 +49,8 @@ class TableSession:
         from ..engine.placement import check_entries
 
         head, rest = split_clan(line)
-        if rest.split(" ", 1)[0].lower() in SETUP_VERBS or head.strip().lower() == "board":
-            return self.setup(line)
+        if not is_token_line(rest):
+            return self.table_event(line)
         if self.state.round > 5:
             raise RefereeError(f"game {self.game!r} is over: five rounds were played (p.10)")
         entry = parse_entry(line, self.state.board)
@@ -54,14 +61,15 @@ class TableSession:
         self.pending.append(format_entry(entry))
         return f"  ✓ {format_entry(entry)}"
 
-    def setup(self, line: str) -> str:
-        from ..log import record_setup
+    def table_event(self, line: str) -> str:
+        """A setup fact, initiative card or card play: checked, applied and recorded at once (R-22)."""
+        from ..log import record_table_events
 
-        if self.state.round > 1:
-            raise RefereeError(f"game {self.game!r}: setup is over, round {self.state.round - 1} was played")
-        event, _ = record_setup(self.store, self.game, [line])
+        if self.pending:
+            raise RefereeError(f"round {self.state.round}: table events come before the round's tokens; resolve or clear the {len(self.pending)} pending token(s) first")
+        event, _, notes = record_table_events(self.store, self.game, [line])
         self._appended(event)
-        return f"  ✓ setup: {event.data['lines'][0]}"
+        return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
 
     def resolve_pending(self):
         """Resolve the pending round, record it, and return (event, state, report)."""
@@ -126,7 +134,7 @@ def table_session(
 
                         from .picture import board_svg
 
-                        Path(target).write_text(board_svg(session.state), "utf-8")
+                        write_output(Path(target), board_svg(session.state))
                         render.console.print(f"picture written to {target}")
                 elif word == "score":
                     render.final_score(final_score(session.state), provisional=session.state.round <= 5)

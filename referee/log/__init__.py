@@ -18,7 +18,7 @@ from .replay import (
 )
 from .store import (
     DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, Store, StoreError, UnknownGame, correct, database_url,
-    new_game, record_round, record_setup, reveal_objective, seal_objective,
+    new_game, record_round, record_setup, record_table_events, reveal_objective, seal_objective,
 )
 
 __all__ = [
@@ -26,6 +26,6 @@ __all__ = [
     "GOLDEN_GAMES", "GameChanged", "GameExists", "GameInfo", "LogError", "Problem", "RecordError", "ReplayError",
     "Step", "Store", "StoreError", "UnknownGame", "WhatIf", "check_chain", "correct", "corrections",
     "database_url", "export_jsonl", "export_text", "format_seal", "golden", "import_records", "new_game",
-    "parse_jsonl", "parse_records", "parse_text", "record_round", "record_setup", "relabel", "reveal_objective", "seal_objective", "replay", "score",
+    "parse_jsonl", "parse_records", "parse_text", "record_round", "record_setup", "record_table_events", "relabel", "reveal_objective", "seal_objective", "replay", "score",
     "state_after_round", "states", "verify", "what_if",
 ]

@@ -44,6 +44,7 @@ class EventType(StrEnum):
     ENTRY_CORRECTED = "EntryCorrected"
     OBJECTIVE_SEALED = "ObjectiveSealed"
     OBJECTIVE_REVEALED = "ObjectiveRevealed"
+    TABLE_EVENTS_RECORDED = "TableEventsRecorded"
 
 
 CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType}
@@ -59,6 +60,7 @@ SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload ver
     EventType.ENTRY_CORRECTED: {"round": int, "entries": list, "reason": str, "digests": dict},
     EventType.OBJECTIVE_SEALED: {"clan": str, "commitment": str},
     EventType.OBJECTIVE_REVEALED: {"clan": str, "objective": str, "code": str},
+    EventType.TABLE_EVENTS_RECORDED: {"round": int, "lines": list},
 }
 
 
@@ -224,6 +226,10 @@ def round_resolved(round_no: int, entries: Sequence[str], digest: str) -> dict[s
 def entry_corrected(round_no: int, entries: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
     return {"round": round_no, "entries": list(entries), "reason": reason,
             "digests": {str(r): d for r, d in sorted(digests.items())}}
+
+
+def table_events_recorded(round_no: int, lines: Sequence[str]) -> dict[str, Any]:
+    return {"round": round_no, "lines": list(lines)}
 
 
 def objective_commitment(game: str, clan: str, objective: str, code: str) -> str:

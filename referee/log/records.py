@@ -39,6 +39,7 @@ from typing import Any, Iterable, Sequence
 from ..engine import Board, RefereeError, RulesOptions
 from ..engine.digest import canonical_json, state_digest
 from ..engine.errors import NotationError
+from ..engine.table import format_table_event, parse_table_event
 from ..engine.notation import format_entry, parse_entry, strip_comment
 from ..engine.tablenotation import format_board_fact, parse_board_line
 from . import events as ev
@@ -48,7 +49,7 @@ from .store import Store
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
 HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-SECTION = re.compile(r"^==\s*(setup|sealed\s+objective|objective|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
+SECTION = re.compile(r"^==\s*(setup|sealed\s+objective|objective|table\s+round\s+(\d+)|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
                      r"(?:\(\s*seal\s+([0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$", re.IGNORECASE)
 EVENT_KEYS = {"game": str, "seq": int, "type": str, "payload_version": int, "payload": dict,
               "prev_hash": str, "hash": str, "recorded_at": str}
@@ -164,6 +165,8 @@ def _section(e: Event) -> list[str]:
     if e.type == EventType.ENTRY_CORRECTED:
         reason = _no_breaks(json.dumps(d["reason"], ensure_ascii=False))
         return [f"== correction of round {d['round']} (seal {e.seal})", f"reason: {reason}", *d["entries"]]
+    if e.type == EventType.TABLE_EVENTS_RECORDED:
+        return [f"== table round {d['round']} (seal {e.seal})", *d["lines"]]
     if e.type == EventType.OBJECTIVE_SEALED:
         return [f"== sealed objective (seal {e.seal})", f"{d['clan']}: commitment {d['commitment']}"]
     if e.type == EventType.OBJECTIVE_REVEALED:
@@ -174,7 +177,7 @@ def _section(e: Event) -> list[str]:
 
 @dataclass
 class _Section:
-    kind: str  # setup | sealed | objective | round | correction
+    kind: str  # setup | sealed | objective | table | round | correction
     round: int
     seal: str | None
     lineno: int
@@ -189,7 +192,7 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         m = SECTION.match(line)
         if m:
             kind = m.group(1).split()[0].lower()
-            sections.append(_Section(kind, int(m.group(2) or m.group(3) or 0), (m.group(4) or "").upper() or None, n))
+            sections.append(_Section(kind, int(m.group(2) or m.group(3) or m.group(4) or 0), (m.group(5) or "").upper() or None, n))
         elif sections and sections[-1].kind == "correction" and line.startswith("reason:") and not sections[-1].lines:
             sections[-1].lines.append((n, line))
         elif sections and strip_comment(line):
@@ -276,6 +279,11 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, lines, state_digest(state))
     if sec.kind in ("sealed", "objective"):
         return _objective_payload(sec)
+    if sec.kind == "table":
+        if sec.round != fold.state.round:
+            raise RecordError(f"table events of round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
+        lines = [format_table_event(parse_table_event(line, board, n)) for n, line in sec.lines]
+        return EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(sec.round, lines)
     if not sec.lines or not sec.lines[0][1].startswith("reason:"):
         raise RecordError('a correction starts with its reason: reason: "..."', sec.lineno)
     n, first = sec.lines[0]

@@ -20,6 +20,9 @@ from ..engine.digest import state_digest
 from ..engine.honor import FinalScore
 from ..engine.notation import format_entry, parse_entry, parse_round, strip_comment
 from ..engine.tablenotation import apply_board_fact, format_board_fact, new_state, parse_board_line
+from ..engine.flow import apply_table_event
+from ..engine.notation import parse_lines
+from ..engine.table import format_table_event, parse_table_event
 from ..engine.tokens import ROUNDS
 from . import events as ev
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
@@ -53,9 +56,11 @@ class Played:
 
     round: int
     lines: tuple[str, ...]
-    before: GameState
+    before: GameState  # the board the tokens were resolved on (after the round's table events)
     after: GameState
     report: RoundReport
+    table: tuple[str, ...] = ()  # the round's table events (setup, initiative, cards), in order
+    start: GameState | None = None  # the board before the round's table events
 
 
 class Step(NamedTuple):
@@ -64,9 +69,26 @@ class Step(NamedTuple):
     report: RoundReport | None
 
 
+def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> tuple[GameState, list[str]]:
+    """Apply table events in order (R-22); the first refused one raises with its line."""
+    notes = []
+    for n, line in enumerate(lines, 1):
+        state, note = apply_table_event(state, parse_table_event(line, board, n))
+        notes.append(note)
+    return state, notes
+
+
+def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
+    items = parse_lines(lines) if isinstance(lines, str) else enumerate(lines, 1)
+    return tuple(format_table_event(parse_table_event(line, board, n)) for n, line in items)
+
+
 def play_round(state: GameState, entries: Sequence[Entry]) -> tuple[GameState, RoundReport]:
-    """Resolve one round, then fix the next upkeep's ronin (R-11): the one way a round is played."""
-    after, report = resolve(state, entries)
+    """Resolve one round, then fix the next upkeep's ronin (R-11): the one way a round is played.
+
+    ``begin_round`` is idempotent within a round: a round whose upkeep began with table events keeps
+    the ronin status fixed then; a round entered with tokens alone begins here."""
+    after, report = resolve(begin_round(state), entries)
     return begin_round(after), report
 
 
@@ -105,6 +127,9 @@ class Fold:
         self.seq = 0
         self.seals: dict[Clan, str] = {}  # sealed objectives: clan -> commitment
         self.revealed: dict[Clan, str] = {}  # objectives revealed at the end of the game
+        self.pending: list[str] = []  # table events of the round under way (before its tokens)
+        self.pending_state: GameState | None = None
+        self.notes: list[str] = []  # what the last table events did, in the moderator's words
 
     @classmethod
     def of(cls, events: Iterable[Event], board: Board | None = None) -> "Fold":
@@ -117,7 +142,7 @@ class Fold:
     def state(self) -> GameState:
         if self.start is None:
             raise ReplayError("the log has no GameCreated event")
-        state = self.rounds[-1].after if self.rounds else self.start
+        state = self.pending_state or (self.rounds[-1].after if self.rounds else self.start)
         return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
 
     def apply(self, event: Event) -> RoundReport | None:
@@ -140,11 +165,25 @@ class Fold:
             return self._setup(data["lines"])
         if type_ == EventType.ROUND_RESOLVED:
             return self._round(data["round"], data["entries"])
+        if type_ == EventType.TABLE_EVENTS_RECORDED:
+            return self._table(data["round"], data["lines"])
         if type_ == EventType.OBJECTIVE_SEALED:
             return self._sealed(data["clan"], data["commitment"])
         if type_ == EventType.OBJECTIVE_REVEALED:
             return self._revealed(data["clan"], data["objective"], data["code"])
         return self._corrected(data["round"], data["entries"])
+
+    def _table(self, round_no: int, lines: list[str]) -> None:
+        """Table events of the round under way (R-22): applied now, re-applied when a round is re-run."""
+        track = (self.pending_state or (self.rounds[-1].after if self.rounds else self.start)).round
+        if track > ROUNDS:
+            raise ReplayError("table events after the fifth round: the game is over")
+        if round_no != track:
+            raise ReplayError(f"table events for round {round_no}, but the round track is at {track}")
+        base = self.pending_state or (self.rounds[-1].after if self.rounds else self.start)
+        state, self.notes = apply_table_lines(base, lines, self.board)
+        self.pending += list(lines)
+        self.pending_state = state
 
     def _sealed(self, clan: str, commitment: str) -> None:
         seat = self._seat(clan)
@@ -185,10 +224,12 @@ class Fold:
     def _setup(self, lines: list[str]) -> None:
         if self.rounds:
             raise ReplayError("setup recorded after round 1 was resolved")
+        if self.pending:
+            raise ReplayError("setup facts recorded after table events: enter them as table events")
         state = self.start
         for n, line in enumerate(lines, 1):
             state = apply_board_fact(state, parse_board_line(line, self.board, n))
-        self.start = begin_round(state)
+        self.start = state  # round 1's upkeep begins with its first table event or its tokens
 
     def _round(self, round_no: int, lines: list[str]) -> RoundReport:
         track = self.state.round
@@ -196,8 +237,11 @@ class Fold:
             raise ReplayError(f"round {round_no} recorded after the fifth round: the game is over")
         if round_no != track:
             raise ReplayError(f"records round {round_no}, but the round track is at {track}")
-        after, report = play_round(self.state, _entries(lines, self.board))
-        self.rounds.append(Played(round_no, tuple(lines), self.state, after, report))
+        start = self.rounds[-1].after if self.rounds else self.start
+        before = self.pending_state or start
+        after, report = play_round(before, _entries(lines, self.board))
+        self.rounds.append(Played(round_no, tuple(lines), before, after, report, tuple(self.pending), start))
+        self.pending, self.pending_state = [], None
         return report
 
     def _corrected(self, round_no: int, lines: list[str]) -> RoundReport:
@@ -211,15 +255,17 @@ class Fold:
 
     def rerun(self, round_no: int, lines: tuple[str, ...]) -> list[Played]:
         """Round ``round_no`` with ``lines`` instead, then every later round as recorded."""
-        state = self.played(round_no).before
+        first = self.played(round_no)
+        state = first.start if first.start is not None else first.before
         out: list[Played] = []
         for p in self.rounds[round_no - 1:]:
             use = lines if p.round == round_no else p.lines
             try:
-                after, report = play_round(state, _entries(use, self.board))
+                before, _ = apply_table_lines(state, p.table, self.board)
+                after, report = play_round(before, _entries(use, self.board))
             except RefereeError as exc:
                 raise ReplayError(f"round {p.round} cannot be re-run after the change: {exc}") from None
-            out.append(Played(p.round, use, state, after, report))
+            out.append(Played(p.round, use, before, after, report, p.table, state))
             state = after
         return out
 

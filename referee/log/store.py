@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -21,7 +23,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, insert, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, select
 
@@ -31,15 +33,20 @@ from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
 from ..engine.digest import state_digest
 from . import events as ev
 from .events import Event, LogError
-from .replay import Correction, Fold, canonical_lines, canonical_setup, round_outcome
+from .replay import Correction, Fold, apply_table_lines, canonical_lines, canonical_setup, canonical_table_lines, round_outcome
 
 DEFAULT_DB = Path("saves") / "referee.db"
 ENV_DB = "REFEREE_DB"
+SCHEMA_ATTEMPTS = 5  # creating the tables, when another process is creating them at the same moment
 ENV_TIMEOUT = "REFEREE_DB_TIMEOUT"  # seconds a SQLite writer waits for a lock before giving up
 
 
 class StoreError(LogError):
     """The database cannot be used (damaged, foreign, unreachable)."""
+
+
+URL_HINT = ("--db or REFEREE_DB takes a SQLite file path or a SQLAlchemy URL, such as "
+            "postgresql+psycopg://user:password@host/dbname (pip install 'psycopg[binary]')")
 
 
 class UnknownGame(LogError):
@@ -148,25 +155,51 @@ class Store:
 
     def __init__(self, url: str | None = None):
         self.url = database_url(url)
-        parsed = make_url(self.url)
-        self.is_sqlite = parsed.get_backend_name() == "sqlite"
-        self.where = parsed.database if self.is_sqlite else parsed.render_as_string(hide_password=True)
-        self.engine = self._engine(parsed)
-        with self._errors():
-            self._open()
+        self.where = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.url)  # until the URL is understood
+        try:
+            parsed = make_url(self.url)
+            self.is_sqlite = parsed.get_backend_name() == "sqlite"
+            self.where = parsed.database if self.is_sqlite else parsed.render_as_string(hide_password=True)
+            self.engine = self._engine(parsed)
+            with self._errors():
+                self._open()
+        except (ArgumentError, ImportError, ValueError) as exc:  # an unknown scheme or driver, a bad URL option
+            raise StoreError(f"{self.where}: not a usable database URL ({exc})", hint=URL_HINT) from None
 
     def _engine(self, parsed) -> Engine:
         if not self.is_sqlite:
             return create_engine(self.url, pool_pre_ping=True)
         memory = parsed.database in (None, "", ":memory:")
         if not memory:
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{parsed.database}: cannot make the database's folder ({exc.strerror or exc})",
+                                 hint="--db or REFEREE_DB selects another database") from None
         engine = create_engine(self.url, connect_args={"timeout": _lock_timeout(), "check_same_thread": False},
                                **({"poolclass": StaticPool} if memory else {}))
         sa_event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
         return engine
 
     def _open(self) -> None:
+        for attempt in range(1, SCHEMA_ATTEMPTS + 1):
+            self._check_schema()
+            try:
+                SQLModel.metadata.create_all(self.engine, tables=TABLES)
+                break
+            except DatabaseError as exc:  # moderators opening a new database at once: one creates the schema
+                if attempt == SCHEMA_ATTEMPTS:
+                    reason = str(getattr(exc, "orig", exc)).splitlines()[0]
+                    raise StoreError(f"{self.where}: cannot use this database ({reason})",
+                                     hint="is it a referee database? --db or REFEREE_DB selects another") from None
+                time.sleep(0.05 * attempt)
+        if self.is_sqlite:  # triggers dropped by hand come back on the next open
+            with self.engine.begin() as conn:
+                for table in TABLES:
+                    for sql in _sqlite_triggers(table.name):
+                        conn.execute(text(sql))
+
+    def _check_schema(self) -> None:
         with self.engine.connect() as conn:
             found = inspect(conn)
             for table in TABLES:
@@ -176,12 +209,6 @@ class Store:
                     if missing:
                         raise StoreError(f"{self.where} is not a referee database: its table {table.name!r} "
                                          f"lacks {', '.join(missing)}")
-        SQLModel.metadata.create_all(self.engine, tables=TABLES)
-        if self.is_sqlite:  # triggers dropped by hand come back on the next open
-            with self.engine.begin() as conn:
-                for table in TABLES:
-                    for sql in _sqlite_triggers(table.name):
-                        conn.execute(text(sql))
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -231,6 +258,10 @@ class Store:
             counts = conn.execute(select(EventRow.game_id, func.count()).group_by(EventRow.game_id)).all()
             heads = conn.execute(self._event_query().where(EventRow.seq == 1)).all()
             rows = conn.execute(select(GameRow.id, GameRow.created_at).order_by(GameRow.created_at, GameRow.id)).all()
+        for g, at in rows:
+            if not isinstance(g, str) or not isinstance(at, str):
+                raise StoreError(f"{self.where} is not a referee database, or a damaged one: a game row holds "
+                                 f"{g!r}, {at!r}", hint="--db or REFEREE_DB selects another database")
         n = dict(counts)
         header = {r.game_id: _event(r) for r in heads}
         return [GameInfo(g, at, n.get(g, 0), header[g].data if g in header else {}) for g, at in rows]
@@ -281,7 +312,16 @@ def _row(e: Event) -> dict[str, Any]:
             "recorded_at": e.recorded_at}  # as given: an imported log keeps its own times
 
 
+ROW_TYPES = {"game_id": str, "seq": int, "type": str, "payload_version": int, "prev_hash": str, "hash": str,
+             "recorded_at": str}
+
+
 def _event(row) -> Event:
+    for name, kind in ROW_TYPES.items():  # SQLite stores any value in any column: a foreign or damaged file
+        value = getattr(row, name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise StoreError(f"not a referee database, or a damaged one: an event row's {name} is {value!r}",
+                             hint="--db or REFEREE_DB selects another database")
     try:
         payload = json.loads(row.payload)
     except (TypeError, ValueError):
@@ -361,3 +401,19 @@ def reveal_objective(store: Store, game: str, clan: str, objective: str, code: s
     payload = ev.objective_revealed(clan, objective, code)
     fold.apply(ev.chain(game, events[-1], ev.EventType.OBJECTIVE_REVEALED, payload))
     return store.append(game, [(ev.EventType.OBJECTIVE_REVEALED, payload)], events[-1])[0]
+
+
+def record_table_events(store: Store, game: str, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
+    """Table events of the round under way (setup, initiative, cards), checked and applied (R-22)."""
+    events = store.events(game)
+    fold = Fold.of(events)
+    canonical = canonical_table_lines(lines, fold.board)
+    if not canonical:
+        raise LogError(f"game {game!r}: no table event given")
+    if fold.state.round > 5:
+        raise LogError(f"game {game!r} is over: five rounds were played (p.10)")
+    apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
+    payload = ev.table_events_recorded(fold.state.round, canonical)
+    fold.apply(ev.chain(game, events[-1], ev.EventType.TABLE_EVENTS_RECORDED, payload))
+    event = store.append(game, [(ev.EventType.TABLE_EVENTS_RECORDED, payload)], events[-1])[0]
+    return event, fold.state, fold.notes

@@ -1,0 +1,80 @@
+"""Run every benchmark and print their medians: one command for the README's figures.
+
+    python bench/run.py            the full set (about five minutes: the verify archive is 10,000 games)
+    python bench/run.py --quick    smaller sizes, to try it out
+
+Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py) and prints
+its own details; this script then prints the machine and a table of the medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+FIGURES = [  # (RESULT key, what it is, unit)
+    ("resolve_ms", "resolve one round (five players, 25 tokens), engine only", "ms"),
+    ("cold_start_ms", "CLI cold start: `referee --help`", "ms"),
+    ("import_floor_ms", "floor: `python -c \"import typer, rich, sqlmodel\"`", "ms"),
+    ("round_cli_ms", "enter + resolve round 5 of a five-player game, one `referee round` command (SQLite)", "ms"),
+    ("round_cli_vs_floor", "  the same, as a ratio to the import floor", "x"),
+    ("table_round_ms", "a round inside `referee table`, after the first (typed, checked, resolved, recorded)", "ms"),
+    ("verify_games_per_s", "`verify` throughput over an archive of {games} games (SQLite)", "games/s"),
+    ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),
+    ("verify_rss_growth_mb", "  resident-set growth during the pass (streamed)", "MB"),
+    ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
+]
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
+    except (OSError, StopIteration):
+        model = platform.processor() or model
+    return (f"{os.cpu_count()} cores, {model}; {platform.system()} {platform.release()}; "
+            f"{platform.python_implementation()} {platform.python_version()}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (1,000 games, 10 runs)")
+    args = parser.parse_args()
+    runs = [
+        ["bench_resolve.py", "--repeat", "100" if args.quick else "300"],
+        ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
+        ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
+    ]
+    results: dict[str, str] = {}
+    start = time.perf_counter()
+    for script, *options in runs:
+        print(f"\n=== {script} {' '.join(options)}", flush=True)
+        proc = subprocess.run([sys.executable, str(HERE / script), *options], stdout=subprocess.PIPE, text=True)
+        for line in proc.stdout.splitlines():
+            m = re.match(r"RESULT (\w+)=(\S+)", line)
+            if m:
+                results[m.group(1)] = m.group(2)
+            else:
+                print(line)
+        if proc.returncode:
+            raise SystemExit(f"{script} failed (exit {proc.returncode})")
+    print(f"\n=== medians ({'quick' if args.quick else 'full'} run, {time.perf_counter() - start:.0f} s)")
+    print(f"machine: {machine()}")
+    games = "1,000" if args.quick else "10,000"
+    labels = [(key, what.format(games=games), unit) for key, what, unit in FIGURES]
+    width = max(len(what) for _, what, _ in labels)
+    for key, what, unit in labels:
+        if key in results:
+            print(f"  {what:<{width}}  {results[key]:>8} {unit}")
+
+
+if __name__ == "__main__":
+    main()
