@@ -112,8 +112,20 @@ def canonical_setup(lines: str | Iterable[str], board: Board) -> tuple[str, ...]
     return tuple(out)
 
 
+_PARSED: dict[tuple[str, str], Entry] = {}  # (board data version, line) -> entry: logs repeat lines
+
+
 def _entries(lines: Sequence[str], board: Board) -> list[Entry]:
-    return [parse_entry(line, board, n) for n, line in enumerate(lines, 1)]
+    out = []
+    for n, line in enumerate(lines, 1):
+        key = (board.version, line)
+        entry = _PARSED.get(key)
+        if entry is None:
+            entry = parse_entry(line, board, n)
+            if len(_PARSED) < 100_000:
+                _PARSED[key] = entry
+        out.append(entry)
+    return out
 
 
 class Fold:
