@@ -151,10 +151,14 @@ def games(infos, *, json_out: bool = False) -> None:
         print_json(rows)
         return
     table = Table(title=f"{len(rows)} game(s)", title_justify="left")
-    for col in ("game", "clans", "event", "table", "events", "created"):
+    longest = max((len(r["game"]) for r in rows), default=4)
+    table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
+    for col in ("clans", "event", "table", "events"):
         table.add_column(col)
+    table.add_column("created", no_wrap=True)
     for r in rows:
-        table.add_row(r["game"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), r["created"])
+        created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
+        table.add_row(r["game"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
     console.print(table)
 
 
