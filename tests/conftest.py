@@ -17,8 +17,26 @@ def pytest_addoption(parser):
     )
 
 
+RELIABILITY = {"test_log_store.py": "store (both backends)", "test_concurrency.py": "concurrency",
+               "test_crash.py": "crash", "test_fuzz.py": "fuzz"}
+
+
 def pytest_terminal_summary(terminalreporter):
     lines = summary_lines() + tally.LINES + tally.fuzz_lines()
+    outcomes = {}
+    for status in ("passed", "failed", "error", "skipped", "xfailed", "xpassed"):
+        for report in terminalreporter.stats.get(status, []):
+            module = getattr(report, "nodeid", "").split("::")[0].rsplit("/", 1)[-1]
+            if module in RELIABILITY and getattr(report, "when", "call") in ("call", "setup"):
+                if status == "passed" and report.when != "call":
+                    continue
+                counts = outcomes.setdefault(module, {})
+                counts[status] = counts.get(status, 0) + 1
+    for module, name in RELIABILITY.items():
+        if module in outcomes:
+            counts = outcomes[module]
+            lines.append(f"{name} tests: " + ", ".join(f"{n} {k}" for k, n in counts.items())
+                         + ("" if "failed" in counts or "error" in counts else ", 0 failed"))
     if lines:
         terminalreporter.write_sep("-", "reliability")
         for line in lines:

@@ -7,10 +7,7 @@ checked against the golden log: the same entries and the same digest, or the rou
 from __future__ import annotations
 
 import os
-import sys
-import time
 import traceback
-from pathlib import Path
 
 from referee.engine.digest import state_digest
 from referee.log import EventType, Fold, GameChanged, Store, golden, new_game, record_round, record_setup
@@ -19,10 +16,6 @@ from referee.log.replay import round_outcome
 
 SOURCES = ("two-player", "four-player", "five-player")
 SHARED_SOURCE = "five-player"
-
-
-def source(name: str):
-    return golden(name)
 
 
 def start_game(store: Store, game: str, name: str) -> None:
@@ -151,7 +144,7 @@ def crash_writer(url: str, trial: int, games: int, acks: str, kill_at: int | Non
     for g in range(games):
         game = f"crash-{trial:03d}-{g}"
         name = SOURCES[(trial + g) % len(SOURCES)]
-        ack(f"begin {game} 1 {name}")
+        ack(f"begin {game} 2 {name}")
         start_game(store, game, name)  # two events: GameCreated, SetupRecorded
         ack(f"done {game} 2 {name}")
         for r in range(1, 6):
@@ -189,14 +182,3 @@ def _kill_inside_writes(store: Store, kill_at: int) -> None:
             calls["writing"] = False
 
     store._insert = watched.__get__(store)
-
-
-def main_crash_writer() -> None:  # python tests/moderators.py URL TRIAL GAMES ACKS KILL_AT|-
-    url, trial, games, acks, kill_at = sys.argv[1:6]
-    crash_writer(url, int(trial), int(games), acks, None if kill_at == "-" else int(kill_at))
-
-
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
-    main_crash_writer()
-    time.sleep(0)

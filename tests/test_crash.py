@@ -36,9 +36,7 @@ from tally import note
 LIBRARY_TRIALS = 50  # half "timer", half "inside"
 CLI_TRIALS = 10
 GAMES_PER_WRITER = 3
-WRITER_SECONDS = 0.25  # a writer's whole run, unkilled (timer kills fall within it)
-WRITER_STEPS = 1100  # SQLite progress-handler steps of a writer's writes, unkilled
-DEMO_SECONDS = 1.5
+WRITER_STEPS = 1000  # SQLite progress-handler steps of a writer's writes, unkilled
 ROOT = Path(__file__).parent.parent
 
 
@@ -107,6 +105,12 @@ def test_writers_killed_at_random_points_lose_nothing(tmp_path):
     db = tmp_path / "crash.db"
     outcomes, modes, games_checked, fresh = Counter(), Counter(), 0, 0
     start = time.perf_counter()
+    calibration = ctx.Process(target=crash_writer, args=(str(tmp_path / "calibration.db"), 999, GAMES_PER_WRITER,
+                                                           str(tmp_path / "calibration.txt"), None))
+    calibration.start()
+    calibration.join(60)
+    assert calibration.exitcode == 0
+    seconds = min(time.perf_counter() - start, 2.0)  # a writer's whole run, unkilled, on this machine
     for trial in range(LIBRARY_TRIALS):
         mode = "timer" if trial % 2 == 0 else "inside"
         if trial % 10 == 0:  # now and then a brand-new file: kills land in the schema's creation too
@@ -114,7 +118,7 @@ def test_writers_killed_at_random_points_lose_nothing(tmp_path):
             fresh += 1
         acks = tmp_path / f"acks-{trial}.txt"
         kill_at = rnd.randint(1, WRITER_STEPS) if mode == "inside" else None
-        delay = rnd.uniform(0, WRITER_SECONDS)
+        delay = rnd.uniform(0, seconds)
         context = f"trial {trial} ({mode}, seed {seed}, delay {delay:.3f} s, step {kill_at})"
         writer = ctx.Process(target=crash_writer, args=(str(db), trial, GAMES_PER_WRITER, str(acks), kill_at))
         writer.start()
@@ -147,8 +151,14 @@ def test_the_cli_killed_mid_game_loses_nothing(tmp_path):
     rnd = random.Random(seed + 1)
     db = tmp_path / "demo.db"
     killed, rounds, start = 0, Counter(), time.perf_counter()
+    began = time.perf_counter()  # a whole demo, unkilled, sets the range of the kill times
+    whole = subprocess.run([sys.executable, "-m", "referee", "demo", "--db", str(db)], cwd=tmp_path,
+                           capture_output=True, stdin=subprocess.DEVNULL)
+    assert whole.returncode == 0, whole.stderr.decode()
+    seconds = time.perf_counter() - began
+    _check_database(db, {}, {}, "the unkilled demo")
     for trial in range(CLI_TRIALS):
-        delay = rnd.uniform(0.2, DEMO_SECONDS)
+        delay = rnd.uniform(0.3 * seconds, seconds)  # after start-up, mostly: kills land while it writes
         context = f"cli trial {trial} (seed {seed}, delay {delay:.3f} s)"
         proc = subprocess.Popen([sys.executable, "-m", "referee", "demo", "--db", str(db)], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
@@ -166,5 +176,6 @@ def test_the_cli_killed_mid_game_loses_nothing(tmp_path):
                            cwd=tmp_path)
     assert shown.returncode == 0 and "Traceback" not in shown.stderr
     spread = ", ".join(f"{n} game(s) left with {r} round(s)" for r, n in sorted(rounds.items()))
-    note(f"crash [sqlite]: {CLI_TRIALS} SIGKILL trials of `referee demo` at a random time: {killed} killed mid-game "
+    note(f"crash [sqlite]: {CLI_TRIALS} SIGKILL trials of `referee demo` at a random time within its {seconds:.1f} s "
+         f"run: {killed} killed mid-game "
          f"({spread}); 0 failures (seed {seed}, {time.perf_counter() - start:.1f} s)")
