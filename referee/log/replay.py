@@ -151,10 +151,20 @@ class Fold:
         return fold
 
     @property
+    def _resolved(self) -> GameState:
+        """The board after the last resolved round (the setup board before round 1)."""
+        return self.rounds[-1].after if self.rounds else self.start
+
+    @property
+    def _current(self) -> GameState:
+        """The board now: the resolved board with the table events of the round under way."""
+        return self.pending_state or self._resolved
+
+    @property
     def state(self) -> GameState:
         if self.start is None:
             raise ReplayError("the log has no GameCreated event")
-        state = self.pending_state or (self.rounds[-1].after if self.rounds else self.start)
+        state = self._current
         return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
 
     def apply(self, event: Event) -> RoundReport | None:
@@ -187,12 +197,12 @@ class Fold:
 
     def _table(self, round_no: int, lines: list[str]) -> None:
         """Table events of the round under way (R-22): applied now, re-applied when a round is re-run."""
-        track = (self.pending_state or (self.rounds[-1].after if self.rounds else self.start)).round
+        base = self._current
+        track = base.round
         if track > ROUNDS:
             raise ReplayError("table events after the fifth round: the game is over")
         if round_no != track:
             raise ReplayError(f"table events for round {round_no}, but the round track is at {track}")
-        base = self.pending_state or (self.rounds[-1].after if self.rounds else self.start)
         state, self.notes = apply_table_lines(base, lines, self.board)
         self.pending += list(lines)
         self.pending_state = state
@@ -249,7 +259,7 @@ class Fold:
             raise ReplayError(f"round {round_no} recorded after the fifth round: the game is over")
         if round_no != track:
             raise ReplayError(f"records round {round_no}, but the round track is at {track}")
-        start = self.rounds[-1].after if self.rounds else self.start
+        start = self._resolved
         before = self.pending_state or start
         after, report = play_round(before, _entries(lines, self.board))
         self.rounds.append(Played(round_no, tuple(lines), before, after, report, tuple(self.pending), start))
