@@ -135,6 +135,17 @@ def test_refused_entry_records_nothing(any_db):
     assert _events(db, "t1") == before
 
 
+def test_setup_for_a_clan_not_at_the_table_is_refused(db):
+    """p.4: setup places the seated clans' control tokens; a clan not playing is a typing mistake."""
+    new_game(db)
+    before = _events(db, "t1")
+    result = cli(db, "setup", "t1", "-", stdin="scorpion: control 1 facedown @ scorpion_capital\n")
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("error: game 't1', round 1: line 1: 'scorpion: control 1 facedown @ scorpion_capital': "
+                                     "scorpion is not playing in this game (crab, lion)")
+    assert _events(db, "t1") == before
+
+
 def test_unreadable_sheet_names_round_and_line(db):
     new_game(db)
     result = cli(db, "round", "t1", "-", "--yes", stdin="lion: army 3 @ lion_capital\nlion army 2\n")

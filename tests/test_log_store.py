@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect as pyinspect
 import multiprocessing
 import sqlite3
@@ -14,12 +15,14 @@ from sqlalchemy.exc import DatabaseError
 from referee.engine.digest import state_digest
 from referee.engine.errors import RefereeError
 from referee.log import (
-    EventType, Fold, GameChanged, GameExists, Store, StoreError, UnknownGame, golden, new_game, record_round,
-    record_setup, verify,
+    EventType, Fold, GameChanged, GameExists, OpenGame, Store, StoreError, UnknownGame, golden, new_game,
+    record_round, record_setup, verify,
 )
 from referee.log import events as ev
 from referee.log import store as store_module
 from referee.log.replay import round_outcome
+
+replay_module = importlib.import_module("referee.log.replay")  # the module: `referee.log.replay` is also a function
 
 ROUND1 = golden("two-player")[2].data["entries"]
 
@@ -251,6 +254,57 @@ def test_a_stale_writer_gets_game_changed_and_loses_nothing(store):
         store.append("t1", [(EventType.ROUND_RESOLVED, payload)], stale[-1])
     assert isinstance(info.value, RefereeError) and info.value.seq == 3
     assert store.events("t1") == winner
+
+
+# --- a game kept open (the table session, and every command that writes) ----------------------------------
+def test_an_open_game_records_rounds_without_reading_or_resolving_the_log_again(store, monkeypatch):
+    _started(store)
+    log = OpenGame(store, "t1")
+    reads, resolved = [], []
+    monkeypatch.setattr(store, "events", lambda game: reads.append(game) or [])
+    real = replay_module.play_round
+    monkeypatch.setattr(replay_module, "play_round", lambda *a: resolved.append(1) or real(*a))
+    recorded = golden("two-player")
+    for r in (1, 2):
+        event, state, _ = log.record_round(recorded[1 + r].data["entries"])
+        assert event.data["digest"] == recorded[1 + r].data["digest"] == state_digest(log.state)
+    assert reads == [] and len(resolved) == 2  # each round resolved once; the log never read again
+    monkeypatch.undo()
+    assert store.events("t1") == log.events and verify(log.events) is None
+
+
+def test_a_refused_event_leaves_the_open_game_as_it_was(store):
+    _started(store)
+    log = OpenGame(store, "t1")
+    before = (log.fold.seq, state_digest(log.state), len(log.events))
+    with pytest.raises(RefereeError, match="share no border"):
+        log.record_round(["crab: army 3 crab_central > crane_south"])
+    with pytest.raises(RefereeError):  # refused by the fold itself (R-24: objectives are revealed after round 5)
+        log.reveal_objective("crab", "emerald_empire")
+    assert (log.fold.seq, state_digest(log.state), len(log.events)) == before
+    assert len(store.events("t1")) == 2
+
+
+def test_an_open_game_overtaken_by_another_writer_refuses_and_catches_up(store):
+    _started(store)
+    log = OpenGame(store, "t1")
+    record_round(store, "t1", ROUND1)  # another moderator, on the same game
+    with pytest.raises(GameChanged):
+        log.record_round(ROUND1)
+    assert log.events == store.events("t1") and log.state.round == 2  # re-read: the other round is in the fold
+    log.record_round(golden("two-player")[3].data["entries"])
+    assert verify(store.events("t1")) is None and len(store.events("t1")) == 4
+
+
+def test_a_new_game_and_its_capitals_are_one_transaction(store):
+    capitals = ["crab: control 1 facedown @ crab_capital", "lion: control 1 facedown @ lion_capital"]
+    events = new_game(store, "g", ["crab", "lion"], setup=capitals)
+    assert [e.type for e in store.events("g")] == ["GameCreated", "SetupRecorded"] == [e.type for e in events]
+    for refused in ("crab: control 1 facedown @ nowhere_at_all",  # not understood
+                    "scorpion: control 1 facedown @ scorpion_capital"):  # understood; the engine refuses it
+        with pytest.raises(RefereeError):
+            new_game(store, "h", ["crab", "lion"], setup=[*capitals, refused])
+        assert not store.exists("h")  # no game without its setup
 
 
 

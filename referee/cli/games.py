@@ -74,10 +74,9 @@ def capital_lines(seats) -> list[str]:
 
 def create_game(store, game: str, seats, **header):
     """Record a new game and populate its capitals: the one way a game is started."""
-    from ..log import new_game, record_setup
+    from ..log import Fold, new_game
 
-    new_game(store, game, seats, **header)
-    return record_setup(store, game, capital_lines(seats))[1]
+    return Fold.of(new_game(store, game, seats, setup=capital_lines(seats), **header)).state
 
 
 @app.command("games")
@@ -103,15 +102,15 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @app.command()
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
-    from ..log import Fold, record_setup
+    from ..log import OpenGame
     from . import render
 
     text = read_input(sheet)
     with open_store(db) as store:
-        fold = Fold.of(store.events(game))
-        if fold.state.round > 1:
-            raise RefereeError(f"game {game!r}: setup is over, round {fold.state.round - 1} was played; record a correction instead")
-        _, state = record_setup(store, game, text)
+        log = OpenGame(store, game)
+        if log.state.round > 1:
+            raise RefereeError(f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead")
+        _, state = log.record_setup(text)
     render.board_view(state)
 
 
@@ -128,28 +127,22 @@ def play_round(
     from .entry import confirm_entry, enter_round, read_round
 
     with open_store(db) as store:
-        fold = _fold(store, game)
-        text = read_input(sheet) if sheet is not None else enter_round(fold.state)
-        entries = read_round(fold.state, text)
-        if not yes and not json_out and sys.stdin.isatty() and not confirm_entry(fold.state, entries):
-            raise RefereeError(f"game {game!r}, round {fold.state.round}: not confirmed; nothing recorded")
-        event, state, report = _record(store, game, entries)
+        log = _open_game(store, game)
+        text = read_input(sheet) if sheet is not None else enter_round(log.state)
+        entries = read_round(log.state, text)
+        if not yes and not json_out and sys.stdin.isatty() and not confirm_entry(log.state, entries):
+            raise RefereeError(f"game {game!r}, round {log.state.round}: not confirmed; nothing recorded")
+        event, state, report = log.record_round(entries)
     render.round_report(report, state, json_out=json_out, seal=event.seal)
 
 
-def _fold(store, game: str):
-    from ..log import Fold
+def _open_game(store, game: str):
+    from ..log import OpenGame
 
-    fold = Fold.of(store.events(game))
-    if fold.state.round > 5:
+    log = OpenGame(store, game)
+    if log.state.round > 5:
         raise RefereeError(f"game {game!r} is over: five rounds were played (p.10)", hint=f"referee score {game}")
-    return fold
-
-
-def _record(store, game: str, entries):
-    from ..log import record_round
-
-    return record_round(store, game, entries)
+    return log
 
 
 @app.command()
@@ -200,7 +193,7 @@ def demo(
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
     from ..engine import final_score
-    from ..log import EventType, Fold, golden, record_round, record_setup
+    from ..log import EventType, OpenGame, golden
     from . import render
 
     events = golden(name)
@@ -211,18 +204,18 @@ def demo(
                     date=header["date"], options=header["options"])
         capitals = set(capital_lines(header["clans"]))
         render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
+        log = OpenGame(store, game)
         for e in events[1:]:
             data = e.data
             if e.type == EventType.SETUP_RECORDED:
                 lines = [line for line in data["lines"] if line not in capitals]
                 if lines:
-                    record_setup(store, game, lines)
+                    log.record_setup(lines)
             elif e.type == EventType.ROUND_RESOLVED:
                 render.entry_echo(data["round"], data["entries"])
-                event, state, report = record_round(store, game, data["entries"])
+                event, state, report = log.record_round(data["entries"])
                 render.round_report(report, state, seal=event.seal)
-        fold = Fold.of(store.events(game))
-    render.final_score(final_score(fold.state))
+    render.final_score(final_score(log.state))
     render.console.print(f"replay it with: referee replay {game}    check it with: referee verify {game}")
 
 
@@ -244,18 +237,17 @@ def seal(
     import secrets
 
     from ..engine.notation import parse_clan, resolve_name
-    from ..log import seal_objective
+    from ..log import OpenGame
     from . import render
 
     seat = str(parse_clan(clan, clan))
     with open_store(db) as store:
-        from ..log import Fold
-
-        board = Fold.of(store.events(game)).board
+        log = OpenGame(store, game)
+        board = log.fold.board
         typed = typer.prompt(f"{seat}: your secret objective (not shown)", hide_input=True)
         objective = resolve_name(typed, {o: o for o in board.objectives}, "objective", typed)
         code = "-".join(secrets.token_hex(2).upper() for _ in range(2))
-        seal_objective(store, game, seat, objective, code)
+        log.seal_objective(seat, objective, code)
     render.console.print(f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)")
 
 
@@ -269,14 +261,15 @@ def reveal(
 ) -> None:
     """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring."""
     from ..engine.notation import parse_clan, resolve_name
-    from ..log import Fold, reveal_objective
+    from ..log import OpenGame
     from . import render
 
     seat = str(parse_clan(clan, clan))
     with open_store(db) as store:
-        board = Fold.of(store.events(game)).board
+        log = OpenGame(store, game)
+        board = log.fold.board
         name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
-        reveal_objective(store, game, seat, name, code.strip().upper())
+        log.reveal_objective(seat, name, code.strip().upper())
     render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")
 
 

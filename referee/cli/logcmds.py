@@ -94,13 +94,13 @@ def import_(
 @app.command("what-if")
 def what_if(game: GameArg, round_no: RoundArg, sheet: SheetArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Re-run a round with a changed entry and show both outcomes side by side. Nothing is recorded."""
-    from ..log import what_if as run
+    from ..log import Fold
     from . import render
 
     with open_store(db) as store:
-        events = store.events(game)
-    _played(events, game, round_no)
-    render.what_if(run(events, round_no, read_input(sheet)), json_out=json_out)
+        fold = Fold.of(store.events(game))
+    _played(fold, game, round_no)
+    render.what_if(fold.what_if(round_no, read_input(sheet)), json_out=json_out)
 
 
 @app.command()
@@ -112,18 +112,17 @@ def correct(
     db: DbOpt = None,
 ) -> None:
     """Record a correction of a round's entry, with its reason. The original stays in the log."""
-    from ..log import correct as record
+    from ..log import OpenGame
     from . import render
 
     with open_store(db) as store:
-        _played(store.events(game), game, round_no)
-        event, correction = record(store, game, round_no, read_input(sheet), reason)
+        log = OpenGame(store, game)
+        _played(log.fold, game, round_no)
+        event, correction = log.correct(round_no, read_input(sheet), reason)
     render.correction(correction, event.seal)
 
 
-def _played(events, game: str, round_no: int) -> None:
-    from ..log import Fold
-
-    last = Fold.of(events).state.round - 1
+def _played(fold, game: str, round_no: int) -> None:
+    last = fold.state.round - 1
     if round_no > last:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")

@@ -32,16 +32,15 @@ class TableSession:
     """A moderator's session on one game: the store stays open, the fold stays in memory."""
 
     def __init__(self, store, game: str):
-        from ..log import Fold
+        from ..log import OpenGame
 
-        self.store, self.game = store, game
-        self.events = store.events(game)
-        self.fold = Fold.of(self.events)
+        self.game = game
+        self.log = OpenGame(store, game)
         self.pending: list[str] = []
 
     @property
     def state(self):
-        return self.fold.state
+        return self.log.state
 
     def add(self, line: str) -> str:
         """One typed line: a setup fact (recorded now) or a token (held until the round resolves)."""
@@ -63,30 +62,16 @@ class TableSession:
 
     def table_event(self, line: str) -> str:
         """A setup fact, initiative card or card play: checked, applied and recorded at once (R-22)."""
-        from ..log import record_table_events
-
         if self.pending:
             raise RefereeError(f"round {self.state.round}: table events come before the round's tokens; resolve or clear the {len(self.pending)} pending token(s) first")
-        event, _, notes = record_table_events(self.store, self.game, [line])
-        self._appended(event)
+        event, _, notes = self.log.record_table_events([line])
         return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
 
     def resolve_pending(self):
         """Resolve the pending round, record it, and return (event, state, report)."""
-        from ..log.replay import round_outcome
-        from ..log import events as ev
-        from ..engine.digest import state_digest
-
-        lines, state, report = round_outcome(self.fold, "\n".join(self.pending))
-        payload = ev.round_resolved(report.round, lines, state_digest(state))
-        event = self.store.append(self.game, [(ev.EventType.ROUND_RESOLVED, payload)], self.events[-1])[0]
-        self._appended(event)
+        event, state, report = self.log.record_round("\n".join(self.pending))
         self.pending = []
-        return event, self.state, report
-
-    def _appended(self, event) -> None:
-        self.fold.apply(event)
-        self.events.append(event)
+        return event, state, report
 
 
 @app.command("table")
@@ -139,7 +124,7 @@ def table_session(
                 elif word == "score":
                     render.final_score(final_score(session.state), provisional=session.state.round <= 5)
                 elif word == "show":
-                    render.game_summary(session.fold, session.events)
+                    render.game_summary(session.log.fold, session.log.events)
                 else:
                     render.console.print(session.add(line))
             except (RefereeError, NotationError) as exc:

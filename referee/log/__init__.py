@@ -17,13 +17,13 @@ from .replay import (
     what_if,
 )
 from .store import (
-    DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, Store, StoreError, UnknownGame, correct, database_url,
+    DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, OpenGame, Store, StoreError, UnknownGame, correct, database_url,
     new_game, record_round, record_setup, record_table_events, reveal_objective, seal_objective,
 )
 
 __all__ = [
     "Correction", "DEFAULT_DB", "Divergence", "ENV_DB", "Event", "EventFormatError", "EventType", "Fold",
-    "GOLDEN_GAMES", "GameChanged", "GameExists", "GameInfo", "LogError", "Problem", "RecordError", "ReplayError",
+    "GOLDEN_GAMES", "GameChanged", "GameExists", "GameInfo", "LogError", "OpenGame", "Problem", "RecordError", "ReplayError",
     "Step", "Store", "StoreError", "UnknownGame", "WhatIf", "check_chain", "correct", "corrections",
     "database_url", "export_jsonl", "export_text", "format_seal", "golden", "import_records", "new_game",
     "parse_jsonl", "parse_records", "parse_text", "record_round", "record_setup", "record_table_events", "relabel", "reveal_objective", "seal_objective", "replay", "score",

@@ -167,10 +167,12 @@ class Fold:
         state = self._current
         return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
 
-    def apply(self, event: Event) -> RoundReport | None:
+    def apply(self, event: Event, outcome: tuple[GameState, RoundReport] | None = None) -> RoundReport | None:
+        """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
+        event's round as ``round_outcome`` resolved it on this fold, so it is not resolved twice."""
         data = event.data
         try:
-            report = self._apply(event.type, data)
+            report = self._apply(event.type, data, outcome)
         except ReplayError as exc:
             raise ReplayError(exc.problem, seq=event.seq) from None
         except (RefereeError, ValueError) as exc:
@@ -178,7 +180,7 @@ class Fold:
         self.seq = event.seq
         return report
 
-    def _apply(self, type_: str, data: dict) -> RoundReport | None:
+    def _apply(self, type_: str, data: dict, outcome: tuple[GameState, RoundReport] | None) -> RoundReport | None:
         if type_ == EventType.GAME_CREATED:
             return self._created(data)
         if self.header is None:
@@ -186,7 +188,7 @@ class Fold:
         if type_ == EventType.SETUP_RECORDED:
             return self._setup(data["lines"])
         if type_ == EventType.ROUND_RESOLVED:
-            return self._round(data["round"], data["entries"])
+            return self._round(data["round"], data["entries"], outcome)
         if type_ == EventType.TABLE_EVENTS_RECORDED:
             return self._table(data["round"], data["lines"])
         if type_ == EventType.OBJECTIVE_SEALED:
@@ -250,10 +252,14 @@ class Fold:
             raise ReplayError("setup facts recorded after table events: enter them as table events")
         state = self.start
         for n, line in enumerate(lines, 1):
-            state = apply_board_fact(state, parse_board_line(line, self.board, n))
+            fact = parse_board_line(line, self.board, n)
+            if fact.clan is not None and fact.clan not in self.header.clans:
+                raise ReplayError(f"line {n}: {line!r}: {fact.clan} is not playing in this game "
+                                  f"({', '.join(map(str, self.header.clans))})")
+            state = apply_board_fact(state, fact)
         self.start = state  # round 1's upkeep begins with its first table event or its tokens
 
-    def _round(self, round_no: int, lines: list[str]) -> RoundReport:
+    def _round(self, round_no: int, lines: list[str], outcome: tuple[GameState, RoundReport] | None) -> RoundReport:
         track = self.state.round
         if track > ROUNDS:
             raise ReplayError(f"round {round_no} recorded after the fifth round: the game is over")
@@ -261,7 +267,7 @@ class Fold:
             raise ReplayError(f"records round {round_no}, but the round track is at {track}")
         start = self._resolved
         before = self.pending_state or start
-        after, report = play_round(before, _entries(lines, self.board))
+        after, report = outcome or play_round(before, _entries(lines, self.board))
         self.rounds.append(Played(round_no, tuple(lines), before, after, report, tuple(self.pending), start))
         self.pending, self.pending_state = [], None
         return report
@@ -293,6 +299,19 @@ class Fold:
 
     def digests(self, from_round: int = 1) -> dict[int, str]:
         return {p.round: state_digest(p.after) for p in self.rounds[from_round - 1:]}
+
+    def what_if(self, round_no: int, entries: str | Iterable[str | Entry]) -> "WhatIf":
+        """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. The fold is unchanged."""
+        played = self.played(round_no)
+        lines = canonical_lines(entries, self.board)
+        after, report = play_round(played.before, _entries(lines, self.board))
+        final, note = None, ""
+        try:
+            final = self.rerun(round_no, lines)[-1].after
+        except ReplayError as exc:
+            note = exc.message
+        original = Outcome(played.lines, played.after, played.report, self.state)
+        return WhatIf(round_no, original, Outcome(lines, after, report, final), note)
 
 
 # --- reading a log ----------------------------------------------------------------------------------
@@ -391,17 +410,7 @@ class WhatIf:
 def what_if(events: Iterable[Event], round_no: int, entries: str | Iterable[str | Entry],
             board: Board | None = None) -> WhatIf:
     """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. Nothing is recorded."""
-    fold = Fold.of(events, board)
-    played = fold.played(round_no)
-    lines = canonical_lines(entries, fold.board)
-    after, report = play_round(played.before, _entries(lines, fold.board))
-    final, note = None, ""
-    try:
-        final = fold.rerun(round_no, lines)[-1].after
-    except ReplayError as exc:
-        note = exc.message
-    original = Outcome(played.lines, played.after, played.report, fold.state)
-    return WhatIf(round_no, original, Outcome(lines, after, report, final), note)
+    return Fold.of(events, board).what_if(round_no, entries)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
 from ..engine.digest import state_digest
 from . import events as ev
 from .events import Event, LogError
-from .replay import Correction, Fold, apply_table_lines, canonical_lines, canonical_setup, canonical_table_lines, round_outcome
+from .replay import Correction, Fold, ReplayError, apply_table_lines, canonical_lines, canonical_setup, canonical_table_lines, round_outcome
 
 DEFAULT_DB = Path("saves") / "referee.db"
 ENV_DB = "REFEREE_DB"
@@ -332,7 +332,9 @@ def _event(row) -> Event:
 
 # --- commands: read the game, decide with the engine, append ------------------------------------------
 def new_game(store: Store, game: str, clans: Sequence[str | Clan], *, players: dict[str, str] | None = None,
-             event: str = "", table: str = "", date: str = "", options: dict[str, Any] | None = None) -> Event:
+             event: str = "", table: str = "", date: str = "", options: dict[str, Any] | None = None,
+             setup: str | Iterable[str] = ()) -> list[Event]:
+    """Record a new game, and its first setup facts (``setup``) in the same transaction: both or neither."""
     ev.check_game_id(game)
     try:
         seats = [Clan(str(c).strip().lower()) for c in clans]
@@ -345,75 +347,112 @@ def new_game(store: Store, game: str, clans: Sequence[str | Clan], *, players: d
     strangers = sorted(set(names) - set(map(str, seats)))
     if strangers:
         raise LogError(f"game {game!r}: players named for clans not playing: {', '.join(strangers)}")
-    payload = ev.game_created(game, seats, names, rules, event=event, table=table, date=date,
-                              engine_version=ENGINE_VERSION, board_version=load_board().version)
-    return store.append(game, [(ev.EventType.GAME_CREATED, payload)], None)[0]
+    board = load_board()
+    items = [(ev.EventType.GAME_CREATED, ev.game_created(game, seats, names, rules, event=event, table=table, date=date,
+                                                         engine_version=ENGINE_VERSION, board_version=board.version))]
+    lines = canonical_setup(setup, board)
+    if lines:
+        items.append((ev.EventType.SETUP_RECORDED, ev.setup_recorded(lines)))
+        Fold.of(ev.chain_all(game, [(t, p, None) for t, p in items]), board)  # refused before anything is stored
+    return store.append(game, items, None)
+
+
+class OpenGame:
+    """One game's log, read and folded once. Each command checks with the engine, appends one event and
+    moves the fold on, so a session that keeps the game open never reads or replays the log again."""
+
+    def __init__(self, store: Store, game: str):
+        self.store, self.game = store, game
+        self.reload()
+
+    def reload(self) -> None:
+        self.events = self.store.events(self.game)
+        self.fold = Fold.of(self.events)
+
+    @property
+    def state(self) -> GameState:
+        return self.fold.state
+
+    def _append(self, type_: str, payload: dict[str, Any], outcome=None) -> Event:
+        """Fold the event in, then store it. The fold refuses what the engine refuses, and a refusal leaves
+        it as it was; ``outcome`` is the event's round, already resolved on this fold."""
+        try:
+            self.fold.apply(ev.chain(self.game, self.events[-1], type_, payload), outcome)
+        except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
+            raise LogError(f"game {self.game!r}, round {min(self.state.round, 5)}: {exc.problem}") from None
+        try:
+            event = self.store.append(self.game, [(type_, payload)], self.events[-1])[0]
+        except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
+            self.reload()
+            raise
+        self.events.append(event)
+        return event
+
+    def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
+        payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
+        return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
+
+    def record_round(self, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+        lines, state, report = round_outcome(self.fold, entries)
+        payload = ev.round_resolved(report.round, lines, state_digest(state))
+        return self._append(ev.EventType.ROUND_RESOLVED, payload, (state, report)), state, report
+
+    def record_table_events(self, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
+        """Table events of the round under way (setup, initiative, cards), checked and applied (R-22)."""
+        fold = self.fold
+        canonical = canonical_table_lines(lines, fold.board)
+        if not canonical:
+            raise LogError(f"game {self.game!r}: no table event given")
+        if fold.state.round > 5:
+            raise LogError(f"game {self.game!r} is over: five rounds were played (p.10)")
+        apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
+        event = self._append(ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical))
+        return event, fold.state, fold.notes
+
+    def correct(self, round_no: int, entries: str | Iterable[str | Entry], reason: str) -> tuple[Event, Correction]:
+        """Record a ruling: round ``round_no`` is replayed with ``entries`` from now on. Nothing is overwritten."""
+        if not reason.strip():
+            raise LogError(f"game {self.game!r}: a correction needs a reason")
+        original = self.fold.played(round_no)
+        lines = canonical_lines(entries, self.fold.board)
+        rerun = self.fold.rerun(round_no, lines)
+        digests = {p.round: state_digest(p.after) for p in rerun}
+        payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
+        recorded = self._append(ev.EventType.ENTRY_CORRECTED, payload)
+        return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])
+
+    def seal_objective(self, clan: str, objective: str, code: str) -> Event:
+        """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
+        if objective not in self.fold.board.objectives:
+            raise LogError(f"game {self.game!r}, {clan}: unknown objective {objective!r}")
+        payload = ev.objective_sealed(clan, ev.objective_commitment(self.game, clan, objective, code))
+        return self._append(ev.EventType.OBJECTIVE_SEALED, payload)
+
+    def reveal_objective(self, clan: str, objective: str, code: str = "") -> Event:
+        """Log a secret objective revealed at the end of the game, checked against its seal if sealed."""
+        return self._append(ev.EventType.OBJECTIVE_REVEALED, ev.objective_revealed(clan, objective, code))
 
 
 def record_setup(store: Store, game: str, lines: str | Iterable[str]) -> tuple[Event, GameState]:
-    events = store.events(game)
-    fold = Fold.of(events)
-    payload = ev.setup_recorded(canonical_setup(lines, fold.board))
-    probe = ev.chain(game, events[-1], ev.EventType.SETUP_RECORDED, payload)
-    fold.apply(probe)  # refuses what the engine refuses, before anything is stored
-    return store.append(game, [(ev.EventType.SETUP_RECORDED, payload)], events[-1])[0], fold.state
+    return OpenGame(store, game).record_setup(lines)
 
 
 def record_round(store: Store, game: str, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
-    events = store.events(game)
-    fold = Fold.of(events)
-    lines, state, report = round_outcome(fold, entries)
-    payload = ev.round_resolved(report.round, lines, state_digest(state))
-    return store.append(game, [(ev.EventType.ROUND_RESOLVED, payload)], events[-1])[0], state, report
+    return OpenGame(store, game).record_round(entries)
 
 
 def correct(store: Store, game: str, round_no: int, entries: str | Iterable[str | Entry],
             reason: str) -> tuple[Event, Correction]:
-    """Record a ruling: round ``round_no`` is replayed with ``entries`` from now on. Nothing is overwritten."""
-    if not reason.strip():
-        raise LogError(f"game {game!r}: a correction needs a reason")
-    events = store.events(game)
-    fold = Fold.of(events)
-    original = fold.played(round_no)
-    lines = canonical_lines(entries, fold.board)
-    rerun = fold.rerun(round_no, lines)
-    digests = {p.round: state_digest(p.after) for p in rerun}
-    payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
-    recorded = store.append(game, [(ev.EventType.ENTRY_CORRECTED, payload)], events[-1])[0]
-    return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])
+    return OpenGame(store, game).correct(round_no, entries, reason)
 
 
 def seal_objective(store: Store, game: str, clan: str, objective: str, code: str) -> Event:
-    """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
-    events = store.events(game)
-    fold = Fold.of(events)
-    if objective not in fold.board.objectives:
-        raise LogError(f"game {game!r}, {clan}: unknown objective {objective!r}")
-    payload = ev.objective_sealed(clan, ev.objective_commitment(game, clan, objective, code))
-    fold.apply(ev.chain(game, events[-1], ev.EventType.OBJECTIVE_SEALED, payload))  # refuses what replay refuses
-    return store.append(game, [(ev.EventType.OBJECTIVE_SEALED, payload)], events[-1])[0]
+    return OpenGame(store, game).seal_objective(clan, objective, code)
 
 
 def reveal_objective(store: Store, game: str, clan: str, objective: str, code: str = "") -> Event:
-    """Log a secret objective revealed at the end of the game, checked against its seal if sealed."""
-    events = store.events(game)
-    fold = Fold.of(events)
-    payload = ev.objective_revealed(clan, objective, code)
-    fold.apply(ev.chain(game, events[-1], ev.EventType.OBJECTIVE_REVEALED, payload))
-    return store.append(game, [(ev.EventType.OBJECTIVE_REVEALED, payload)], events[-1])[0]
+    return OpenGame(store, game).reveal_objective(clan, objective, code)
 
 
 def record_table_events(store: Store, game: str, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
-    """Table events of the round under way (setup, initiative, cards), checked and applied (R-22)."""
-    events = store.events(game)
-    fold = Fold.of(events)
-    canonical = canonical_table_lines(lines, fold.board)
-    if not canonical:
-        raise LogError(f"game {game!r}: no table event given")
-    if fold.state.round > 5:
-        raise LogError(f"game {game!r} is over: five rounds were played (p.10)")
-    apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
-    payload = ev.table_events_recorded(fold.state.round, canonical)
-    fold.apply(ev.chain(game, events[-1], ev.EventType.TABLE_EVENTS_RECORDED, payload))
-    event = store.append(game, [(ev.EventType.TABLE_EVENTS_RECORDED, payload)], events[-1])[0]
-    return event, fold.state, fold.notes
+    return OpenGame(store, game).record_table_events(lines)
