@@ -26,6 +26,30 @@ def test_adjudicate_prints_the_report_and_board_changes():
     assert "place a scorched token in lion_capital" in result.output
 
 
+def test_the_report_shows_each_token_on_one_line_and_each_battle_with_its_arithmetic():
+    """PRODUCT.md's round report: a token's fate and ruling on its line; a battle's sides with their parts
+    and totals, then the outcome and its rulings (p.9 step 5, R-14/R-15)."""
+    from referee.log import Fold, golden
+
+    log = golden("five-player")
+    lines = "\n".join(log[6].data["entries"])
+    from referee.cli import render
+    from referee.log.replay import round_outcome
+
+    _, state, report = round_outcome(Fold.of(log[:6]), lines)
+    with render.console.capture() as captured:
+        render.round_report(report, state, seal="ABCD-1234")
+    out = captured.get().splitlines()
+    assert "  unicorn: army 2 unicorn_southeast > unicorn_southwest + blessing 2  attacked  attacked unicorn_southwest  R-14" in out
+    assert any(line.startswith("  crab: bluff @ crab_capital") and line.endswith("bluff: returned to its owner's hand (p.9)") for line in out)
+    battle = out.index("Battle for unicorn_southwest")
+    assert out[battle + 1].split() == ["scorpion", "(defender)", "army", "1", "(centre)", "1", "=", "1"]
+    assert out[battle + 2].split() == ["unicorn", "(attacker)", "army", "2", "(from", "unicorn_southeast)", "2", "+",
+                                       "blessing", "2", "on", "army", "2", "2", "=", "4"]
+    assert out[battle + 3] == "  → captured: unicorn 4 beats scorpion defence 1  R-14, R-15"
+    assert out.index("On the board:") > battle and out[-1] == "seal ABCD-1234"
+
+
 def test_adjudicate_json():
     import json
 

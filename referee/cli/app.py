@@ -1,6 +1,8 @@
-"""The `referee` command. Heavy imports are deferred so that `referee --help` starts fast."""
+"""The `referee` command. Heavy imports are deferred so that `referee --help` starts fast.
 
-from __future__ import annotations
+The command modules keep real annotations (no ``from __future__ import annotations``): Typer reads
+every command's signature at each start, and string annotations would all be evaluated again.
+"""
 
 import sys
 from pathlib import Path

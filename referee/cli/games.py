@@ -1,7 +1,5 @@
 """Commands that play a stored game: new, games, show, setup, round, board, score, demo."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Optional

@@ -1,7 +1,5 @@
 """Commands over the log: replay, verify, export, import, what-if, correct."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Optional
 

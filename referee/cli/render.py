@@ -5,17 +5,25 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, is_dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.table import Table
 
 from ..engine.digest import state_to_dict
 from ..engine.notation import format_entry
 from ..engine.report import RoundReport
 from ..engine.state import GameState
 
-console = Console(highlight=False)
+if TYPE_CHECKING:
+    from rich.table import Table
+
+console = Console(highlight=False, emoji=False)  # ids and player names print as typed
+
+
+def _table(title: str) -> Table:
+    from rich.table import Table  # loaded where a table is drawn: the round report, the hot path, has none
+
+    return Table(title=title, title_justify="left")
 
 
 def to_jsonable(value: Any) -> Any:
@@ -37,43 +45,62 @@ def print_json(value: Any) -> None:
 
 
 def round_report(report: RoundReport, state: GameState, *, json_out: bool = False, seal: str | None = None) -> None:
+    """Every token's fate, every battle's arithmetic, the changes to make on the board, the seal.
+
+    One line per token, side or change, columns aligned: lines a player can check against the table,
+    copy or search (long lines are left whole for the terminal to wrap)."""
     if json_out:
         print_json({"round": report.round, "report": report, "state": state_to_dict(state), "seal": seal})
         return
+    from rich.text import Text
+
+    out = Text()
+
+    def line(*parts: str | tuple[str, str]) -> None:
+        for part in parts:
+            out.append(*((part,) if isinstance(part, str) else part))
+        out.append("\n")
+
+    def cite(*rulings: str) -> tuple[str, str]:
+        named = ", ".join(r for r in rulings if r)
+        return ("  " + named if named else "", "dim")
+
     console.rule(f"[bold]Round {report.round}[/bold]")
-    tokens = Table(title="Tokens", show_lines=False, title_justify="left")
-    for col in ("token", "fate", "why", "ruling"):
-        tokens.add_column(col)
-    for f in report.fates:
+    line(("Tokens", "bold"))
+    tokens = [(format_entry(f.entry), str(f.fate).replace("_", " "), f) for f in report.fates]
+    width = max((len(t) for t, _, _ in tokens), default=0)
+    fate_width = max((len(fate) for _, fate, _ in tokens), default=0)
+    for token, fate, f in tokens:
         why = f.reason + ("; its blessing is discarded (R-10)" if f.blessings_discarded else "")
-        tokens.add_row(format_entry(f.entry), str(f.fate).replace("_", " "), why, f.ruling or "")
-    console.print(tokens)
+        line(f"  {token:<{width}}  ", (f"{fate:<{fate_width}}", "bold"), f"  {why}", cite(f.ruling or ""))
     for r in report.raids:
-        console.print(f"raid on {r.province} ({r.clan}): {'triggered' if r.triggered else 'no effect'}: {r.why}  [dim]R-12[/dim]")
+        line(f"raid on {r.province} ({r.clan}): {'triggered' if r.triggered else 'no effect'}: {r.why}", cite("R-12"))
     for p in report.peace:
-        console.print(f"peace in {p}  [dim]R-13[/dim]")
+        line(f"peace in {p}", cite("R-13"))
     for b in report.battles:
-        table = Table(title=f"Battle for {b.province}", title_justify="left")
-        table.add_column("side")
-        table.add_column("parts")
-        table.add_column("total", justify="right")
-        who = f"{b.defender} (defender)" if b.defender else "no defender"
-        table.add_row(who, " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing", str(b.defence_total))
         against = dict(b.against)
+        sides = [(f"{b.defender} (defender)" if b.defender else "no defender",
+                  " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing", b.defence_total)]
         for side in b.attackers:
             note = f" (faces {against[side.clan]}, R-05)" if against[side.clan] != b.defence_total else ""
-            table.add_row(f"{side.clan} (attacker){note}", " + ".join(f"{p.label} {p.value}" for p in side.parts), str(side.total))
-        console.print(table)
-        console.print(f"  → {b.outcome}: {b.why}  [dim]{', '.join(b.rulings)}[/dim]")
+            sides.append((f"{side.clan} (attacker){note}", " + ".join(f"{p.label} {p.value}" for p in side.parts), side.total))
+        who_width = max(len(who) for who, _, _ in sides)
+        parts_width = max(len(parts) for _, parts, _ in sides)
+        line(("Battle for ", "bold"), (b.province, "bold"))
+        for who, parts, total in sides:
+            line(f"  {who:<{who_width}}  {parts:<{parts_width}}  = ", (str(total), "bold"))
+        line(f"  → {b.outcome}: {b.why}", cite(*b.rulings))
     for d in report.defenses:
-        console.print(f"successful defense of {d.province} ({d.clan}): {d.why}  [dim]R-17[/dim]")
-    console.print("[bold]On the board:[/bold]")
+        line(f"successful defense of {d.province} ({d.clan}): {d.why}", cite("R-17"))
+    line(("On the board:", "bold"))
     for c in report.changes:
-        console.print(f"  • {c.text}")
+        line(f"  • {c.text}")
     for w in report.warnings:
-        console.print(f"[yellow]warning:[/yellow] {w}")
+        line(("warning:", "yellow"), f" {w}")
     if seal:
-        console.print(f"[bold]seal {seal}[/bold]")
+        line((f"seal {seal}", "bold"))
+    out.rstrip()
+    console.print(out, soft_wrap=True)
 
 
 def casebook(results: list) -> None:
@@ -98,7 +125,7 @@ def final_score(final, *, json_out: bool = False, provisional: bool = False) -> 
         return
     console.rule("[bold]Honor so far (the game is not over)[/bold]" if provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
-        table = Table(title=f"{s.clan}: {s.total} honor ({s.territories} territories, {s.provinces} provinces)", title_justify="left")
+        table = _table(f"{s.clan}: {s.total} honor ({s.territories} territories, {s.provinces} provinces)")
         table.add_column("line")
         table.add_column("honor", justify="right")
         for line in s.lines:
@@ -116,7 +143,7 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
         return
     board = state.board
     title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
-    table = Table(title=title, title_justify="left")
+    table = _table(title)
     for col in ("territory", "province", "flowers", "control", "faceup", "special"):
         table.add_column(col, justify="right" if col in ("flowers", "faceup") else "left")
     for t in board.territories.values():
@@ -150,7 +177,7 @@ def games(infos, *, json_out: bool = False) -> None:
     if json_out:
         print_json(rows)
         return
-    table = Table(title=f"{len(rows)} game(s)", title_justify="left")
+    table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
     for col in ("clans", "event", "table", "events"):
@@ -215,7 +242,7 @@ def verified(target: str, events, found, lines, *, json_out: bool = False) -> No
 
 
 def _outcome_table(title: str, outcome) -> Table:
-    table = Table(title=title, title_justify="left")
+    table = _table(title)
     table.add_column("province")
     table.add_column("control")
     for b in outcome.report.battles:
@@ -241,7 +268,7 @@ def what_if(w, *, json_out: bool = False) -> None:
         console.print(f"  [red]- {line}[/red]")
     for line in changed:
         console.print(f"  [green]+ {line}[/green]")
-    table = Table(title="Side by side", title_justify="left")
+    table = _table("Side by side")
     table.add_column("")
     table.add_column("as recorded")
     table.add_column("what if")

@@ -6,8 +6,6 @@ pending round; `board`, `score`, `show`, `pending`, `clear`, `help` and `quit` d
 The game stays open between rounds: nothing is reloaded.
 """
 
-from __future__ import annotations
-
 import typer
 
 from ..engine.errors import NotationError, RefereeError

@@ -8,10 +8,6 @@ which state, reports and scores are always recomputed with the engine.
 """
 
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_chain, format_seal
-from .records import (
-    GOLDEN_GAMES, RecordError, export_jsonl, export_text, golden, import_records, parse_jsonl, parse_records,
-    parse_text, relabel,
-)
 from .replay import (
     Correction, Fold, ReplayError, Step, WhatIf, corrections, replay, score, state_after_round, states, verify,
     what_if,
@@ -29,3 +25,15 @@ __all__ = [
     "parse_jsonl", "parse_records", "parse_text", "record_round", "record_setup", "record_table_events", "relabel", "reveal_objective", "seal_objective", "replay", "score",
     "state_after_round", "states", "verify", "what_if",
 ]
+
+_RECORDS = ("GOLDEN_GAMES", "RecordError", "export_jsonl", "export_text", "golden", "import_records", "parse_jsonl",
+            "parse_records", "parse_text", "relabel")
+
+
+def __getattr__(name: str):
+    """Export and import load on first use: a command that only plays a round does not need them."""
+    if name in _RECORDS:
+        from . import records
+
+        return getattr(records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,21 +11,20 @@ A ``RoundResolved`` resolves the round and fixes the next upkeep's ronin (``begi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Sequence
 
 from .. import ENGINE_VERSION
 from ..boarddata import load_board
-from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, final_score, resolve
+from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, resolve
 from ..engine.digest import state_digest
-from ..engine.honor import FinalScore
-from ..engine.notation import format_entry, parse_entry, parse_round, strip_comment
+from ..engine.notation import format_entry, parse_entry, parse_lines, parse_round, strip_comment
 from ..engine.tablenotation import apply_board_fact, format_board_fact, new_state, parse_board_line
-from ..engine.flow import apply_table_event
-from ..engine.notation import parse_lines
-from ..engine.table import format_table_event, parse_table_event
 from ..engine.tokens import ROUNDS
 from . import events as ev
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
+
+if TYPE_CHECKING:
+    from ..engine.honor import FinalScore
 
 
 class ReplayError(LogError):
@@ -71,6 +70,9 @@ class Step(NamedTuple):
 
 def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> tuple[GameState, list[str]]:
     """Apply table events in order (R-22); the first refused one raises with its line."""
+    from ..engine.flow import apply_table_event  # the cards' machinery, loaded by the games that use it
+    from ..engine.table import parse_table_event
+
     notes = []
     for n, line in enumerate(lines, 1):
         state, note = apply_table_event(state, parse_table_event(line, board, n))
@@ -79,6 +81,8 @@ def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> t
 
 
 def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
+    from ..engine.table import format_table_event, parse_table_event
+
     items = parse_lines(lines) if isinstance(lines, str) else enumerate(lines, 1)
     return tuple(format_table_event(parse_table_event(line, board, n)) for n, line in items)
 
@@ -332,7 +336,9 @@ def state_after_round(events: Iterable[Event], round_no: int, board: Board | Non
     return fold.start if round_no == 0 else fold.played(round_no).after
 
 
-def score(events: Iterable[Event], board: Board | None = None) -> FinalScore:
+def score(events: Iterable[Event], board: Board | None = None) -> "FinalScore":
+    from ..engine.honor import final_score
+
     return final_score(replay(events, board))
 
 

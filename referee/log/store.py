@@ -182,6 +182,8 @@ class Store:
         return engine
 
     def _open(self) -> None:
+        if self.is_sqlite and self._sqlite_ready():
+            return
         for attempt in range(1, SCHEMA_ATTEMPTS + 1):
             self._check_schema()
             try:
@@ -198,6 +200,19 @@ class Store:
                 for table in TABLES:
                     for sql in _sqlite_triggers(table.name):
                         conn.execute(text(sql))
+
+    def _sqlite_ready(self) -> bool:
+        """The everyday case in one query: both tables, every column, both append-only triggers each."""
+        with self.engine.connect() as conn:
+            have = {(kind, name) for kind, name in conn.execute(text("SELECT type, name FROM sqlite_master"))}
+            for table in TABLES:
+                triggers = {("trigger", f"{table.name}_no_{op}") for op in ("update", "delete")}
+                if ("table", table.name) not in have or not triggers <= have:
+                    return False
+                columns = {row[1] for row in conn.execute(text(f"PRAGMA table_info({table.name})"))}
+                if not set(table.columns.keys()) <= columns:
+                    return False  # the full check names what is missing
+        return True
 
     def _check_schema(self) -> None:
         with self.engine.connect() as conn:
