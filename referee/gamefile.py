@@ -101,8 +101,10 @@ def read_game(text: str, board: Board) -> GameRecord:
         n, value = headers["final honor"]
         final = {}
         for part in value.split(","):
-            name, _, points = part.strip().rpartition(" ")
-            final[parse_clan(name, value, n)] = int(points)
+            m = re.fullmatch(r"(\S+)\s+(-?\d{1,4})", part.strip())
+            if not m:
+                raise NotUnderstood(value, f"final honor: expected '<clan> <honor>, ...', got {part.strip()!r}", lineno=n)
+            final[parse_clan(m.group(1), value, n)] = int(m.group(2))
     return GameRecord(headers.get("game", (0, "game"))[1], clans, options, setup, rounds, final)
 
 
@@ -110,9 +112,14 @@ def _options(header: tuple[int, str] | None) -> RulesOptions:
     if header is None:
         return RulesOptions()
     n, value = header
-    pairs = dict(p.split("=", 1) for p in (x.strip() for x in value.split(",")) if p)
+    pairs = {}
+    for part in filter(None, (x.strip() for x in value.split(","))):
+        name, equals, setting = part.partition("=")
+        if not equals:
+            raise NotUnderstood(value, f"options: expected 'name=value, ...', got {part!r}", lineno=n)
+        pairs[name.strip()] = setting.strip()
     try:
-        return RulesOptions.from_dict({k.strip(): v.strip() for k, v in pairs.items()})
+        return RulesOptions.from_dict(pairs)
     except ValueError as exc:
         raise NotUnderstood(value, str(exc), lineno=n) from None
 

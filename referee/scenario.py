@@ -9,7 +9,9 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .engine import Board, Clan, EntriesRefused, GameState, RulesOptions, begin_round, final_score, objective_met, resolve
 from .engine.errors import EventRefused, RefereeError
@@ -20,19 +22,91 @@ from .engine.notation import Entry, format_entry, parse_entry, parse_lines
 from .engine.report import RoundReport
 from .engine.tablenotation import apply_board_fact, new_state, parse_board_line
 
-CASE_KEYS = {"id", "cites", "summary", "clans", "round", "options", "board", "table", "entries", "expect"}
-EXPECT_KEYS = {
-    "refused", "refused_says", "control", "faceup", "facedown", "special", "fate", "ruling", "winner",
-    "no_battle", "attack", "defence", "raids", "peace", "defenses", "cards", "returned", "honor",
-    "objective", "winners", "ronin", "warnings", "reason_says", "round",
-    # the table events (``table``): initiative, cards, token inventory
-    "refused_event", "refused_event_says", "note_says", "first_player", "turn_order", "deck", "discard", "hand",
-    "available", "supply", "cards_played", "scouts", "shugenja", "ronin_after",
-}
-
-
 class ScenarioError(RefereeError):
     """A scenario file that cannot be read: names the file, the case and the problem."""
+
+
+# --- the format, checked whole at load time (tests/casebook/README.md) ----------------------------------
+ClanName = Literal[tuple(c.value for c in Clan)]  # type: ignore[valid-type]
+Texts = Union[str, list[str]]  # one substring, or several
+Count = Annotated[int, Field(ge=0, le=100)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Expect(_Strict):
+    """What a case may expect; every key optional, each of one type."""
+
+    refused: list[str] | None = None
+    refused_says: Texts | None = None
+    control: dict[str, str] | None = None
+    faceup: dict[str, Count] | None = None
+    facedown: dict[str, Count] | None = None
+    special: dict[str, str] | None = None
+    fate: dict[str, str] | None = None
+    ruling: dict[str, str] | None = None
+    reason_says: dict[str, Texts] | None = None
+    winner: dict[str, str] | None = None
+    no_battle: list[str] | None = None
+    attack: dict[str, dict[str, int]] | None = None
+    defence: dict[str, int] | None = None
+    raids: dict[str, Literal["triggered", "no effect"]] | None = None
+    peace: list[str] | None = None
+    defenses: list[str] | None = None
+    cards: dict[str, list[str]] | None = None
+    returned: list[str] | None = None
+    honor: dict[str, int] | None = None
+    objective: dict[ClanName, bool] | None = None
+    winners: list[str] | None = None
+    ronin: list[str] | None = None
+    warnings: Texts | None = None
+    round: int | None = None
+    # the table events (``table``): initiative, cards, token inventory
+    refused_event: str | None = None
+    refused_event_says: Texts | None = None
+    note_says: Texts | None = None
+    first_player: str | None = None
+    turn_order: list[str] | None = None
+    deck: list[str] | None = None
+    discard: dict[ClanName, list[str]] | None = None
+    hand: dict[ClanName, list[str]] | None = None
+    available: dict[ClanName, dict[str, int]] | None = None
+    supply: dict[ClanName, int] | None = None
+    cards_played: list[str] | None = None
+    scouts: dict[ClanName, int] | None = None
+    shugenja: dict[ClanName, int] | None = None
+    ronin_after: list[str] | None = None
+
+
+class CaseFormat(_Strict):
+    id: Annotated[str, Field(min_length=1)]
+    cites: Annotated[list[str], Field(min_length=1)]
+    summary: str = ""
+    clans: Annotated[list[ClanName], Field(min_length=1, max_length=5)]
+    round: Annotated[int, Field(ge=1, le=5)] = 1
+    options: dict[str, Any] = {}
+    board: str = ""
+    table: str = ""
+    entries: str | None = None
+    expect: Expect = Expect()
+
+
+class FileFormat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    case: list[dict[str, Any]] = []
+
+
+CASE_KEYS = set(CaseFormat.model_fields)
+EXPECT_KEYS = set(Expect.model_fields)
+
+
+def _problem(error: ValidationError) -> str:
+    """The first thing wrong, where it is, and what was there."""
+    first = error.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "the file"
+    return f"{where}: {first['msg'].lower()} (found {first['input']!r:.60})"
 
 
 @dataclass
@@ -62,28 +136,35 @@ def load_cases(directory: Path) -> list[Case]:
 
 
 def load_file(path: Path) -> list[Case]:
+    """Read one casebook file: every field is checked for its type here, so a malformed case is a
+    clear ScenarioError naming the file, the case and the field, never a crash later."""
     try:
-        raw = tomllib.loads(path.read_text("utf-8"))
+        raw = FileFormat.model_validate(tomllib.loads(path.read_text("utf-8")))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ScenarioError(f"{path.name}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ScenarioError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+    except ValidationError as exc:
+        raise ScenarioError(f"{path.name}: {_problem(exc)}; cases are [[case]] tables") from None
     out = []
-    for n, c in enumerate(raw.get("case", []), start=1):
-        where = f"{path.name}, case {c.get('id', n)}"
+    for n, c in enumerate(raw.case, start=1):
+        name = c.get("id")
+        where = f"{path.name}, case {name if isinstance(name, str) and name else n}"
         unknown = set(c) - CASE_KEYS
         if unknown:
             raise ScenarioError(f"{where}: unknown key(s) {sorted(unknown)}")
-        bad = set(c.get("expect", {})) - EXPECT_KEYS
+        bad = set(c["expect"]) - EXPECT_KEYS if isinstance(c.get("expect"), dict) else set()
         if bad:
             raise ScenarioError(f"{where}: unknown expectation(s) {sorted(bad)}")
-        if not c.get("id") or not c.get("cites") or not c.get("clans"):
-            raise ScenarioError(f"{where}: every case needs id, cites and clans")
         try:
-            clans = tuple(Clan(x) for x in c["clans"])
-        except ValueError as exc:
-            raise ScenarioError(f"{where}: {exc}") from None
-        out.append(Case(c["id"], path.name, list(c["cites"]), c.get("summary", ""), clans, int(c.get("round", 1)),
-                        dict(c.get("options", {})), c.get("board", ""), c.get("entries"), dict(c.get("expect", {})),
-                        c.get("table", "")))
+            case = CaseFormat.model_validate(c)
+            RulesOptions.from_dict(case.options)
+        except ValidationError as exc:
+            raise ScenarioError(f"{where}: {_problem(exc)}") from None
+        except ValueError as exc:  # an unknown rules option, or a value it does not take
+            raise ScenarioError(f"{where}: options: {exc}") from None
+        out.append(Case(case.id, path.name, case.cites, case.summary, tuple(Clan(x) for x in case.clans), case.round,
+                        case.options, case.board, case.entries, case.expect.model_dump(exclude_none=True), case.table))
     return out
 
 
