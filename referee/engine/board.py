@@ -17,6 +17,8 @@ SEA = "sea"
 
 @dataclass(frozen=True, slots=True)
 class Province:
+    """One province of the board (board.json): its territory, flowers, printed defense and coast."""
+
     id: str
     territory: str
     label: str
@@ -34,6 +36,8 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class Territory:
+    """A clan, neutral or Shadowlands territory: its provinces and its territory cards."""
+
     id: str
     kind: str  # clan | neutral | shadowlands
     label: str
@@ -50,6 +54,8 @@ class Territory:
 
 @dataclass(frozen=True, slots=True)
 class ClanFacts:
+    """A clan's components: colour, capital, special token, combat token pool and control tokens."""
+
     clan: Clan
     colour: str
     capital: str
@@ -64,6 +70,8 @@ class ClanFacts:
 
 @dataclass(frozen=True, slots=True)
 class CardFacts:
+    """A territory or Shadowlands card: its territory, when it is played, and its effect."""
+
     id: str
     name: str
     territory: str
@@ -73,6 +81,8 @@ class CardFacts:
 
 @dataclass(frozen=True, slots=True)
 class ObjectiveFacts:
+    """A secret objective and the honor it is worth when met."""
+
     id: str
     name: str
     condition: str
@@ -81,6 +91,8 @@ class ObjectiveFacts:
 
 @dataclass(frozen=True, slots=True)
 class Board:
+    """The whole board, validated: provinces, territories, borders, clans, cards, objectives."""
+
     version: str
     provinces: dict[str, Province]
     territories: dict[str, Territory]

@@ -28,6 +28,8 @@ class HarborNavy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class RulesOptions:
+    """The rules options judges may differ on (RULINGS.md), each with its documented default."""
+
     crab_faceup_bonus: int = 2  # R-01
     defense_on_cancelled_attack: bool = True  # R-17 (b), last clause
     humility_ties: bool = True  # R-24a

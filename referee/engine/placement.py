@@ -21,6 +21,8 @@ from .tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
 
 @dataclass(frozen=True, slots=True)
 class Illegal:
+    """Why a token that was legal to place is discarded at reveal, and the ruling (R-09)."""
+
     reason: str
     ruling: str = "R-09"
 

@@ -28,6 +28,8 @@ class Fate(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TokenFate:
+    """What became of one revealed token, why, and under which ruling."""
+
     entry: Entry
     fate: Fate
     step: int
@@ -38,12 +40,16 @@ class TokenFate:
 
 @dataclass(frozen=True, slots=True)
 class Part:
+    """One addend of a battle total: a token, a blessing, a printed defense, a bonus."""
+
     label: str
     value: int
 
 
 @dataclass(frozen=True, slots=True)
 class Side:
+    """One attacker's side of a battle: its parts and their total."""
+
     clan: Clan
     parts: tuple[Part, ...]
 
@@ -54,6 +60,8 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class Battle:
+    """One province's battle (p.9 step 5): the defence, every attacker, the outcome and why."""
+
     province: str
     defender: Clan | None
     defence: tuple[Part, ...]  # defending tokens, blessings and every defense bonus
@@ -71,6 +79,8 @@ class Battle:
 
 @dataclass(frozen=True, slots=True)
 class Raid:
+    """One raid token's effect (p.9 step 3, R-12)."""
+
     province: str
     clan: Clan
     triggered: bool
@@ -88,6 +98,8 @@ class Defense:
 
 @dataclass(frozen=True, slots=True)
 class Claim:
+    """A territory card claimed or returned at step 6."""
+
     clan: Clan
     territory: str
     card: str | None
@@ -104,6 +116,8 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class RoundReport:
+    """Everything a round decided, in the rulebook's order, for the report and the log."""
+
     round: int
     fates: tuple[TokenFate, ...]
     raids: tuple[Raid, ...]

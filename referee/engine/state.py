@@ -31,6 +31,8 @@ class Special(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class SpecialToken:
+    """A special token on a province: peace, scorched, shrine, battlefield, harbor, honor, bushido, defense."""
+
     kind: Special
     value: int = 0
 
@@ -53,6 +55,8 @@ class Control:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """The board at one moment of a game; immutable: ``resolve`` returns a new one."""
+
     board: Board
     clans: tuple[Clan, ...]  # seat order, clockwise
     options: RulesOptions = RulesOptions()

@@ -29,6 +29,8 @@ SPECIAL_VALUES = {Special.HONOR: (1, 2), Special.DEFENSE: (1, 2)}
 
 @dataclass(frozen=True, slots=True)
 class BoardFact:
+    """One setup fact (the setup notation): control tokens, a special token, a card, an objective."""
+
     kind: str  # control | special | card | holds | objective
     clan: Clan | None = None
     province: str | None = None

@@ -38,6 +38,8 @@ class ReplayError(LogError):
 
 @dataclass(frozen=True, slots=True)
 class Header:
+    """The game's header, from its GameCreated event."""
+
     game: str
     clans: tuple[Clan, ...]
     players: dict[str, str]
@@ -399,6 +401,8 @@ def _versions(fold: Fold) -> str:
 # --- disputes -----------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Outcome:
+    """One side of a what-if: the entries, the board after the round, the report, the final board."""
+
     lines: tuple[str, ...]
     state: GameState  # after the round
     report: RoundReport
@@ -407,6 +411,8 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class WhatIf:
+    """A round as recorded and as it would have gone with changed entries."""
+
     round: int
     original: Outcome
     changed: Outcome
@@ -421,6 +427,8 @@ def what_if(events: Iterable[Event], round_no: int, entries: str | Iterable[str 
 
 @dataclass(frozen=True, slots=True)
 class Correction:
+    """A recorded correction: the round as it was and as it now stands."""
+
     seq: int
     round: int
     reason: str

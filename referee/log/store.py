@@ -144,6 +144,8 @@ def _now() -> str:
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
+    """One game in the database, as `referee games` lists it."""
+
     game: str
     created_at: str
     events: int
