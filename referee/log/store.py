@@ -204,16 +204,17 @@ class Store:
                         conn.execute(text(sql))
 
     def _sqlite_ready(self) -> bool:
-        """The everyday case in one query: both tables, every column, both append-only triggers each."""
+        """The everyday case in one query: both tables with every column, and their append-only triggers."""
         with self.engine.connect() as conn:
-            have = {(kind, name) for kind, name in conn.execute(text("SELECT type, name FROM sqlite_master"))}
-            for table in TABLES:
-                triggers = {("trigger", f"{table.name}_no_{op}") for op in ("update", "delete")}
-                if ("table", table.name) not in have or not triggers <= have:
-                    return False
-                columns = {row[1] for row in conn.execute(text(f"PRAGMA table_info({table.name})"))}
-                if not set(table.columns.keys()) <= columns:
-                    return False  # the full check names what is missing
+            rows = conn.execute(text(
+                "SELECT m.type, m.name, c.name FROM sqlite_master AS m "
+                "LEFT JOIN pragma_table_info(m.name) AS c ON m.type = 'table'")).all()
+        have = {(kind, name) for kind, name, _ in rows}
+        columns = {(table, column) for kind, table, column in rows if kind == "table"}
+        for table in TABLES:
+            wanted = {("table", table.name)} | {("trigger", f"{table.name}_no_{op}") for op in ("update", "delete")}
+            if not wanted <= have or not {(table.name, c) for c in table.columns.keys()} <= columns:
+                return False  # the full check below names what is missing, and makes what can be made
         return True
 
     def _check_schema(self) -> None:
