@@ -527,6 +527,8 @@ def foreign_schema(draw) -> list[tuple[str, list[tuple[str, str]], list[list]]]:
 
 @examples(200)
 @given(foreign_schema(), st.sampled_from(DB_COMMANDS))
+@example([("game", [("id", "INTEGER"), ("created_at", "INTEGER"), ("game_id", "INTEGER"), ("seq", "INTEGER")],
+           [["five-player", None, None, None]])], ["show", "five-player"])  # a game row with no events
 def test_a_foreign_sqlite_file_is_a_clear_error(workdir, tables, command):
     fd, name = tempfile.mkstemp(suffix=".db", dir=workdir)
     os.close(fd)

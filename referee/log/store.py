@@ -256,7 +256,10 @@ class Store:
     def events(self, game: str) -> list[Event]:
         with self._errors(), self.engine.connect() as conn:
             rows = conn.execute(self._event_query().where(EventRow.game_id == game)).all()
-        if not rows and not self.exists(game):
+        if not rows:  # a game row without events is never written here: a foreign or damaged file
+            if self.exists(game):
+                raise StoreError(f"{self.where}: game {game!r} has no events: not a referee database, or a damaged one",
+                                 hint="--db or REFEREE_DB selects another database")
             raise UnknownGame(game)
         return [_event(r) for r in rows]
 
@@ -397,7 +400,9 @@ class OpenGame:
         try:
             self.fold.apply(ev.chain(self.game, self.events[-1], type_, payload), outcome)
         except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
-            raise LogError(f"game {self.game!r}, round {min(self.state.round, 5)}: {exc.problem}") from None
+            track = self.state.round
+            raise LogError(f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: "
+                           f"{exc.problem}") from None
         try:
             event = self.store.append(self.game, [(type_, payload)], self.events[-1])[0]
         except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
