@@ -21,7 +21,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, insert, text
+from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
@@ -94,6 +94,13 @@ class EventRow(SQLModel, table=True):
 
 TABLES = [GameRow.__table__, EventRow.__table__]
 EVENT_COLUMNS = ("game_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
+
+# The statements every command runs, as plain SQL that both backends take: SQLAlchemy would compile its
+# expression forms again in each new process, which costs a one-shot command more than running them.
+GAME_EXISTS = text("SELECT 1 FROM game WHERE id = :game")
+EVENTS_OF_GAME = text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id = :game ORDER BY seq")
+INSERT_GAME = text("INSERT INTO game (id, created_at) VALUES (:id, :created_at)")
+INSERT_EVENT = text(f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})")
 
 
 def _sqlite_triggers(table: str) -> list[str]:
@@ -251,11 +258,11 @@ class Store:
     # --- reading --------------------------------------------------------------------------------------
     def exists(self, game: str) -> bool:
         with self._errors(), self.engine.connect() as conn:
-            return conn.execute(select(GameRow.id).where(GameRow.id == game)).first() is not None
+            return conn.execute(GAME_EXISTS, {"game": game}).first() is not None
 
     def events(self, game: str) -> list[Event]:
         with self._errors(), self.engine.connect() as conn:
-            rows = conn.execute(self._event_query().where(EventRow.game_id == game)).all()
+            rows = conn.execute(EVENTS_OF_GAME, {"game": game}).all()
         if not rows:  # a game row without events is never written here: a foreign or damaged file
             if self.exists(game):
                 raise StoreError(f"{self.where}: game {game!r} has no events: not a referee database, or a damaged one",
@@ -323,8 +330,8 @@ class Store:
         rows = [_row(e) for log in logs for e in log]
         with self._errors(), self.engine.begin() as conn:
             if new_game:
-                conn.execute(insert(GameRow.__table__), games)
-            conn.execute(insert(EventRow.__table__), rows)
+                conn.execute(INSERT_GAME, games)
+            conn.execute(INSERT_EVENT, rows)
 
 
 def _row(e: Event) -> dict[str, Any]:
