@@ -26,6 +26,7 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("import_floor_ms", "floor: `python -c \"import typer, rich, sqlmodel\"`", "ms"),
     ("round_cli_ms", "enter + resolve round 5 of a five-player game, one `referee round` command (SQLite)", "ms"),
     ("round_cli_vs_floor", "  the same, as a ratio to the import floor", "x"),
+    ("round_cli_vs_frozen_floor", "  like for like: against a floor that also skips Python's final GC pass", "x"),
     ("table_round_ms", "a round inside `referee table`, after the first (typed, checked, resolved, recorded)", "ms"),
     ("verify_games_per_s", "`verify` throughput over an archive of {games} games (SQLite)", "games/s"),
     ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),

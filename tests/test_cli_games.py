@@ -73,6 +73,19 @@ def test_table_session_plays_rounds_without_reloading(any_db):
     assert json.loads(invoke(db, "board", "t2", "--json").output)["control"]["crab_northeast"][0] == "crab"
 
 
+def test_table_session_shows_and_clears_the_pending_tokens(db):
+    """Typed tokens wait, checked together as typed (R-08), until the round resolves; `clear` drops them unrecorded."""
+    assert invoke(db, "new", "t3", "--clans", "crab,lion").exit_code == 0
+    typed = "crab: army 2 @ crab_capital\nlion: army 1 @ LION_cap\npending\nclear\npending\nquit\n"
+    result = invoke(db, "table", "t3", input=typed)
+    assert result.exit_code == 0, result.output
+    echoed = result.output.split("Round 1 as entered:")
+    assert len(echoed) == 3  # shown twice
+    assert "crab: army 2 @ crab_capital" in echoed[1] and "lion: army 1 @ lion_capital" in echoed[1]  # canonical
+    assert "army" not in echoed[2].split("quit")[0] and "pending tokens cleared" in echoed[1]
+    assert json.loads(invoke(db, "show", "t3", "--json").output)["round"] == 1  # nothing recorded
+
+
 def test_svg_picture_is_valid_and_complete(db, tmp_path):
     import xml.etree.ElementTree as ET
 

@@ -34,7 +34,7 @@ class TableSession:
 
         self.game = game
         self.log = OpenGame(store, game)
-        self.pending: list[str] = []
+        self.pending: list = []  # the round's tokens typed so far (entries, checked together as typed)
 
     @property
     def state(self):
@@ -51,11 +51,10 @@ class TableSession:
         if self.state.round > 5:
             raise RefereeError(f"game {self.game!r} is over: five rounds were played (p.10)")
         entry = parse_entry(line, self.state.board)
-        current = [parse_entry(x, self.state.board) for x in self.pending]
-        refusals = check_entries(self.state, [*current, entry])
+        refusals = check_entries(self.state, [*self.pending, entry])
         if refusals:
             raise RefereeError("\n".join(r.line(self.state.round) for r in refusals))
-        self.pending.append(format_entry(entry))
+        self.pending.append(entry)
         return f"  ✓ {format_entry(entry)}"
 
     def table_event(self, line: str) -> str:
@@ -67,7 +66,7 @@ class TableSession:
 
     def resolve_pending(self):
         """Resolve the pending round, record it, and return (event, state, report)."""
-        event, state, report = self.log.record_round("\n".join(self.pending))
+        event, state, report = self.log.record_round(self.pending)
         self.pending = []
         return event, state, report
 
@@ -79,6 +78,7 @@ def table_session(
 ) -> None:
     """Keep one game open for the whole session: setup, each round, board and score."""
     from ..engine import final_score
+    from ..engine.notation import format_entry
     from . import render
     from .entry import _install_completion
 
@@ -105,7 +105,7 @@ def table_session(
                 elif word == "help":
                     render.console.print(HELP)
                 elif word == "pending":
-                    render.entry_echo(session.state.round, session.pending)
+                    render.entry_echo(session.state.round, [format_entry(e) for e in session.pending])
                 elif word == "clear":
                     session.pending = []
                     render.console.print("pending tokens cleared (nothing had been recorded)")
