@@ -173,9 +173,10 @@ class Fold:
         state = self._current
         return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
 
-    def apply(self, event: Event, outcome: tuple[GameState, RoundReport] | None = None) -> RoundReport | None:
+    def apply(self, event: Event, outcome: tuple | None = None) -> RoundReport | None:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
-        event's round as ``round_outcome`` resolved it on this fold, so it is not resolved twice."""
+        event's effect, already computed on this fold so that it is not computed twice: ``(state,
+        report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
         data = event.data
         try:
             report = self._apply(event.type, data, outcome)
@@ -186,7 +187,7 @@ class Fold:
         self.seq = event.seq
         return report
 
-    def _apply(self, type_: str, data: dict, outcome: tuple[GameState, RoundReport] | None) -> RoundReport | None:
+    def _apply(self, type_: str, data: dict, outcome: tuple | None) -> RoundReport | None:
         if type_ == EventType.GAME_CREATED:
             return self._created(data)
         if self.header is None:
@@ -196,14 +197,14 @@ class Fold:
         if type_ == EventType.ROUND_RESOLVED:
             return self._round(data["round"], data["entries"], outcome)
         if type_ == EventType.TABLE_EVENTS_RECORDED:
-            return self._table(data["round"], data["lines"])
+            return self._table(data["round"], data["lines"], outcome)
         if type_ == EventType.OBJECTIVE_SEALED:
             return self._sealed(data["clan"], data["commitment"])
         if type_ == EventType.OBJECTIVE_REVEALED:
             return self._revealed(data["clan"], data["objective"], data["code"])
         return self._corrected(data["round"], data["entries"])
 
-    def _table(self, round_no: int, lines: list[str]) -> None:
+    def _table(self, round_no: int, lines: list[str], outcome: tuple[GameState, list[str]] | None) -> None:
         """Table events of the round under way (R-22): applied now, re-applied when a round is re-run."""
         base = self._current
         track = base.round
@@ -211,7 +212,7 @@ class Fold:
             raise ReplayError("table events after the fifth round: the game is over")
         if round_no != track:
             raise ReplayError(f"table events for round {round_no}, but the round track is at {track}")
-        state, self.notes = apply_table_lines(base, lines, self.board)
+        state, self.notes = outcome or apply_table_lines(base, lines, self.board)
         self.pending += list(lines)
         self.pending_state = state
 

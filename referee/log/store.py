@@ -403,7 +403,7 @@ class OpenGame:
 
     def _append(self, type_: str, payload: dict[str, Any], outcome=None) -> Event:
         """Fold the event in, then store it. The fold refuses what the engine refuses, and a refusal leaves
-        it as it was; ``outcome`` is the event's round, already resolved on this fold."""
+        it as it was; ``outcome`` is the event's effect, already computed on this fold."""
         try:
             self.fold.apply(ev.chain(self.game, self.events[-1], type_, payload), outcome)
         except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
@@ -435,8 +435,9 @@ class OpenGame:
             raise LogError(f"game {self.game!r}: no table event given")
         if fold.state.round > 5:
             raise LogError(f"game {self.game!r} is over: five rounds were played (p.10)")
-        apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
-        event = self._append(ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical))
+        applied = apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
+        event = self._append(ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical),
+                             applied)
         return event, fold.state, fold.notes
 
     def correct(self, round_no: int, entries: str | Iterable[str | Entry], reason: str) -> tuple[Event, Correction]:
