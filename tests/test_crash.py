@@ -128,9 +128,11 @@ def test_writers_killed_at_random_points_lose_nothing(tmp_path):
         writer.join(60)
         assert writer.exitcode is not None, context
         done, begun, finished = _acks(acks)
-        outcomes["killed" if writer.exitcode == -signal.SIGKILL else "finished first"] += 1
         assert writer.exitcode in (0, -signal.SIGKILL), f"{context}: writer exit {writer.exitcode}"
-        assert finished == (writer.exitcode == 0), context
+        # A clean exit has acknowledged its whole run; a kill may still land after that, during the
+        # process's own exit, so a killed writer may have finished too.
+        assert finished or writer.exitcode == -signal.SIGKILL, f"{context}: exit 0 without finishing"
+        outcomes["finished first" if finished else "killed"] += 1
         modes[mode] += 1
         games_checked += _check_database(db, done, begun, context)
     note(f"crash [sqlite]: {LIBRARY_TRIALS} SIGKILL trials of a library writer ({modes['timer']} at a random time, "
