@@ -101,6 +101,43 @@ def test_svg_picture_is_valid_and_complete(db, tmp_path):
     lion = root.find("s:g[@id='provinces']/s:g[@id='scorpion_north']/s:circle[@fill='#e8c547']", ns)
     assert lion is not None  # captured province drawn in the Lion's colour
     assert "Round track: 2" in "".join(root.itertext())
+    key = "".join(root.find("s:g[@id='key']", ns).itertext())
+    assert all(mark in key for mark in ("▼", "▲", "☮", "✕", "capital", "coastal")), key  # every mark explained
+
+
+def test_svg_names_and_circles_do_not_overlap(db, tmp_path):
+    """Issue 4: a moderator matches ids to the board at a glance, so no name sits on another name or on a
+    province, and no two provinces touch (the Phoenix trio's layout centres are 38 units apart)."""
+    import xml.etree.ElementTree as ET
+
+    from referee.cli.picture import LABEL_HEIGHT, label_width
+
+    new_game(db)
+    target = tmp_path / "board.svg"
+    assert invoke(db, "board", "t1", "--svg", str(target)).exit_code == 0
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    circles, names = [], []
+    for g in ET.parse(target).getroot().findall("s:g[@id='provinces']/s:g", ns):
+        ring = max((c for c in g.findall("s:circle", ns)), key=lambda c: float(c.get("r")))
+        circles.append((g.get("id"), float(ring.get("cx")), float(ring.get("cy")), float(ring.get("r"))))
+        text = g.find("s:text[@class='label']", ns)
+        x, y, w = float(text.get("x")), float(text.get("y")), label_width(text.text)
+        x0 = {"middle": x - w / 2, "start": x, "end": x - w}[text.get("text-anchor")]
+        names.append((text.text, (x0, y - LABEL_HEIGHT + 2, x0 + w, y + 2)))
+    assert sorted(n for n, _ in names) == sorted(c[0] for c in circles)  # each province named once
+
+    def hits(box, cx, cy, r):  # a name's box and a circle
+        nx, ny = min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3])
+        return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
+
+    for i, (a, ax, ay, ar) in enumerate(circles):
+        for b, bx, by, br in circles[i + 1:]:
+            assert (ax - bx) ** 2 + (ay - by) ** 2 >= (ar + br - 1) ** 2, f"{a} and {b} overlap"
+    for name, box in names:
+        assert not any(hits(box, cx, cy, r) for _, cx, cy, r in circles), f"the name {name} covers a province"
+        for other, o in names:
+            assert other == name or not (box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]), \
+                f"the names {name} and {other} overlap"
 
 
 def test_what_if_and_correction_keep_the_original(any_db, tmp_path):
