@@ -285,3 +285,20 @@ def test_sealed_objective_is_revealed_with_its_code_and_scored(db, tmp_path):
     record.write_text(text)
     assert invoke(str(tmp_path / "copy.db"), "import", str(record)).exit_code == 0
     assert invoke(db, "verify", "t1").exit_code == 0
+
+
+def test_board_and_games_cut_no_id_at_80_columns(tmp_path):
+    """The terminal views are read against the physical board: at a plain 80-column terminal every
+    province id and clan name is printed whole (Rich would otherwise cut a cell with "…")."""
+    db = str(tmp_path / "five.db")
+    clans = "crab,crane,lion,scorpion,unicorn"
+    assert invoke(db, "new", "a-rather-long-game-id-7", "--clans", clans, "--event", "Winter Court open").exit_code == 0
+    listed = cli(db, "games")
+    board = cli(db, "board", "a-rather-long-game-id-7")
+    assert listed.returncode == 0 and board.returncode == 0, listed.stderr + board.stderr
+    for shown in (listed.stdout, board.stdout):
+        assert "…" not in shown and max(map(len, shown.splitlines())) <= 80, shown
+    assert "a-rather-long-game-id-7" in listed.stdout and all(c in listed.stdout for c in clans.split(","))
+    from referee.boarddata import load_board
+
+    assert all(p in board.stdout for p in load_board().provinces), board.stdout

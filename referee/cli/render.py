@@ -144,23 +144,24 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
     board = state.board
     title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
     table = _table(title)
-    for col in ("territory", "province", "flowers", "control", "faceup", "special"):
+    table.add_column("territory / province", min_width=max(map(len, board.provinces)) + 2)  # an id is never cut
+    for col in ("flowers", "control", "faceup", "special"):
         table.add_column(col, justify="right" if col in ("flowers", "faceup") else "left")
     for t in board.territories.values():
         owner = state.territory_controller(t.id)
         holder = next((str(c) for c, held in state.cards_held.items() if any(x == t.id for x, _ in held)), None)
         if t.id in state.cards_on_board:
-            card = f"card on board: {state.cards_on_board[t.id] or 'unknown'}"
+            card = f"card: {state.cards_on_board[t.id] or 'unknown'}"
         elif holder:
             card = f"card held by {holder}"
         else:
             card = "card played"
-        head = f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]"
-        for i, p in enumerate(t.provinces):
+        table.add_row(f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]")
+        for p in t.provinces:
             c = state.control.get(p)
             special = state.special.get(p)
             capital = " ♜" if board.provinces[p].is_capital else ""
-            table.add_row(head if i == 0 else "", p + capital, str(board.provinces[p].flowers),
+            table.add_row("  " + p + capital, str(board.provinces[p].flowers),
                           str(c.clan) if c else "", str(c.faceup) if c and c.faceup else "", str(special) if special else "")
         table.add_section()
     console.print(table)
@@ -180,9 +181,10 @@ def games(infos, *, json_out: bool = False) -> None:
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
-    for col in ("clans", "event", "table", "events"):
+    table.add_column("clans", min_width=len("scorpion,"))  # a clan's name is never cut
+    for col in ("event", "table", "events"):
         table.add_column(col)
-    table.add_column("created", no_wrap=True)
+    table.add_column("created", min_width=len("2026-11-23"))  # the time goes under the date if need be
     for r in rows:
         created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
         table.add_row(r["game"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
