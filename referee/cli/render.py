@@ -113,6 +113,10 @@ def casebook(results: list) -> None:
     console.print(f"{passed} passed, {failed} failed")
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def final_score(final, *, json_out: bool = False, provisional: bool = False) -> None:
     """The final honor, line by line, winner and tie-break (R-24, R-25)."""
     if json_out:
@@ -125,7 +129,8 @@ def final_score(final, *, json_out: bool = False, provisional: bool = False) -> 
         return
     console.rule("[bold]Honor so far (the game is not over)[/bold]" if provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
-        table = _table(f"{s.clan}: {s.total} honor ({s.territories} territories, {s.provinces} provinces)")
+        table = _table(f"{s.clan}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
+                       f"{_count(s.provinces, 'province', 'provinces')})")
         table.add_column("line")
         table.add_column("honor", justify="right")
         for line in s.lines:
@@ -201,7 +206,8 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
     if json_out:
         print_json(data)
         return
-    console.print(f"[bold]{h.game}[/bold]  {h.event} {h.table} {h.date}".rstrip())
+    where = [part for part in (h.event, f"table {h.table}" if h.table else "", h.date) if part]
+    console.print(f"[bold]{h.game}[/bold]" + (f"  {', '.join(where)}" if where else ""))
     players = ", ".join(f"{c} ({h.players.get(str(c))})" if h.players.get(str(c)) else str(c) for c in h.clans)
     console.print(f"seats: {players}")
     console.print(f"rules options: {', '.join(f'{k}={v}' for k, v in h.options.to_dict().items())}")
