@@ -26,6 +26,20 @@ def test_adjudicate_prints_the_report_and_board_changes():
     assert "place a scorched token in lion_capital" in result.output
 
 
+def test_the_readme_worked_example_is_what_the_command_prints():
+    """The README's sheet -> report example is the real output, line for line (the docs cannot drift)."""
+    import os
+
+    readme = (ROOT / "README.md").read_text()
+    command = next(line for line in readme.splitlines() if line.startswith(".venv/bin/referee adjudicate"))
+    shown = readme.split("Round 1 ────", 1)[1].split("```", 1)[0]
+    result = subprocess.run([sys.executable, "-m", "referee", *command.split()[1:]], capture_output=True, text=True,
+                            cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
+    assert result.returncode == 0, result.stderr
+    printed = result.stdout.split("Round 1 ────", 1)[1]
+    assert [line.rstrip() for line in printed.splitlines()[1:]] == [line.rstrip() for line in shown.splitlines()[1:]]
+
+
 def test_the_report_shows_each_token_on_one_line_and_each_battle_with_its_arithmetic():
     """PRODUCT.md's round report: a token's fate and ruling on its line; a battle's sides with their parts
     and totals, then the outcome and its rulings (p.9 step 5, R-14/R-15)."""
