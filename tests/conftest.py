@@ -6,8 +6,14 @@
 - The "reliability" summary prints the counts of the concurrency, crash and fuzz tests.
 """
 
+from hypothesis import settings
 from pg_server import any_db, pg_server, pg_url, summary_lines  # noqa: F401  (fixtures)
 import tally
+
+# No per-example deadline anywhere: on a loaded two-core machine a slow example is not a failure, and a
+# failing example is printed whole, so it can be pinned as an @example.
+settings.register_profile("referee", deadline=None, print_blob=True)
+settings.load_profile("referee")
 
 
 def pytest_addoption(parser):
