@@ -23,7 +23,7 @@ SPECIAL_MARK = {
 MARGIN, RADIUS, COAST = 30, 22, 26  # COAST: the blue ring around a coastal province
 SCALE = 1.4  # the layout's centres are too close for a readable circle (the Phoenix trio: 38 units apart)
 LABEL_SIZE, LABEL_HEIGHT = 9, 11
-KEY_ROW = 16  # the band under the board that explains the marks: one row per KEY_ROW units
+KEY_SIZE, KEY_ROW = 10, 16  # the key under the board that explains the marks: font size, row height
 KEY = [
     "1▼2▲ control tokens facedown, faceup", "2✿ flowers of an empty province", "■ capital",
     "blue ring: coastal", "☮ peace", "✕ scorched", "⌂ shrine", "⚔ battlefield", "⚓ harbor", "✿n honor",
@@ -60,9 +60,6 @@ def place_labels(centres: dict[str, tuple[float, float]]) -> dict[str, tuple[flo
         taken.append(box)
         placed[pid] = (lx, ly, anchor)
     return placed
-
-
-KEY_SIZE = 10
 
 
 def _key_rows(width: float) -> list[list[tuple[float, str]]]:
