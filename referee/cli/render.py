@@ -13,6 +13,7 @@ from ..engine.digest import state_to_dict
 from ..engine.notation import format_entry
 from ..engine.report import RoundReport
 from ..engine.state import GameState
+from ..engine.tokens import Clan
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -186,7 +187,7 @@ def games(infos, *, json_out: bool = False) -> None:
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
-    table.add_column("clans", min_width=len("scorpion,"))  # a clan's name is never cut
+    table.add_column("clans", min_width=max(map(len, Clan)) + 1)  # a clan's name (and its comma) is never cut
     for col in ("event", "table", "events"):
         table.add_column(col)
     table.add_column("created", min_width=len("2026-11-23"))  # the time goes under the date if need be
