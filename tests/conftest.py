@@ -4,11 +4,17 @@
 - ``pg_server``, ``pg_url`` and ``any_db`` (tests/pg_server.py): a throwaway PostgreSQL server for the
   session, and a fresh database per test on either backend.
 - The "reliability" summary prints the counts of the concurrency, crash and fuzz tests.
+- No test writes outside its temporary folders (tests/isolation.py): the run fails, naming the path.
 """
+
+import pytest
 
 from hypothesis import settings
 from pg_server import any_db, pg_server, pg_url, summary_lines  # noqa: F401  (fixtures)
 import tally
+from isolation import Watch
+
+WATCH: Watch | None = None
 
 # No per-example deadline anywhere: on a loaded two-core machine a slow example is not a failure, and a
 # failing example is printed whole, so it can be pinned as an @example.
@@ -43,7 +49,29 @@ def pytest_terminal_summary(terminalreporter):
             counts = outcomes[module]
             lines.append(f"{name} tests: " + ", ".join(f"{n} {k}" for k, n in counts.items())
                          + ("" if "failed" in counts or "error" in counts else ", 0 failed"))
+    strays = getattr(terminalreporter.config, "stray_writes", None)
+    if strays:
+        terminalreporter.write_sep("!", "tests wrote outside their temporary folders")
+        for path in strays:
+            terminalreporter.write_line(f"error: {path} was created by the test run", red=True)
     if lines:
         terminalreporter.write_sep("-", "reliability")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+def pytest_sessionstart(session):
+    global WATCH
+    WATCH = Watch()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    if WATCH is None:
+        return
+    strays = WATCH.strays()
+    WATCH.close()
+    if strays:
+        session.config.stray_writes = strays
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+

@@ -356,7 +356,7 @@ CLI_WORDS = ["new", "games", "show", "setup", "round", "table", "board", "score"
              "--option", "-o", "tiebreak=coin", "crab_faceup_bonus=x", "humility_ties=maybe", "--reason", "--name",
              "two-player", "--board", "-b", "-k", "--case", "--event", "--table", "--date", "--help", "--db",
              "0", "1", "3", "5", "6", "-1", "99999999999999999999", "sheet.txt", "board.txt", "record.jsonl",
-             "record.txt", "bad.toml", "-", "nowhere.txt", ".", "/dev/null", "sub/x.svg", "/nonexistent/dir/x.svg",
+             "record.txt", "bad.toml", "-", "nowhere.txt", ".", "/dev/null", "sub/x.svg", "missing/dir/x.svg",
              "out.jsonl", "/proc/version", *GAMES]
 
 
@@ -378,7 +378,7 @@ def _setting_up(workdir: Path, files: dict[str, str]) -> tuple[Path, Path]:
 
 COMMAND_NAMES = CLI_WORDS[:CLI_WORDS.index("--json")]
 VALUES_ANY = ["0", "1", "3", "5", "6", "-1", "99999999999999999999", "sheet.txt", "board.txt", "record.jsonl",
-              "record.txt", "bad.toml", "-", "nowhere.txt", ".", "/dev/null", "sub/x.svg", "/nonexistent/dir/x.svg",
+              "record.txt", "bad.toml", "-", "nowhere.txt", ".", "/dev/null", "sub/x.svg", "missing/dir/x.svg",
               "out.jsonl", "/proc/version", "jsonl", "text", "xml", "crab,lion", "crab,crab", "dragon,phoenix,scorpion",
               "crab=Ann", "tiebreak=coin", "humility_ties=maybe", "two-player", *GAMES]
 FLAGS = ["--json", "--yes", "-y", "--help"]
@@ -560,10 +560,10 @@ def test_nasty_inputs_at_the_real_entry_point(tmp_path):
         (["show", "x", "--db", str(foreign)], None),
         (["games", "--db", "nosuchdriver://x"], None),
         (["games", "--db", "postgresql+nosuchdriver://x@127.0.0.1/x"], None),
-        (["games", "--db", "/proc/nonexistent/dir/x.db"], None),
+        (["games", "--db", "/proc/nonexistent/dir/x.db"], None),  # /proc: no folder can be made there
         (["games", "--db", str(tmp_path)], None),
         (["round", "five-player", "-", "--yes", "--db", str(_template(tmp_path))], "\x00\xff\ufffe" * 50),
-        (["export", "over", "-o", "/nonexistent/dir/x.jsonl", "--db", str(_template(tmp_path))], None),
+        (["export", "over", "-o", str(tmp_path / "missing" / "x.jsonl"), "--db", str(_template(tmp_path))], None),
         (["board", "over", "--svg", str(tmp_path), "--db", str(_template(tmp_path))], None),
         (["import", "/dev/null", "--db", str(_template(tmp_path))], None),
         (["adjudicate", str(tmp_path), "--board", str(tmp_path), "--clans", "crab"], None),
