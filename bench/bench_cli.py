@@ -55,7 +55,9 @@ def timed(cmd: list[str], runs: int, before=None, **kwargs) -> list[float]:
         if before is not None:
             before()
         start = time.perf_counter()
-        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, **kwargs)
+        done = subprocess.run(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, **kwargs
+        )
         times.append(time.perf_counter() - start)
         if done.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.decode()[-500:]}")
@@ -64,8 +66,10 @@ def timed(cmd: list[str], runs: int, before=None, **kwargs) -> list[float]:
 
 def peak_rss_mb(cmd: list[str], **kwargs) -> float:
     """The max RSS of one run of ``cmd`` (measured by a fresh parent that runs nothing else)."""
-    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
-             "stdin=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    probe = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+        "stdin=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, check=True, **kwargs)
     return int(out.stdout.strip()) / 1024
 
@@ -91,8 +95,10 @@ def main() -> None:
     print(f"RESULT import_floor_ms={statistics.median(floor) * 1e3:.0f}")
 
     help_times = timed([*referee, "--help"], args.runs)
-    print(f"referee --help (cold start, {args.runs} runs): {ms(help_times)}; "
-          f"{statistics.median(help_times) / statistics.median(floor):.2f}x the import floor")
+    print(
+        f"referee --help (cold start, {args.runs} runs): {ms(help_times)}; "
+        f"{statistics.median(help_times) / statistics.median(floor):.2f}x the import floor"
+    )
     print(f"RESULT cold_start_ms={statistics.median(help_times) * 1e3:.0f}")
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,25 +115,33 @@ def main() -> None:
         fresh()
         rss = peak_rss_mb(command, cwd=tmp)
         ratio = statistics.median(r / f for f, r in pairs)
-        print(f"referee round (round 5 of a five-player game, 23 tokens, SQLite; entered, resolved, recorded, "
-              f"reported; {args.runs} runs, each after an import-floor run): {ms(round_times)}; {ratio:.2f}x the "
-              f"import floor (median of the pairs' ratios; floor in these pairs: median "
-              f"{statistics.median(f for f, _ in pairs) * 1e3:.0f} ms); peak memory {rss:.0f} MB max RSS")
+        print(
+            f"referee round (round 5 of a five-player game, 23 tokens, SQLite; entered, resolved, recorded, "
+            f"reported; {args.runs} runs, each after an import-floor run): {ms(round_times)}; {ratio:.2f}x the "
+            f"import floor (median of the pairs' ratios; floor in these pairs: median "
+            f"{statistics.median(f for f, _ in pairs) * 1e3:.0f} ms); peak memory {rss:.0f} MB max RSS"
+        )
         # like for like: a floor that also skips Python's final garbage-collection pass, as `referee` does
         frozen_floor = [sys.executable, "-c", "import gc, typer, rich, sqlmodel; gc.freeze()"]
-        frozen_pairs = [(timed(frozen_floor, 1)[0], timed(command, 1, before=fresh, cwd=tmp)[0]) for _ in range(args.runs)]
+        frozen_pairs = [
+            (timed(frozen_floor, 1)[0], timed(command, 1, before=fresh, cwd=tmp)[0]) for _ in range(args.runs)
+        ]
         like = statistics.median(r / f for f, r in frozen_pairs)
-        print(f"  like for like, against `import gc, typer, rich, sqlmodel; gc.freeze()` (a floor that skips "
-              f"the final collection too; floor median {statistics.median(f for f, _ in frozen_pairs) * 1e3:.0f} ms): "
-              f"{like:.2f}x")
+        print(
+            f"  like for like, against `import gc, typer, rich, sqlmodel; gc.freeze()` (a floor that skips "
+            f"the final collection too; floor median {statistics.median(f for f, _ in frozen_pairs) * 1e3:.0f} ms): "
+            f"{like:.2f}x"
+        )
         print(f"RESULT round_cli_ms={statistics.median(round_times) * 1e3:.0f}")
         print(f"RESULT round_cli_vs_frozen_floor={like:.2f}")
         print(f"RESULT round_cli_vs_floor={ratio:.2f}")
         print(f"RESULT round_cli_peak_rss_mb={rss:.0f}")
 
         per_round = table_session(tmp / "table.db", args.games)
-        print(f"referee table, a round after the first (rounds 2-5 of {args.games} five-player games, "
-              f"{len(per_round)} rounds: every line checked as typed, resolved, recorded, rendered): {ms(per_round)}")
+        print(
+            f"referee table, a round after the first (rounds 2-5 of {args.games} five-player games, "
+            f"{len(per_round)} rounds: every line checked as typed, resolved, recorded, rendered): {ms(per_round)}"
+        )
         print(f"RESULT table_round_ms={statistics.median(per_round) * 1e3:.1f}")
 
 

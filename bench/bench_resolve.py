@@ -14,9 +14,9 @@ import time
 
 from referee.boarddata import load_board
 from referee.engine import begin_round, parse_round, resolve
-from referee.engine.notation import parse_lines
-from referee.engine.tablenotation import apply_board_fact, new_state, parse_board_line
-from referee.engine.tokens import Clan
+from referee.engine.model.tokens import Clan
+from referee.engine.notation.round import parse_lines
+from referee.engine.notation.setup import apply_board_fact, new_state, parse_board_line
 
 SETUP = """
 crab: control @ crab_capital
@@ -92,7 +92,10 @@ def main() -> None:
     times.sort()
     print(f"machine: {platform.machine()} {platform.python_implementation()} {platform.python_version()}")
     print(f"resolve, five players, {tokens} tokens ({len(entries)} lines), {args.repeat} runs")
-    print(f"  median {statistics.median(times) * 1e3:.3f} ms   p90 {times[int(len(times) * 0.9)] * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms")
+    print(
+        f"  median {statistics.median(times) * 1e3:.3f} ms   p90 "
+        f"{times[int(len(times) * 0.9)] * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms"
+    )
     print(f"RESULT resolve_ms={statistics.median(times) * 1e3:.3f}")  # read by bench/run.py
 
 

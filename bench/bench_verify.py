@@ -50,11 +50,24 @@ def rss_mb() -> float:
 
 def verify_pass(store: Store, games: int, label: str) -> tuple[list[float], float, list[float]]:
     """One pass over the archive with a progress bar: (games/s per chunk, whole-pass games/s, RSS samples)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     rates, samples = [], []
-    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
-               TimeElapsedColumn(), TimeRemainingColumn()]
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    ]
     with Progress(*columns, transient=False) as progress:
         task = progress.add_task(label, total=games, rate="")
         start = chunk_start = time.perf_counter()
@@ -90,10 +103,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "archive.db")
         start = time.perf_counter()
-        events = int(subprocess.run([sys.executable, __file__, "--games", str(args.games), "--fill", db],
-                                    capture_output=True, text=True, check=True).stdout)
-        print(f"archive: {args.games} games, {events} events, filled in {time.perf_counter() - start:.1f} s "
-              f"({Path(db).stat().st_size / 2**20:.1f} MB SQLite)")
+        events = int(
+            subprocess.run(
+                [sys.executable, __file__, "--games", str(args.games), "--fill", db],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+        )
+        print(
+            f"archive: {args.games} games, {events} events, filled in {time.perf_counter() - start:.1f} s "
+            f"({Path(db).stat().st_size / 2**20:.1f} MB SQLite)"
+        )
         before = rss_mb()
         all_rates, wholes, samples = [], [], []
         with Store(db) as store:
@@ -104,12 +125,16 @@ def main() -> None:
                 samples += rss
         median = statistics.median(all_rates)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"verify: median {median:.1f} games/s over {len(all_rates)} chunks of {CHUNK} "
-              f"(min {min(all_rates):.1f}, max {max(all_rates):.1f}); whole pass {statistics.median(wholes):.1f} "
-              f"games/s, {statistics.median(wholes) * events / args.games:.0f} events/s; "
-              f"{args.games / statistics.median(wholes):.0f} s for the archive")
-        print(f"memory: peak {peak:.1f} MB max RSS; resident set {before:.1f} MB before the pass, "
-              f"{min(samples):.1f} to {max(samples):.1f} MB during it (sampled every {CHUNK} games)")
+        print(
+            f"verify: median {median:.1f} games/s over {len(all_rates)} chunks of {CHUNK} "
+            f"(min {min(all_rates):.1f}, max {max(all_rates):.1f}); whole pass {statistics.median(wholes):.1f} "
+            f"games/s, {statistics.median(wholes) * events / args.games:.0f} events/s; "
+            f"{args.games / statistics.median(wholes):.0f} s for the archive"
+        )
+        print(
+            f"memory: peak {peak:.1f} MB max RSS; resident set {before:.1f} MB before the pass, "
+            f"{min(samples):.1f} to {max(samples):.1f} MB during it (sampled every {CHUNK} games)"
+        )
         print(f"RESULT verify_games_per_s={median:.1f}")
         print(f"RESULT verify_peak_rss_mb={peak:.1f}")
         print(f"RESULT verify_rss_growth_mb={max(samples) - min(samples):.1f}")

@@ -23,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 FIGURES = [  # (RESULT key, what it is, unit)
     ("resolve_ms", "resolve one round (five players, 25 tokens), engine only", "ms"),
     ("cold_start_ms", "CLI cold start: `referee --help`", "ms"),
-    ("import_floor_ms", "floor: `python -c \"import typer, rich, sqlmodel\"`", "ms"),
+    ("import_floor_ms", 'floor: `python -c "import typer, rich, sqlmodel"`', "ms"),
     ("round_cli_ms", "enter + resolve round 5 of a five-player game, one `referee round` command (SQLite)", "ms"),
     ("round_cli_vs_floor", "  the same, as a ratio to the import floor", "x"),
     ("round_cli_vs_frozen_floor", "  like for like: against a floor that also skips Python's final GC pass", "x"),
@@ -41,8 +41,10 @@ def machine() -> str:
         model = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
     except (OSError, StopIteration):
         model = platform.processor() or model
-    return (f"{os.cpu_count()} cores, {model}; {platform.system()} {platform.release()}; "
-            f"{platform.python_implementation()} {platform.python_version()}")
+    return (
+        f"{os.cpu_count()} cores, {model}; {platform.system()} {platform.release()}; "
+        f"{platform.python_implementation()} {platform.python_version()}"
+    )
 
 
 def main() -> None:

@@ -21,12 +21,13 @@ import re
 from dataclasses import dataclass, field
 
 from .engine import Board, Clan, Entry, GameState, RoundReport, RulesOptions, begin_round, resolve
-from .engine.errors import NotUnderstood, RefereeError
-from .engine.flow import apply_table_event
-from .engine.notation import parse_clan, parse_entry, strip_comment
-from .engine.table import TableEvent, parse_table_event
-from .engine.tablenotation import new_state
-from .engine.tokens import ROUNDS
+from .engine.model.errors import NotUnderstood, RefereeError
+from .engine.model.tokens import ROUNDS
+from .engine.notation.round import parse_clan, parse_entry, strip_comment
+from .engine.notation.setup import new_state
+from .engine.notation.table_events import parse_table_event
+from .engine.notation.table_parts import TableEvent
+from .engine.table.apply import apply_table_event
 
 
 @dataclass
@@ -103,7 +104,9 @@ def read_game(text: str, board: Board) -> GameRecord:
         for part in value.split(","):
             m = re.fullmatch(r"(\S+)\s+(-?\d{1,4})", part.strip())
             if not m:
-                raise NotUnderstood(value, f"final honor: expected '<clan> <honor>, ...', got {part.strip()!r}", lineno=n)
+                raise NotUnderstood(
+                    value, f"final honor: expected '<clan> <honor>, ...', got {part.strip()!r}", lineno=n
+                )
             final[parse_clan(m.group(1), value, n)] = int(m.group(2))
     return GameRecord(headers.get("game", (0, "game"))[1], clans, options, setup, rounds, final)
 

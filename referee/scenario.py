@@ -9,18 +9,29 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .engine import Board, Clan, EntriesRefused, GameState, RulesOptions, begin_round, final_score, objective_met, resolve
-from .engine.errors import EventRefused, RefereeError
-from .engine.flow import apply_table_event
-from .engine.inventory import describe_inventory
-from .engine.table import parse_table_event
-from .engine.notation import Entry, format_entry, parse_entry, parse_lines
-from .engine.report import RoundReport
-from .engine.tablenotation import apply_board_fact, new_state, parse_board_line
+from .engine import (
+    Board,
+    Clan,
+    EntriesRefused,
+    GameState,
+    RulesOptions,
+    begin_round,
+    final_score,
+    objective_met,
+    resolve,
+)
+from .engine.model.errors import EventRefused, RefereeError
+from .engine.notation.round import format_entry, parse_entry, parse_lines
+from .engine.notation.setup import apply_board_fact, new_state, parse_board_line
+from .engine.notation.table_events import parse_table_event
+from .engine.resolution.inventory import describe_inventory
+from .engine.resolution.report import RoundReport
+from .engine.table.apply import apply_table_event
+
 
 class ScenarioError(RefereeError):
     """A scenario file that cannot be read: names the file, the case and the problem."""
@@ -28,7 +39,7 @@ class ScenarioError(RefereeError):
 
 # --- the format, checked whole at load time (tests/casebook/README.md) ----------------------------------
 ClanName = Literal[tuple(c.value for c in Clan)]  # type: ignore[valid-type]
-Texts = Union[str, list[str]]  # one substring, or several
+Texts = str | list[str]  # one substring, or several
 Count = Annotated[int, Field(ge=0, le=100)]
 
 
@@ -163,8 +174,21 @@ def load_file(path: Path) -> list[Case]:
             raise ScenarioError(f"{where}: {_problem(exc)}") from None
         except ValueError as exc:  # an unknown rules option, or a value it does not take
             raise ScenarioError(f"{where}: options: {exc}") from None
-        out.append(Case(case.id, path.name, case.cites, case.summary, tuple(Clan(x) for x in case.clans), case.round,
-                        case.options, case.board, case.entries, case.expect.model_dump(exclude_none=True), case.table))
+        out.append(
+            Case(
+                case.id,
+                path.name,
+                case.cites,
+                case.summary,
+                tuple(Clan(x) for x in case.clans),
+                case.round,
+                case.options,
+                case.board,
+                case.entries,
+                case.expect.model_dump(exclude_none=True),
+                case.table,
+            )
+        )
     return out
 
 
@@ -261,7 +285,9 @@ def _check_board(problems: list[str], state: GameState, exp: dict) -> None:
     if "round" in exp:
         _eq(problems, "round track", state.round, exp["round"])
     if "ronin_after" in exp:  # R-11: status fixed at the start of the next upkeep
-        _eq(problems, "ronin at the next upkeep", sorted(map(str, begin_round(state).ronin)), sorted(exp["ronin_after"]))
+        _eq(
+            problems, "ronin at the next upkeep", sorted(map(str, begin_round(state).ronin)), sorted(exp["ronin_after"])
+        )
 
 
 def _check_table(problems: list[str], state: GameState, exp: dict) -> None:
@@ -331,7 +357,12 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
     if "defenses" in exp:
         _eq(problems, "successful defenses", sorted(d.province for d in report.defenses), sorted(exp["defenses"]))
     if "returned" in exp:
-        _eq(problems, "territory cards returned", sorted(c.territory for c in report.claims if c.action == "returned"), sorted(exp["returned"]))
+        _eq(
+            problems,
+            "territory cards returned",
+            sorted(c.territory for c in report.claims if c.action == "returned"),
+            sorted(exp["returned"]),
+        )
     for text in _as_list(exp.get("warnings")):
         if not any(text in w for w in report.warnings):
             problems.append(f"no warning mentions {text!r}: {list(report.warnings)}")

@@ -8,11 +8,10 @@
 """
 
 import pytest
-
-from hypothesis import settings
-from pg_server import any_db, pg_server, pg_url, summary_lines  # noqa: F401  (fixtures)
 import tally
+from hypothesis import settings
 from isolation import Watch
+from pg_server import any_db, pg_server, pg_url, summary_lines  # noqa: F401  (fixtures)
 
 WATCH: Watch | None = None
 
@@ -24,13 +23,19 @@ settings.load_profile("referee")
 
 def pytest_addoption(parser):
     parser.addoption(
-        "--regen-golden", action="store_true", default=False,
+        "--regen-golden",
+        action="store_true",
+        default=False,
         help="rewrite tests/golden/*.txt from the current engine instead of comparing (review the diff)",
     )
 
 
-RELIABILITY = {"test_log_store.py": "store (both backends)", "test_concurrency.py": "concurrency",
-               "test_crash.py": "crash", "test_fuzz.py": "fuzz"}
+RELIABILITY = {
+    "test_log_store.py": "store (both backends)",
+    "test_concurrency.py": "concurrency",
+    "test_crash.py": "crash",
+    "test_fuzz.py": "fuzz",
+}
 
 
 def pytest_terminal_summary(terminalreporter):
@@ -47,8 +52,11 @@ def pytest_terminal_summary(terminalreporter):
     for module, name in RELIABILITY.items():
         if module in outcomes:
             counts = outcomes[module]
-            lines.append(f"{name} tests: " + ", ".join(f"{n} {k}" for k, n in counts.items())
-                         + ("" if "failed" in counts or "error" in counts else ", 0 failed"))
+            lines.append(
+                f"{name} tests: "
+                + ", ".join(f"{n} {k}" for k, n in counts.items())
+                + ("" if "failed" in counts or "error" in counts else ", 0 failed")
+            )
     strays = getattr(terminalreporter.config, "stray_writes", None)
     if strays:
         terminalreporter.write_sep("!", "tests wrote outside their temporary folders")
@@ -74,4 +82,3 @@ def pytest_sessionfinish(session, exitstatus):
     if strays:
         session.config.stray_writes = strays
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-

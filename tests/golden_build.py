@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from referee.boarddata import load_board  # noqa: E402
 from referee.engine import final_score  # noqa: E402
-from referee.engine.notation import parse_entry  # noqa: E402
-from referee.engine.placement import placed_tokens  # noqa: E402
-from referee.engine.tokens import PLACEMENTS_PER_ROUND, Kind  # noqa: E402
+from referee.engine.model.tokens import PLACEMENTS_PER_ROUND, Kind  # noqa: E402
+from referee.engine.notation.round import parse_entry  # noqa: E402
+from referee.engine.resolution.placement import placed_tokens  # noqa: E402
 from referee.log import GOLDEN_GAMES, Event, EventType, export_jsonl, export_text, parse_text, states  # noqa: E402
 
 GAMES = ROOT / "referee" / "data" / "games"
@@ -49,12 +49,14 @@ def budget_problems(events: list[Event]) -> list[str]:
                 per_round[entry.clan] += 1
                 if token.kind != Kind.BLUFF:
                     used.setdefault(entry.clan, Counter())[token] += 1
-        problems += [f"round {e.data['round']}: {c} places {n} tokens" for c, n in per_round.items()
-                     if n > PLACEMENTS_PER_ROUND]
+        problems += [
+            f"round {e.data['round']}: {c} places {n} tokens" for c, n in per_round.items() if n > PLACEMENTS_PER_ROUND
+        ]
     for clan, tokens in used.items():
         facts = board.clans[clan]
-        problems += [f"{clan} uses {t} {n} times, owns {facts.owned(t)}" for t, n in tokens.items()
-                     if n > facts.owned(t)]
+        problems += [
+            f"{clan} uses {t} {n} times, owns {facts.owned(t)}" for t, n in tokens.items() if n > facts.owned(t)
+        ]
     return problems
 
 
@@ -84,23 +86,36 @@ def transcript(events: list[Event]) -> str:
             out += ["", f"== setup (seal {e.seal})", *(f"  {line}" for line in d["lines"]), *_control(state)]
         else:
             title = f"round {d['round']}" if e.type == EventType.ROUND_RESOLVED else f"correction of round {d['round']}"
-            out += ["", f"== {title} (seal {e.seal})", *(f"  {line}" for line in d["entries"]), *_report(report),
-                    *_control(state)]
+            out += [
+                "",
+                f"== {title} (seal {e.seal})",
+                *(f"  {line}" for line in d["entries"]),
+                *_report(report),
+                *_control(state),
+            ]
     out += ["", "== final honor", *_score(state)]
     return "\n".join(out) + "\n"
 
 
 def _report(report) -> list[str]:
     out = ["tokens:"]
-    out += [f"  {f.entry}: {f.fate} (step {f.step}) {f.reason}" + (f" [{f.ruling}]" if f.ruling else "")
-            for f in report.fates]
-    out += [f"raid {r.province} by {r.clan}: {'triggered' if r.triggered else 'no effect'} ({r.why})" for r in report.raids]
+    out += [
+        f"  {f.entry}: {f.fate} (step {f.step}) {f.reason}" + (f" [{f.ruling}]" if f.ruling else "")
+        for f in report.fates
+    ]
+    out += [
+        f"raid {r.province} by {r.clan}: {'triggered' if r.triggered else 'no effect'} ({r.why})" for r in report.raids
+    ]
     out += [f"peace: {p}" for p in report.peace]
     for b in report.battles:
-        attack = ", ".join(f"{s.clan} {s.total} [{' + '.join(f'{p.label} {p.value}' for p in s.parts)}]" for s in b.attackers)
+        attack = ", ".join(
+            f"{s.clan} {s.total} [{' + '.join(f'{p.label} {p.value}' for p in s.parts)}]" for s in b.attackers
+        )
         defence = " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing"
-        out.append(f"battle {b.province}: {b.outcome}, defender {b.defender or '-'} {b.defence_total} [{defence}]; "
-                   f"attack {attack}; {b.why}")
+        out.append(
+            f"battle {b.province}: {b.outcome}, defender {b.defender or '-'} {b.defence_total} [{defence}]; "
+            f"attack {attack}; {b.why}"
+        )
     out += [f"successful defense {d.province} ({d.clan}): {d.why}" for d in report.defenses]
     out += [f"warning: {w}" for w in report.warnings]
     out += ["board:"] + [f"  {c.text}" for c in report.changes]
@@ -108,8 +123,10 @@ def _report(report) -> list[str]:
 
 
 def _control(state) -> list[str]:
-    return [f"control {c}: " + (", ".join(f"{p}{'*' * state.control[p].faceup}" for p in state.provinces_of(c)) or "none")
-            for c in state.clans]
+    return [
+        f"control {c}: " + (", ".join(f"{p}{'*' * state.control[p].faceup}" for p in state.provinces_of(c)) or "none")
+        for c in state.clans
+    ]
 
 
 def _score(state) -> list[str]:

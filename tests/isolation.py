@@ -17,8 +17,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The project's own folders that tests and tools may write to (all ignored by git).
-ALLOWED_IN_PROJECT = {".venv", ".git", ".pytest_cache", ".hypothesis", ".mypy_cache", ".ruff_cache", "saves",
-                      "__pycache__", "build", "referee.egg-info"}
+ALLOWED_IN_PROJECT = {
+    ".venv",
+    ".git",
+    ".pytest_cache",
+    ".hypothesis",
+    ".mypy_cache",
+    ".ruff_cache",
+    "saves",
+    "__pycache__",
+    "build",
+    "referee.egg-info",
+}
 
 
 def _top_level(folder: Path) -> set[str]:
@@ -31,8 +41,13 @@ def _top_level(folder: Path) -> set[str]:
 def _project_files() -> set[str]:
     """The project's files that git does not ignore (tracked or not)."""
     try:
-        listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                                capture_output=True, text=True, check=True).stdout
+        listed = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):  # not a git checkout: walk it
         out = set()
         for folder, dirs, files in os.walk(ROOT):
@@ -56,8 +71,9 @@ class Watch:
 
     def strays(self) -> list[str]:
         """Paths created outside the temporary folders since the start."""
-        found = [str(place / name) for place, before in self.places.items()
-                 for name in sorted(_top_level(place) - before)]
+        found = [
+            str(place / name) for place, before in self.places.items() for name in sorted(_top_level(place) - before)
+        ]
         found += [str(ROOT / name) for name in sorted(_project_files() - self.project)]
         return found
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import traceback
 
-from referee.engine.digest import state_digest
-from referee.log import EventType, Fold, GameChanged, Store, golden, new_game, record_round, record_setup
+from referee.engine.model.digest import state_digest
+from referee.log import EventType, Fold, GameChanged, OpenGame, Store, golden, new_game
 from referee.log import events as ev
 from referee.log.replay import round_outcome
 
@@ -22,9 +22,17 @@ def start_game(store: Store, game: str, name: str) -> None:
     """Create ``game`` as a copy of the golden game ``name``: header and setup, no rounds yet."""
     log = golden(name)
     h = log[0].data
-    new_game(store, game, h["clans"], players=h["players"], event=h["event"], table=h["table"], date=h["date"],
-             options=h["options"])
-    record_setup(store, game, log[1].data["lines"])
+    new_game(
+        store,
+        game,
+        h["clans"],
+        players=h["players"],
+        event=h["event"],
+        table=h["table"],
+        date=h["date"],
+        options=h["options"],
+    )
+    OpenGame(store, game).record_setup(log[1].data["lines"])
 
 
 def golden_round(name: str, round_no: int) -> list[str]:
@@ -35,7 +43,7 @@ def shared_sheet(round_no: int, index: int) -> list[str]:
     """Moderator ``index``'s sheet for the shared game: the golden round less one line, so every
     moderator's entry (and so its recorded event) is different."""
     lines = golden_round(SHARED_SOURCE, round_no)
-    return lines[:index % len(lines)] + lines[index % len(lines) + 1:]
+    return lines[: index % len(lines)] + lines[index % len(lines) + 1 :]
 
 
 # --- concurrency: a moderator process ------------------------------------------------------------------
@@ -54,7 +62,7 @@ def moderator(url: str, index: int, shared: str, laps: int, barrier, results) ->
             start_game(store, own, name)
             out.append(("created", own, 2, ""))
             for lap in range(1, laps + 1):
-                event, _, _ = record_round(store, own, golden_round(name, lap))
+                event, _, _ = OpenGame(store, own).record_round(golden_round(name, lap))
                 out.append(("own", own, event.seq, event.hash))
                 events = store.events(shared)
                 fold = Fold.of(events)
@@ -117,7 +125,8 @@ CLI_AT_THE_LINE = r"""
 import sys, time
 from pathlib import Path
 from referee.cli.app import main
-import referee.cli.render, referee.cli.entry, referee.log, referee.log.store  # loaded before the start
+import referee.cli.render, referee.cli.entry  # loaded before the start
+import referee.log, referee.log.storage, referee.log.game
 ready, go = Path(sys.argv[1]), Path(sys.argv[2])
 ready.touch()
 deadline = time.monotonic() + 120
@@ -149,7 +158,7 @@ def crash_writer(url: str, trial: int, games: int, acks: str, kill_at: int | Non
         ack(f"done {game} 2 {name}")
         for r in range(1, 6):
             ack(f"begin {game} {2 + r} {name}")
-            record_round(store, game, golden_round(name, r))
+            OpenGame(store, game).record_round(golden_round(name, r))
             ack(f"done {game} {2 + r} {name}")
     ack("finished")
     store.close()
@@ -159,7 +168,7 @@ def crash_writer(url: str, trial: int, games: int, acks: str, kill_at: int | Non
 def _kill_inside_writes(store: Store, kill_at: int) -> None:
     from sqlalchemy import event as sa_event
 
-    from referee.log import store as store_module
+    from referee.log import storage as store_module
 
     calls = {"n": 0, "writing": False}
 

@@ -84,8 +84,9 @@ class _Cluster:
         self.running = False
 
     def run(self, *cmd: str, timeout: float = 120) -> subprocess.CompletedProcess:
-        return subprocess.run([*self.as_user, *cmd], capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            [*self.as_user, *cmd], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+        )
 
     def start(self) -> PgServer:
         try:
@@ -106,17 +107,31 @@ class _Cluster:
                 return PgServer(reason=f"running as root and no 'postgres' user to run the server as ({exc})")
             self.as_user = [runuser, "-u", "postgres", "--"]
         self.data = self.root / "data"
-        made = self.run(initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync",
-                        "-E", "UTF8", "--locale=C")
+        made = self.run(
+            initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"
+        )
         if made.returncode:
             return PgServer(reason=f"initdb failed: {(made.stderr or made.stdout).strip()[-300:]}")
         last = ""
         for _ in range(3):  # a free port can be taken between choosing and binding it
             port = _free_port()
-            options = (f"-c listen_addresses=127.0.0.1 -p {port} -k {self.root} -c fsync=off "
-                       "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-            started = self.run(self.pg_ctl, "-D", str(self.data), "-l", str(self.root / "server.log"), "-w",
-                               "-t", "60", "-o", options, "start")
+            options = (
+                f"-c listen_addresses=127.0.0.1 -p {port} -k {self.root} -c fsync=off "
+                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            )
+            started = self.run(
+                self.pg_ctl,
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.root / "server.log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                options,
+                "start",
+            )
             if not started.returncode:
                 self.running = True
                 version = self.run(self.pg_ctl, "--version").stdout.strip()
@@ -179,5 +194,7 @@ def summary_lines() -> list[str]:
         return []
     if server.url is None:
         return [f"PostgreSQL: not available, its tests were skipped: {server.reason}"]
-    return [f"PostgreSQL: {server.version}; {_STATUS['tests']} test(s) ran against it, "
-            f"{server.databases} throwaway database(s)"]
+    return [
+        f"PostgreSQL: {server.version}; {_STATUS['tests']} test(s) ran against it, "
+        f"{server.databases} throwaway database(s)"
+    ]

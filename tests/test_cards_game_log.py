@@ -9,11 +9,18 @@ from typer.testing import CliRunner
 from referee.boarddata import load_board
 from referee.cli.app import app
 from referee.engine import final_score
-from referee.engine.notation import format_entry
-from referee.engine.table import format_table_event
+from referee.engine.notation.round import format_entry
+from referee.engine.notation.table_events import format_table_event
 from referee.gamefile import play_game, read_game
 from referee.log import (
-    Store, export_jsonl, export_text, import_records, new_game, record_round, record_table_events, replay, verify,
+    OpenGame,
+    Store,
+    export_jsonl,
+    export_text,
+    import_records,
+    new_game,
+    replay,
+    verify,
 )
 
 GAME = Path(__file__).parent / "games" / "cards-game.txt"
@@ -23,11 +30,11 @@ RECORD = read_game(GAME.read_text(), BOARD)
 
 def _record(store, game="cards"):
     new_game(store, game, [str(c) for c in RECORD.clans], options=RECORD.options.to_dict())
-    record_table_events(store, game, [format_table_event(e) for e in RECORD.setup])
+    OpenGame(store, game).record_table_events([format_table_event(e) for e in RECORD.setup])
     for r in RECORD.rounds:
         if r.table:
-            record_table_events(store, game, [format_table_event(e) for e in r.table])
-        record_round(store, game, [format_entry(e) for e in r.entries])
+            OpenGame(store, game).record_table_events([format_table_event(e) for e in r.table])
+        OpenGame(store, game).record_round([format_entry(e) for e in r.entries])
     return store.events(game)
 
 
@@ -66,12 +73,19 @@ def test_table_session_takes_table_events_and_tokens(tmp_path):
     db = str(tmp_path / "d.db")
     runner = CliRunner()
     assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--db", db]).exit_code == 0
-    typed = "\n".join([
-        "initiative: lion",
-        *[f"{c}: starts @ {p}" for c, p in [("lion", "lion_northwest"), ("crab", "crab_central")]],
-        "crab: starts @ crab_northwest",  # out of turn: refused, asked again
-        "lion: army 3 lion_northwest > scorpion_north", "crab: army 2 @ crab_central", "", "show", "quit", "",
-    ])
+    typed = "\n".join(
+        [
+            "initiative: lion",
+            *[f"{c}: starts @ {p}" for c, p in [("lion", "lion_northwest"), ("crab", "crab_central")]],
+            "crab: starts @ crab_northwest",  # out of turn: refused, asked again
+            "lion: army 3 lion_northwest > scorpion_north",
+            "crab: army 2 @ crab_central",
+            "",
+            "show",
+            "quit",
+            "",
+        ]
+    )
     result = runner.invoke(app, ["table", "g", "--db", db], input=typed, env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "it is lion's turn to place a starting control token" in result.output

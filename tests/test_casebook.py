@@ -30,16 +30,28 @@ def test_casebook_is_large_enough():
 BASE = '[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab", "lion"]\n'
 
 
-@pytest.mark.parametrize("text, says", [
-    ('[[case]]\nid = "x"\ncites = ["p.9"]\nclans = true\n', "case x: clans: input should be a valid list (found True)"),
-    (BASE + 'round = "x"\n', "case x: round: input should be a valid integer (found 'x')"),
-    (BASE + 'round = 9\n', "case x: round: input should be less than or equal to 5 (found 9)"),
-    (BASE + '[case.expect]\ncontrol = true\n', "case x: expect.control: input should be a valid dictionary (found True)"),
-    (BASE + '[case.expect]\nsupply = { nobody = 3 }\n', "case x: expect.supply.nobody.[key]: input should be 'crab', "),
-    ('case = 5\n', "cases.toml: case: input should be a valid list (found 5); cases are [[case]] tables"),
-    (BASE + 'options = { rab_faceup_bonus = 2 }\n', "case x: options: unknown rules option 'rab_faceup_bonus'"),
-    (BASE + 'colour = "red"\n', "case x: unknown key(s) ['colour']"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        (
+            '[[case]]\nid = "x"\ncites = ["p.9"]\nclans = true\n',
+            "case x: clans: input should be a valid list (found True)",
+        ),
+        (BASE + 'round = "x"\n', "case x: round: input should be a valid integer (found 'x')"),
+        (BASE + "round = 9\n", "case x: round: input should be less than or equal to 5 (found 9)"),
+        (
+            BASE + "[case.expect]\ncontrol = true\n",
+            "case x: expect.control: input should be a valid dictionary (found True)",
+        ),
+        (
+            BASE + "[case.expect]\nsupply = { nobody = 3 }\n",
+            "case x: expect.supply.nobody.[key]: input should be 'crab', ",
+        ),
+        ("case = 5\n", "cases.toml: case: input should be a valid list (found 5); cases are [[case]] tables"),
+        (BASE + "options = { rab_faceup_bonus = 2 }\n", "case x: options: unknown rules option 'rab_faceup_bonus'"),
+        (BASE + 'colour = "red"\n', "case x: unknown key(s) ['colour']"),
+    ],
+)
 def test_a_malformed_case_is_a_clear_error(tmp_path, text, says):
     from referee.scenario import ScenarioError, load_file
 

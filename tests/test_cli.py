@@ -15,11 +15,23 @@ runner = CliRunner()
 
 def _run(*args, stdin=None):
     """The installed entry point, so that the error boundary and exit codes are the real ones."""
-    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, cwd=ROOT
+    )
 
 
 def test_adjudicate_prints_the_report_and_board_changes():
-    result = runner.invoke(app, ["adjudicate", str(EXAMPLES / "round1.txt"), "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion"])
+    result = runner.invoke(
+        app,
+        [
+            "adjudicate",
+            str(EXAMPLES / "round1.txt"),
+            "--board",
+            str(EXAMPLES / "board-round1.txt"),
+            "--clans",
+            "dragon,phoenix,scorpion",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "Battle for dragon_south" in result.output
     assert "place 1 phoenix control token(s) facedown in dragon_south" in result.output
@@ -33,8 +45,13 @@ def test_the_readme_worked_example_is_what_the_command_prints():
     readme = (ROOT / "README.md").read_text()
     command = next(line for line in readme.splitlines() if line.startswith(".venv/bin/referee adjudicate"))
     shown = readme.split("Round 1 ────", 1)[1].split("```", 1)[0]
-    result = subprocess.run([sys.executable, "-m", "referee", *command.split()[1:]], capture_output=True, text=True,
-                            cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
+    result = subprocess.run(
+        [sys.executable, "-m", "referee", *command.split()[1:]],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "COLUMNS": "100"},
+    )
     assert result.returncode == 0, result.stderr
     printed = result.stdout.split("Round 1 ────", 1)[1]
     assert [line.rstrip() for line in printed.splitlines()[1:]] == [line.rstrip() for line in shown.splitlines()[1:]]
@@ -54,12 +71,34 @@ def test_the_report_shows_each_token_on_one_line_and_each_battle_with_its_arithm
     with render.console.capture() as captured:
         render.round_report(report, state, seal="ABCD-1234")
     out = captured.get().splitlines()
-    assert "  unicorn: army 2 unicorn_southeast > unicorn_southwest + blessing 2  attacked  attacked unicorn_southwest  R-14" in out
-    assert any(line.startswith("  crab: bluff @ crab_capital") and line.endswith("bluff: returned to its owner's hand (p.9)") for line in out)
+    assert (
+        "  unicorn: army 2 unicorn_southeast > unicorn_southwest + blessing 2  attacked  attacked "
+        "unicorn_southwest  R-14" in out
+    )
+    assert any(
+        line.startswith("  crab: bluff @ crab_capital") and line.endswith("bluff: returned to its owner's hand (p.9)")
+        for line in out
+    )
     battle = out.index("Battle for unicorn_southwest")
     assert out[battle + 1].split() == ["scorpion", "(defender)", "army", "1", "(centre)", "1", "=", "1"]
-    assert out[battle + 2].split() == ["unicorn", "(attacker)", "army", "2", "(from", "unicorn_southeast)", "2", "+",
-                                       "blessing", "2", "on", "army", "2", "2", "=", "4"]
+    assert out[battle + 2].split() == [
+        "unicorn",
+        "(attacker)",
+        "army",
+        "2",
+        "(from",
+        "unicorn_southeast)",
+        "2",
+        "+",
+        "blessing",
+        "2",
+        "on",
+        "army",
+        "2",
+        "2",
+        "=",
+        "4",
+    ]
     assert out[battle + 3] == "  → captured: unicorn 4 beats scorpion defence 1  R-14, R-15"
     assert out.index("On the board:") > battle and out[-1] == "seal ABCD-1234"
 
@@ -67,24 +106,53 @@ def test_the_report_shows_each_token_on_one_line_and_each_battle_with_its_arithm
 def test_adjudicate_json():
     import json
 
-    result = runner.invoke(app, ["adjudicate", str(EXAMPLES / "round1.txt"), "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion", "--json"])
+    result = runner.invoke(
+        app,
+        [
+            "adjudicate",
+            str(EXAMPLES / "round1.txt"),
+            "--board",
+            str(EXAMPLES / "board-round1.txt"),
+            "--clans",
+            "dragon,phoenix,scorpion",
+            "--json",
+        ],
+    )
     data = json.loads(result.output)
     assert data["state"]["control"]["dragon_south"][0] == "phoenix"
     assert data["report"]["battles"][0]["winner"] == "phoenix"
 
 
 def test_refused_entry_is_one_line_with_round_clan_and_ruling_exit_1():
-    result = _run("adjudicate", "-", "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion", "--round", "3",
-                  stdin="dragon: army 5 @ dragon_capital\ndragon: army 5 @ dragon_south\n")
+    result = _run(
+        "adjudicate",
+        "-",
+        "--board",
+        str(EXAMPLES / "board-round1.txt"),
+        "--clans",
+        "dragon,phoenix,scorpion",
+        "--round",
+        "3",
+        stdin="dragon: army 5 @ dragon_capital\ndragon: army 5 @ dragon_south\n",
+    )
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
-        'error: round 3, dragon: "army 5 @ dragon_south": Dragon has only 1 army 5 in all, already placed: dragon: army 5 @ dragon_capital (R-08)'
+        'error: round 3, dragon: "army 5 @ dragon_south": Dragon has only 1 army 5 in all, already '
+        "placed: dragon: army 5 @ dragon_capital (R-08)"
     ]
     assert "Traceback" not in result.stderr
 
 
 def test_unreadable_line_names_line_and_input_exit_1():
-    result = _run("adjudicate", "-", "--board", str(EXAMPLES / "board-round1.txt"), "--clans", "dragon,phoenix", stdin="# sheet\ncrab army 3\n")
+    result = _run(
+        "adjudicate",
+        "-",
+        "--board",
+        str(EXAMPLES / "board-round1.txt"),
+        "--clans",
+        "dragon,phoenix",
+        stdin="# sheet\ncrab army 3\n",
+    )
     assert result.returncode == 1
     assert 'error: line 2: "crab army 3": not understood' in result.stderr
     assert "hint: expected:" in result.stderr

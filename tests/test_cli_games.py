@@ -29,7 +29,9 @@ def invoke(db, *args, input=None):
 
 def cli(db, *args, stdin=None):
     """The real entry point in a subprocess: true exit codes and stderr."""
-    return subprocess.run([sys.executable, "-m", "referee", *args, "--db", db], input=stdin, capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args, "--db", db], input=stdin, capture_output=True, text=True, cwd=ROOT
+    )
 
 
 def new_game(db, game="t1"):
@@ -53,7 +55,10 @@ def test_a_round_is_entered_resolved_and_sealed(any_db):
 def test_interactive_entry_is_checked_line_by_line(any_db):
     db = any_db  # SQLite and PostgreSQL
     new_game(db)
-    typed = "lion: army 3 lion_nw > scorpion_north\nlion: army 3 lion_northwest > scorpion_north\nlion: army 9 @ lion_capital\ncrab: army 2 @ crab_central\n\n"
+    typed = (
+        "lion: army 3 lion_nw > scorpion_north\nlion: army 3 lion_northwest > "
+        "scorpion_north\nlion: army 9 @ lion_capital\ncrab: army 2 @ crab_central\n\n"
+    )
     result = invoke(db, "round", "t1", input=typed)
     assert result.exit_code == 0, result.output
     assert "unknown province 'lion_nw'" in result.output  # refused at the prompt, asked again
@@ -131,13 +136,14 @@ def test_svg_names_and_circles_do_not_overlap(db, tmp_path):
         return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
     for i, (a, ax, ay, ar) in enumerate(circles):
-        for b, bx, by, br in circles[i + 1:]:
+        for b, bx, by, br in circles[i + 1 :]:
             assert (ax - bx) ** 2 + (ay - by) ** 2 >= (ar + br - 1) ** 2, f"{a} and {b} overlap"
     for name, box in names:
         assert not any(hits(box, cx, cy, r) for _, cx, cy, r in circles), f"the name {name} covers a province"
         for other, o in names:
-            assert other == name or not (box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]), \
+            assert other == name or not (box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3]), (
                 f"the names {name} and {other} overlap"
+            )
 
 
 def test_what_if_and_correction_keep_the_original(any_db, tmp_path):
@@ -181,7 +187,11 @@ def test_refused_entry_records_nothing(any_db):
     before = _events(db, "t1")
     result = cli(db, "round", "t1", "-", "--yes", stdin="lion: army 5 @ lion_capital\nlion: army 5 @ lion_northwest\n")
     assert result.returncode == 1
-    assert result.stderr.strip() == 'error: round 1, lion: "army 5 @ lion_northwest": Lion has only 1 army 5 in all, already placed: lion: army 5 @ lion_capital (R-08)'
+    assert (
+        result.stderr.strip()
+        == 'error: round 1, lion: "army 5 @ lion_northwest": Lion has only 1 army 5 in all, already '
+        "placed: lion: army 5 @ lion_capital (R-08)"
+    )
     assert _events(db, "t1") == before
 
 
@@ -191,8 +201,10 @@ def test_setup_for_a_clan_not_at_the_table_is_refused(db):
     before = _events(db, "t1")
     result = cli(db, "setup", "t1", "-", stdin="scorpion: control 1 facedown @ scorpion_capital\n")
     assert result.returncode == 1
-    assert result.stderr.strip() == ("error: game 't1', round 1: line 1: 'scorpion: control 1 facedown @ scorpion_capital': "
-                                     "scorpion is not playing in this game (crab, lion)")
+    assert result.stderr.strip() == (
+        "error: game 't1', round 1: line 1: 'scorpion: control 1 facedown @ scorpion_capital': "
+        "scorpion is not playing in this game (crab, lion)"
+    )
     assert _events(db, "t1") == before
 
 
@@ -242,8 +254,14 @@ def test_locked_database(db):
     con = sqlite3.connect(db)
     con.execute("BEGIN EXCLUSIVE")
     try:
-        result = subprocess.run([sys.executable, "-m", "referee", "round", "t1", "-", "--yes", "--db", db], input="crab: army 1 @ crab_central\n",
-                                capture_output=True, text=True, cwd=ROOT, env={**__import__("os").environ, "REFEREE_DB_TIMEOUT": "0.5"})
+        result = subprocess.run(
+            [sys.executable, "-m", "referee", "round", "t1", "-", "--yes", "--db", db],
+            input="crab: army 1 @ crab_central\n",
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**__import__("os").environ, "REFEREE_DB_TIMEOUT": "0.5"},
+        )
     finally:
         con.rollback()
         con.close()

@@ -25,7 +25,9 @@ def test_golden_game_through_the_commands_scores_as_recorded(name, tmp_path):
     header = events[0].data
     options = [x for k, v in header["options"].items() for x in ("--option", f"{k}={v}")]
     players = ",".join(f"{c}={n}" for c, n in header["players"].items())
-    run(db, "new", "g", "--clans", ",".join(header["clans"]), "--players", players, "--event", header["event"], *options)
+    run(
+        db, "new", "g", "--clans", ",".join(header["clans"]), "--players", players, "--event", header["event"], *options
+    )
     capitals = set(capital_lines(header["clans"]))
     rounds = 0
     for e in events[1:]:

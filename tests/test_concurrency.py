@@ -21,10 +21,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-
 from moderators import CLI_AT_THE_LINE, SHARED_SOURCE, first_opener, free_moderator, moderator, start_game
-from referee.log import EventType, Store, verify
 from tally import note
+
+from referee.log import EventType, Store, verify
 
 PROCESSES = 8
 LAPS = 5
@@ -85,10 +85,12 @@ def test_moderators_race_on_one_game_and_play_their_own(any_db):
             assert verify(log) is None and [e.seq for e in log] == list(range(1, 8))
             reported = sorted((r[2], r[3]) for r in results if r[0] == "own" and r[1] == g.game)
             assert reported == [(e.seq, e.hash) for e in log[2:]]
-    note(f"concurrency [{_backend(any_db)}], lap race: {PROCESSES} processes, {PROCESSES} own games x 5 rounds "
-         f"({PROCESSES * LAPS} rounds, all recorded) + {PROCESSES * LAPS} racing appends on one game: {wins} won, "
-         f"{refused} refused with GameChanged, 0 lost, 0 duplicated, 0 other errors "
-         f"({time.perf_counter() - start:.1f} s)")
+    note(
+        f"concurrency [{_backend(any_db)}], lap race: {PROCESSES} processes, {PROCESSES} own games x 5 rounds "
+        f"({PROCESSES * LAPS} rounds, all recorded) + {PROCESSES * LAPS} racing appends on one game: {wins} won, "
+        f"{refused} refused with GameChanged, 0 lost, 0 duplicated, 0 other errors "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
 
 
 def test_moderators_rerun_when_refused_until_the_game_is_over(any_db):
@@ -102,9 +104,11 @@ def test_moderators_rerun_when_refused_until_the_game_is_over(any_db):
     with Store(any_db) as s:
         wins, refused = _check_shared(s, "shared", results)
     assert wins == 5
-    note(f"concurrency [{_backend(any_db)}], re-run on refusal: {PROCESSES} processes on one game: {wins} rounds "
-         f"won, {refused} refused with GameChanged and re-run, 0 lost, 0 duplicated, 0 other errors "
-         f"({time.perf_counter() - start:.1f} s)")
+    note(
+        f"concurrency [{_backend(any_db)}], re-run on refusal: {PROCESSES} processes on one game: {wins} rounds "
+        f"won, {refused} refused with GameChanged and re-run, 0 lost, 0 duplicated, 0 other errors "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
 
 
 def test_moderators_opening_a_new_database_at_once(any_db):
@@ -117,8 +121,10 @@ def test_moderators_opening_a_new_database_at_once(any_db):
         games = [g.game for g in s.games()]
         assert sorted(games) == [f"first-{i:02d}" for i in range(PROCESSES)]
         assert all(verify(s.events(g)) is None for g in games)
-    note(f"concurrency [{_backend(any_db)}], first open: {PROCESSES} processes opening a new database at once: "
-         f"{PROCESSES} games started, 0 errors")
+    note(
+        f"concurrency [{_backend(any_db)}], first open: {PROCESSES} processes opening a new database at once: "
+        f"{PROCESSES} games started, 0 errors"
+    )
 
 
 # --- the command line ----------------------------------------------------------------------------------
@@ -143,15 +149,38 @@ def test_cli_moderators_released_at_one_instant(any_db, tmp_path):
     procs = []
     for n, (game, sheet) in enumerate(jobs):
         ready = tmp_path / f"ready-{n}"
-        procs.append((ready, subprocess.Popen(
-            [sys.executable, "-c", CLI_AT_THE_LINE, str(ready), str(go), "round", game, str(sheet), "--yes",
-             "--db", any_db], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-            stdin=subprocess.DEVNULL)))
+        procs.append(
+            (
+                ready,
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-c",
+                        CLI_AT_THE_LINE,
+                        str(ready),
+                        str(go),
+                        "round",
+                        game,
+                        str(sheet),
+                        "--yes",
+                        "--db",
+                        any_db,
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    cwd=ROOT,
+                    stdin=subprocess.DEVNULL,
+                ),
+            )
+        )
     deadline = time.monotonic() + 120
     while not all(r.exists() for r, _ in procs) and time.monotonic() < deadline:
         time.sleep(0.01)
     go.touch()  # every process has loaded the referee: they all start the command now
-    outcomes = [(game, *p.communicate(timeout=180), p.returncode) for (game, _), (_, p) in zip(jobs, procs)]
+    outcomes = [
+        (game, *p.communicate(timeout=180), p.returncode) for (game, _), (_, p) in zip(jobs, procs, strict=True)
+    ]
     tracebacks = [err for *_, err, _ in outcomes if "Traceback" in err]
     assert not tracebacks, tracebacks[0]
     own = [(g, out, err, rc) for g, out, err, rc in outcomes if g != "shared"]
@@ -173,7 +202,10 @@ def test_cli_moderators_released_at_one_instant(any_db, tmp_path):
     for game in games:
         result = runner.invoke(app, ["verify", game, "--db", any_db])
         assert result.exit_code == 0, result.output
-    note(f"concurrency [{_backend(any_db)}], command line: {len(jobs)} `referee round` processes released at once "
-         f"({PROCESSES} on one game, {PROCESSES} on their own): {PROCESSES} own rounds recorded; on the shared game "
-         f"{len(won)} recorded, {len(refused)} refused (exit 1, GameChanged)"
-         + (f", {len(late)} refused as the game was over" if late else "") + ", 0 tracebacks, 0 lost")
+    note(
+        f"concurrency [{_backend(any_db)}], command line: {len(jobs)} `referee round` processes released at once "
+        f"({PROCESSES} on one game, {PROCESSES} on their own): {PROCESSES} own rounds recorded; on the shared game "
+        f"{len(won)} recorded, {len(refused)} refused (exit 1, GameChanged)"
+        + (f", {len(late)} refused as the game was over" if late else "")
+        + ", 0 tracebacks, 0 lost"
+    )

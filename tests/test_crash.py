@@ -30,8 +30,9 @@ from collections import Counter
 from pathlib import Path
 
 from moderators import SOURCES, crash_writer
-from referee.log import EventType, Store, golden, verify
 from tally import note
+
+from referee.log import EventType, Store, golden, verify
 
 LIBRARY_TRIALS = 50  # half "timer", half "inside"
 CLI_TRIALS = 10
@@ -89,13 +90,14 @@ def _same_as_golden(log, context: str) -> None:
     capitals = [f"{c}: control 1 facedown @ {c}_capital" for c in log[0].data["clans"]]  # p.4 step 6
     setups = [e.data["lines"] for e in log if e.type == EventType.SETUP_RECORDED]
     batches = ([lines], [capitals, [line for line in lines if line not in capitals]])  # library writer; `referee demo`
-    assert any(setups == b[:len(setups)] for b in batches), f"{context}: {log[0].game}: setup not whole: {setups}"
+    assert any(setups == b[: len(setups)] for b in batches), f"{context}: {log[0].game}: setup not whole: {setups}"
     rounds = [e.data for e in log if e.type == EventType.ROUND_RESOLVED]
     assert [r["round"] for r in rounds] == list(range(1, len(rounds) + 1)), f"{context}: {log[0].game}"
     for r in rounds:
         want = want_rounds[r["round"]]
-        assert (r["entries"], r["digest"]) == (want["entries"], want["digest"]), \
+        assert (r["entries"], r["digest"]) == (want["entries"], want["digest"]), (
             f"{context}: {log[0].game}: round {r['round']} not whole"
+        )
 
 
 def test_writers_killed_at_random_points_lose_nothing(tmp_path):
@@ -105,8 +107,10 @@ def test_writers_killed_at_random_points_lose_nothing(tmp_path):
     db = tmp_path / "crash.db"
     outcomes, modes, games_checked, fresh = Counter(), Counter(), 0, 0
     start = time.perf_counter()
-    calibration = ctx.Process(target=crash_writer, args=(str(tmp_path / "calibration.db"), 999, GAMES_PER_WRITER,
-                                                           str(tmp_path / "calibration.txt"), None))
+    calibration = ctx.Process(
+        target=crash_writer,
+        args=(str(tmp_path / "calibration.db"), 999, GAMES_PER_WRITER, str(tmp_path / "calibration.txt"), None),
+    )
     calibration.start()
     calibration.join(60)
     assert calibration.exitcode == 0
@@ -135,10 +139,12 @@ def test_writers_killed_at_random_points_lose_nothing(tmp_path):
         outcomes["finished first" if finished else "killed"] += 1
         modes[mode] += 1
         games_checked += _check_database(db, done, begun, context)
-    note(f"crash [sqlite]: {LIBRARY_TRIALS} SIGKILL trials of a library writer ({modes['timer']} at a random time, "
-         f"{modes['inside']} inside SQLite at a random step of a write; {fresh} on a fresh file): "
-         f"{outcomes['killed']} killed mid-run, {outcomes['finished first']} finished first; {games_checked} game "
-         f"checks, 0 failures (seed {seed}, {time.perf_counter() - start:.1f} s)")
+    note(
+        f"crash [sqlite]: {LIBRARY_TRIALS} SIGKILL trials of a library writer ({modes['timer']} at a random time, "
+        f"{modes['inside']} inside SQLite at a random step of a write; {fresh} on a fresh file): "
+        f"{outcomes['killed']} killed mid-run, {outcomes['finished first']} finished first; {games_checked} game "
+        f"checks, 0 failures (seed {seed}, {time.perf_counter() - start:.1f} s)"
+    )
 
 
 def _games(db: Path) -> set[str]:
@@ -154,16 +160,25 @@ def test_the_cli_killed_mid_game_loses_nothing(tmp_path):
     db = tmp_path / "demo.db"
     killed, rounds, start = 0, Counter(), time.perf_counter()
     began = time.perf_counter()  # a whole demo, unkilled, sets the range of the kill times
-    whole = subprocess.run([sys.executable, "-m", "referee", "demo", "--db", str(db)], cwd=tmp_path,
-                           capture_output=True, stdin=subprocess.DEVNULL)
+    whole = subprocess.run(
+        [sys.executable, "-m", "referee", "demo", "--db", str(db)],
+        cwd=tmp_path,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert whole.returncode == 0, whole.stderr.decode()
     seconds = time.perf_counter() - began
     _check_database(db, {}, {}, "the unkilled demo")
     for trial in range(CLI_TRIALS):
         delay = rnd.uniform(0.3 * seconds, seconds)  # after start-up, mostly: kills land while it writes
         context = f"cli trial {trial} (seed {seed}, delay {delay:.3f} s)"
-        proc = subprocess.Popen([sys.executable, "-m", "referee", "demo", "--db", str(db)], cwd=tmp_path,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee", "demo", "--db", str(db)],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+        )
         before = _games(db)
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
@@ -174,10 +189,13 @@ def test_the_cli_killed_mid_game_loses_nothing(tmp_path):
         with Store(str(db)) as store:
             for game in _games(db) - before:  # the game this trial's demo was playing, if it got that far
                 rounds[sum(e.type == EventType.ROUND_RESOLVED for e in store.events(game))] += 1
-    shown = subprocess.run([sys.executable, "-m", "referee", "games", "--db", str(db)], capture_output=True, text=True,
-                           cwd=tmp_path)
+    shown = subprocess.run(
+        [sys.executable, "-m", "referee", "games", "--db", str(db)], capture_output=True, text=True, cwd=tmp_path
+    )
     assert shown.returncode == 0 and "Traceback" not in shown.stderr
     spread = ", ".join(f"{n} game(s) left with {r} round(s)" for r, n in sorted(rounds.items()))
-    note(f"crash [sqlite]: {CLI_TRIALS} SIGKILL trials of `referee demo` at a random time within its {seconds:.1f} s "
-         f"run: {killed} killed mid-game "
-         f"({spread}); 0 failures (seed {seed}, {time.perf_counter() - start:.1f} s)")
+    note(
+        f"crash [sqlite]: {CLI_TRIALS} SIGKILL trials of `referee demo` at a random time within its {seconds:.1f} s "
+        f"run: {killed} killed mid-game "
+        f"({spread}); 0 failures (seed {seed}, {time.perf_counter() - start:.1f} s)"
+    )

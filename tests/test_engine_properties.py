@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import Clan, Control, EntriesRefused, Entry, Kind, Token, begin_round, final_score, resolve
-from referee.engine.digest import state_digest
-from referee.engine.placement import check_entries
-from referee.engine.tablenotation import new_state
+from referee.engine.model.digest import state_digest
+from referee.engine.notation.setup import new_state
+from referee.engine.resolution.placement import check_entries
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)

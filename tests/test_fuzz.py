@@ -30,16 +30,16 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from tally import count, outcome
 from typer.testing import CliRunner
 
 from referee.boarddata import load_board
 from referee.cli.app import app
 from referee.engine import Clan
-from referee.engine.errors import RefereeError
-from referee.engine.notation import format_entry, parse_entry, parse_round
-from referee.engine.tablenotation import apply_board_fact, format_board_fact, new_state, parse_board_line
+from referee.engine.model.errors import RefereeError
+from referee.engine.notation.round import format_entry, parse_entry, parse_round
+from referee.engine.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
 from referee.log import Store, export_jsonl, export_text, golden, import_records, parse_records, verify
-from tally import count, outcome
 
 ROOT = Path(__file__).parent.parent
 BOARD = load_board()
@@ -55,31 +55,135 @@ def examples(n: int) -> settings:
 # --- the corpus: valid inputs to mutate -----------------------------------------------------------------
 GOLDEN = {name: golden(name) for name in ("two-player", "four-player", "five-player")}
 SHEETS = [(ROOT / "examples" / "round1.txt").read_text()] + [
-    "\n".join(e.data["entries"]) + "\n" for log in GOLDEN.values() for e in log if e.type == "RoundResolved"]
+    "\n".join(e.data["entries"]) + "\n" for log in GOLDEN.values() for e in log if e.type == "RoundResolved"
+]
 BOARDS = [(ROOT / "examples" / "board-round1.txt").read_text()] + [
-    "\n".join(log[1].data["lines"]) + "\n" for log in GOLDEN.values()]
+    "\n".join(log[1].data["lines"]) + "\n" for log in GOLDEN.values()
+]
 GAME_FILE = (ROOT / "tests" / "games" / "cards-game.txt").read_text()
-TABLE_LINES = [line.split("#")[0].strip() for line in GAME_FILE.splitlines()
-               if line.split("#")[0].strip() and not line.startswith(("==", "--", "game:", "clans:", "final"))]
+TABLE_LINES = [
+    line.split("#")[0].strip()
+    for line in GAME_FILE.splitlines()
+    if line.split("#")[0].strip() and not line.startswith(("==", "--", "game:", "clans:", "final"))
+]
 RECORDS_JSONL = [export_jsonl(log) for log in GOLDEN.values()]
 RECORDS_TEXT = [export_text(log) for log in GOLDEN.values()]
 TOML_FILES = sorted((ROOT / "tests" / "casebook").glob("*.toml"))
-EXPECT_KEYS = ["control", "faceup", "facedown", "winner", "refused", "honor", "special", "ronin", "table", "round",
-               "entries", "board", "clans", "options", "cites", "first_player", "deck", "hand", "supply"]
+EXPECT_KEYS = [
+    "control",
+    "faceup",
+    "facedown",
+    "winner",
+    "refused",
+    "honor",
+    "special",
+    "ronin",
+    "table",
+    "round",
+    "entries",
+    "board",
+    "clans",
+    "options",
+    "cites",
+    "first_player",
+    "deck",
+    "hand",
+    "supply",
+]
 
-WORDS = sorted({*map(str, Clan), "army", "navy", "shinobi", "raid", "diplomacy", "bluff", "blessing", "control",
-                "faceup", "facedown", "peace", "scorched", "shrine", "battlefield", "harbor", "honor", "bushido",
-                "defense", "card", "played", "holds", "objective", "board", "sea", "plays", "passes", "starts",
-                "setup", "initiative", "capitals", "tokens", "scout", "swap", "with", "returns", "round",
-                *BOARD.provinces})
-ODD = ["", " ", ":", "::", ">", ">>", "@", "@@", "+", "#", "\n", "\r", "\r\n", "\t", "\x00", "\x0b", "\u2028",
-       "\u0085", '"', "\\", "[", "]", "{", "}", "=", ",", ";", "-", "_", "0", "-1", "7", "99999999999999999999",
-       "1e9", "NaN", "null", "true", "é", "Ｃrab", "🐉", "\ufeff", "\ufffd", "crab:", "army 3", "@ crab_capital"]
+WORDS = sorted(
+    {
+        *map(str, Clan),
+        "army",
+        "navy",
+        "shinobi",
+        "raid",
+        "diplomacy",
+        "bluff",
+        "blessing",
+        "control",
+        "faceup",
+        "facedown",
+        "peace",
+        "scorched",
+        "shrine",
+        "battlefield",
+        "harbor",
+        "honor",
+        "bushido",
+        "defense",
+        "card",
+        "played",
+        "holds",
+        "objective",
+        "board",
+        "sea",
+        "plays",
+        "passes",
+        "starts",
+        "setup",
+        "initiative",
+        "capitals",
+        "tokens",
+        "scout",
+        "swap",
+        "with",
+        "returns",
+        "round",
+        *BOARD.provinces,
+    }
+)
+ODD = [
+    "",
+    " ",
+    ":",
+    "::",
+    ">",
+    ">>",
+    "@",
+    "@@",
+    "+",
+    "#",
+    "\n",
+    "\r",
+    "\r\n",
+    "\t",
+    "\x00",
+    "\x0b",
+    "\u2028",
+    "\u0085",
+    '"',
+    "\\",
+    "[",
+    "]",
+    "{",
+    "}",
+    "=",
+    ",",
+    ";",
+    "-",
+    "_",
+    "0",
+    "-1",
+    "7",
+    "99999999999999999999",
+    "1e9",
+    "NaN",
+    "null",
+    "true",
+    "é",
+    "Ｃrab",
+    "🐉",
+    "\ufeff",
+    "\ufffd",
+    "crab:",
+    "army 3",
+    "@ crab_capital",
+]
 
 
 def _fragment() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(WORDS), st.sampled_from(ODD), st.text(max_size=6),
-                     st.integers(-3, 12).map(str))
+    return st.one_of(st.sampled_from(WORDS), st.sampled_from(ODD), st.text(max_size=6), st.integers(-3, 12).map(str))
 
 
 def one_of_corpus(corpus: list) -> st.SearchStrategy:
@@ -92,20 +196,23 @@ def mutated(draw, corpus: list[str]) -> str:
     """A valid input from ``corpus`` with 1 to 6 edits: characters, fragments, whole lines."""
     text = draw(one_of_corpus(corpus))
     for _ in range(draw(st.integers(1, 6))):
-        op = draw(st.sampled_from(["delete", "insert", "replace", "drop_line", "dup_line", "swap_lines",
-                                   "truncate", "line", "case"]))
+        op = draw(
+            st.sampled_from(
+                ["delete", "insert", "replace", "drop_line", "dup_line", "swap_lines", "truncate", "line", "case"]
+            )
+        )
         i = draw(st.integers(0, max(len(text) - 1, 0)))
         lines = text.splitlines(keepends=True)
         if op == "delete":
-            text = text[:i] + text[i + draw(st.integers(1, 8)):]
+            text = text[:i] + text[i + draw(st.integers(1, 8)) :]
         elif op == "insert":
             text = text[:i] + draw(_fragment()) + text[i:]
         elif op == "replace":
-            text = text[:i] + draw(_fragment()) + text[i + draw(st.integers(1, 12)):]
+            text = text[:i] + draw(_fragment()) + text[i + draw(st.integers(1, 12)) :]
         elif op == "truncate":
             text = text[:i]
         elif op == "case":
-            text = text[:i] + text[i:i + 20].swapcase() + text[i + 20:]
+            text = text[:i] + text[i : i + 20].swapcase() + text[i + 20 :]
         elif lines:
             j, k = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
             if op == "drop_line":
@@ -123,9 +230,16 @@ def mutated(draw, corpus: list[str]) -> str:
 @st.composite
 def notation_line(draw) -> str:
     """A line made of the notations' own words and marks, in a plausible order."""
-    parts = draw(st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from([":", ">", "@", "+", "sea", "1", "2", "3",
-                                                                               "5", "blessing 2", "0"])),
-                          min_size=1, max_size=8))
+    parts = draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(WORDS),
+                st.sampled_from([":", ">", "@", "+", "sea", "1", "2", "3", "5", "blessing 2", "0"]),
+            ),
+            min_size=1,
+            max_size=8,
+        )
+    )
     head = draw(st.sampled_from([*map(str, Clan), "board", "setup", "initiative", "first_player", "crab", ""]))
     return f"{head}: " + " ".join(parts) if draw(st.booleans()) else " ".join(parts)
 
@@ -175,7 +289,7 @@ def test_board_notation_never_crashes(text, clans):
 @examples(300)
 @given(_text(["\n".join(TABLE_LINES)]))
 def test_table_notation_never_crashes(text):
-    from referee.engine.table import format_table_event, parse_table_event
+    from referee.engine.notation.table_events import format_table_event, parse_table_event
 
     count("table notation")
     for n, line in enumerate(text.splitlines(), 1):
@@ -201,7 +315,8 @@ def _toml(value) -> str:
 TOML_VALUES = st.recursive(
     st.one_of(st.booleans(), st.integers(-5, 10**6), st.text(max_size=20), st.sampled_from(WORDS)),
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(WORDS), inner, max_size=3)),
-    max_leaves=6)
+    max_leaves=6,
+)
 
 
 @st.composite
@@ -241,7 +356,7 @@ def _load_toml(text: str):
 @example('[[case]]\nid = "x"\ncites = ["p.9"]\nclans = true\n')
 @example('[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab"]\nround = "x"\n')
 @example('[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab"]\n[case.expect]\ncontrol = true\n')
-@example('case = 5\n')
+@example("case = 5\n")
 @example('[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab", "lion"]\noptions = { rab_faceup_bonus = 2 }\n')
 def test_scenario_reader_never_crashes_on_malformed_cases(text):
     from referee.scenario import run_case
@@ -272,11 +387,18 @@ def mutated_jsonl(draw) -> str:
         e = draw(st.sampled_from(events))
         where = e["payload"] if isinstance(e.get("payload"), dict) and draw(st.booleans()) else e
         key = draw(st.one_of(st.sampled_from(sorted(where) or ["x"]), st.text(max_size=5)))
-        where[key] = draw(st.one_of(
-            st.none(), st.booleans(), st.integers(-2, 10**20), st.floats(allow_nan=True), st.text(max_size=20),
-            st.lists(st.one_of(st.text(max_size=40), st.integers()), max_size=3),
-            st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=8)), max_size=3),
-            st.sampled_from([*where.values(), 0])))
+        where[key] = draw(
+            st.one_of(
+                st.none(),
+                st.booleans(),
+                st.integers(-2, 10**20),
+                st.floats(allow_nan=True),
+                st.text(max_size=20),
+                st.lists(st.one_of(st.text(max_size=40), st.integers()), max_size=3),
+                st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=8)), max_size=3),
+                st.sampled_from([*where.values(), 0]),
+            )
+        )
     return "".join(json.dumps(e) + "\n" for e in events)
 
 
@@ -294,8 +416,13 @@ def test_import_readers_never_crash(text):
 
 
 # --- the commands --------------------------------------------------------------------------------------
-def _invoke(args: list[str], input: str | None = None, env: dict | None = None, cwd: Path | None = None,
-            target: str | None = None) -> int:
+def _invoke(
+    args: list[str],
+    input: str | None = None,
+    env: dict | None = None,
+    cwd: Path | None = None,
+    target: str | None = None,
+) -> int:
     """A command in process; its exit code as the real entry point would give it. Fails on a crash."""
     if target is not None:
         count(target)
@@ -318,8 +445,9 @@ def _exit_code(args: list[str], input: str | None, env: dict | None, cwd: Path |
         if isinstance(exc, RefereeError):
             assert str(exc).strip(), f"referee {args!r}: an empty error message"
             return 1
-        raise AssertionError(f"referee {args!r} crashed (a traceback at the command line):\n"
-                             + "".join(traceback.format_exception(exc)))
+        raise AssertionError(
+            f"referee {args!r} crashed (a traceback at the command line):\n" + "".join(traceback.format_exception(exc))
+        )
     assert result.exit_code in (0, 1, 2), f"referee {args!r}: exit {result.exit_code}"
     return result.exit_code
 
@@ -332,6 +460,7 @@ def _template(directory: Path) -> Path:
     with Store(str(db)) as store:
         store.import_logs([GOLDEN["five-player"][:6]])  # rounds 1-4 played: round 5 next
         from referee.log import relabel
+
         store.import_logs([relabel(GOLDEN["two-player"], "over"), relabel(GOLDEN["four-player"][:2], "fresh")])
     return db
 
@@ -349,23 +478,101 @@ def _copy(workdir: Path) -> Path:
 
 
 GAMES = ["five-player", "over", "fresh", "nope", "", "five", "FIVE-PLAYER"]
-CLI_WORDS = ["new", "games", "show", "setup", "round", "table", "board", "score", "replay", "verify", "export",
-             "import", "what-if", "correct", "adjudicate", "casebook", "demo", "event", "seal", "reveal", "--json", "--yes", "-y", "--round",
-             "-r", "--to", "--svg", "-o", "--output", "-f", "--format", "jsonl", "text", "xml", "--clans", "-c",
-             "crab,lion", "crab,crab", "crab", "dragon,phoenix,scorpion", ",", "--players", "crab=Ann", "crab",
-             "--option", "-o", "tiebreak=coin", "crab_faceup_bonus=x", "humility_ties=maybe", "--reason", "--name",
-             "two-player", "--board", "-b", "-k", "--case", "--event", "--table", "--date", "--help", "--db",
-             "0", "1", "3", "5", "6", "-1", "99999999999999999999", "sheet.txt", "board.txt", "record.jsonl",
-             "record.txt", "bad.toml", "-", "nowhere.txt", ".", "/dev/null", "sub/x.svg", "missing/dir/x.svg",
-             "out.jsonl", "/proc/version", *GAMES]
+CLI_WORDS = [
+    "new",
+    "games",
+    "show",
+    "setup",
+    "round",
+    "table",
+    "board",
+    "score",
+    "replay",
+    "verify",
+    "export",
+    "import",
+    "what-if",
+    "correct",
+    "adjudicate",
+    "casebook",
+    "demo",
+    "event",
+    "seal",
+    "reveal",
+    "--json",
+    "--yes",
+    "-y",
+    "--round",
+    "-r",
+    "--to",
+    "--svg",
+    "-o",
+    "--output",
+    "-f",
+    "--format",
+    "jsonl",
+    "text",
+    "xml",
+    "--clans",
+    "-c",
+    "crab,lion",
+    "crab,crab",
+    "crab",
+    "dragon,phoenix,scorpion",
+    ",",
+    "--players",
+    "crab=Ann",
+    "crab",
+    "--option",
+    "-o",
+    "tiebreak=coin",
+    "crab_faceup_bonus=x",
+    "humility_ties=maybe",
+    "--reason",
+    "--name",
+    "two-player",
+    "--board",
+    "-b",
+    "-k",
+    "--case",
+    "--event",
+    "--table",
+    "--date",
+    "--help",
+    "--db",
+    "0",
+    "1",
+    "3",
+    "5",
+    "6",
+    "-1",
+    "99999999999999999999",
+    "sheet.txt",
+    "board.txt",
+    "record.jsonl",
+    "record.txt",
+    "bad.toml",
+    "-",
+    "nowhere.txt",
+    ".",
+    "/dev/null",
+    "sub/x.svg",
+    "missing/dir/x.svg",
+    "out.jsonl",
+    "/proc/version",
+    *GAMES,
+]
 
 
 @st.composite
 def cli_files(draw) -> dict[str, str]:
-    return {"sheet.txt": draw(_text(SHEETS)), "board.txt": draw(_text(BOARDS)),
-            "record.jsonl": draw(st.one_of(mutated(RECORDS_JSONL), mutated_jsonl())),
-            "record.txt": draw(mutated(RECORDS_TEXT)),
-            "bad.toml": draw(st.one_of(mutated([TOML_FILES[0].read_text()]), mutated_cases()))}
+    return {
+        "sheet.txt": draw(_text(SHEETS)),
+        "board.txt": draw(_text(BOARDS)),
+        "record.jsonl": draw(st.one_of(mutated(RECORDS_JSONL), mutated_jsonl())),
+        "record.txt": draw(mutated(RECORDS_TEXT)),
+        "bad.toml": draw(st.one_of(mutated([TOML_FILES[0].read_text()]), mutated_cases())),
+    }
 
 
 def _setting_up(workdir: Path, files: dict[str, str]) -> tuple[Path, Path]:
@@ -376,14 +583,65 @@ def _setting_up(workdir: Path, files: dict[str, str]) -> tuple[Path, Path]:
     return db, cwd
 
 
-COMMAND_NAMES = CLI_WORDS[:CLI_WORDS.index("--json")]
-VALUES_ANY = ["0", "1", "3", "5", "6", "-1", "99999999999999999999", "sheet.txt", "board.txt", "record.jsonl",
-              "record.txt", "bad.toml", "-", "nowhere.txt", ".", "/dev/null", "sub/x.svg", "missing/dir/x.svg",
-              "out.jsonl", "/proc/version", "jsonl", "text", "xml", "crab,lion", "crab,crab", "dragon,phoenix,scorpion",
-              "crab=Ann", "tiebreak=coin", "humility_ties=maybe", "two-player", *GAMES]
+COMMAND_NAMES = CLI_WORDS[: CLI_WORDS.index("--json")]
+VALUES_ANY = [
+    "0",
+    "1",
+    "3",
+    "5",
+    "6",
+    "-1",
+    "99999999999999999999",
+    "sheet.txt",
+    "board.txt",
+    "record.jsonl",
+    "record.txt",
+    "bad.toml",
+    "-",
+    "nowhere.txt",
+    ".",
+    "/dev/null",
+    "sub/x.svg",
+    "missing/dir/x.svg",
+    "out.jsonl",
+    "/proc/version",
+    "jsonl",
+    "text",
+    "xml",
+    "crab,lion",
+    "crab,crab",
+    "dragon,phoenix,scorpion",
+    "crab=Ann",
+    "tiebreak=coin",
+    "humility_ties=maybe",
+    "two-player",
+    *GAMES,
+]
 FLAGS = ["--json", "--yes", "-y", "--help"]
-OPTIONS = ["--round", "-r", "--to", "--svg", "-o", "--output", "-f", "--format", "--clans", "-c", "--players",
-           "--option", "--reason", "--name", "--board", "-b", "-k", "--case", "--event", "--table", "--date", "--db"]
+OPTIONS = [
+    "--round",
+    "-r",
+    "--to",
+    "--svg",
+    "-o",
+    "--output",
+    "-f",
+    "--format",
+    "--clans",
+    "-c",
+    "--players",
+    "--option",
+    "--reason",
+    "--name",
+    "--board",
+    "-b",
+    "-k",
+    "--case",
+    "--event",
+    "--table",
+    "--date",
+    "--db",
+]
 VALUE = st.one_of(st.sampled_from(VALUES_ANY), st.text(max_size=10))
 
 
@@ -406,10 +664,14 @@ SIGNATURES = _signatures()
 def command_line(draw) -> list[str]:
     """Mostly a command with its own arguments and options, random values; now and then anything."""
     if draw(st.integers(0, 9)) == 0:  # the usage errors: any words at all
-        return draw(st.lists(st.one_of(st.sampled_from(COMMAND_NAMES + FLAGS + OPTIONS), VALUE), min_size=1, max_size=6))
+        return draw(
+            st.lists(st.one_of(st.sampled_from(COMMAND_NAMES + FLAGS + OPTIONS), VALUE), min_size=1, max_size=6)
+        )
     name = draw(st.sampled_from(sorted(SIGNATURES)))
     arguments, options = SIGNATURES[name]
-    argv = [name] + [draw(VALUE) for _ in range(draw(st.sampled_from([arguments, arguments, arguments - 1, arguments + 1])))]
+    argv = [name] + [
+        draw(VALUE) for _ in range(draw(st.sampled_from([arguments, arguments, arguments - 1, arguments + 1])))
+    ]
     for option, flag in draw(st.lists(st.sampled_from(options), max_size=3, unique=True)) if options else []:
         argv += [option] if flag else [option, draw(VALUE)]
     return argv
@@ -423,26 +685,50 @@ def test_any_command_line_never_crashes(workdir, argv, files, stdin):
 
 
 COMMANDS = [
-    ["round", "{game}", "sheet.txt", "--yes"], ["round", "{game}", "-", "--yes"], ["round", "{game}", "-"],
-    ["round", "{game}", "--json"], ["setup", "{game}", "board.txt"], ["setup", "{game}", "-"],
-    ["table", "{game}"], ["what-if", "{game}", "{n}", "sheet.txt"],
-    ["correct", "{game}", "{n}", "sheet.txt", "--reason", "{text}"], ["import", "record.jsonl"],
-    ["import", "record.txt"], ["verify", "record.jsonl"], ["verify", "record.txt"], ["verify", "{game}", "--json"],
+    ["round", "{game}", "sheet.txt", "--yes"],
+    ["round", "{game}", "-", "--yes"],
+    ["round", "{game}", "-"],
+    ["round", "{game}", "--json"],
+    ["setup", "{game}", "board.txt"],
+    ["setup", "{game}", "-"],
+    ["table", "{game}"],
+    ["what-if", "{game}", "{n}", "sheet.txt"],
+    ["correct", "{game}", "{n}", "sheet.txt", "--reason", "{text}"],
+    ["import", "record.jsonl"],
+    ["import", "record.txt"],
+    ["verify", "record.jsonl"],
+    ["verify", "record.txt"],
+    ["verify", "{game}", "--json"],
     ["adjudicate", "sheet.txt", "--board", "board.txt", "--clans", "{clans}", "--round", "{n}"],
     ["adjudicate", "-", "--board", "board.txt", "--clans", "{clans}", "--json"],
     ["new", "{text}", "--clans", "{clans}", "--players", "{text}", "--event", "{text}", "-o", "{text}"],
-    ["board", "{game}", "--round", "{n}", "--svg", "pic.svg"], ["score", "{game}", "--json"],
-    ["replay", "{game}", "--to", "{n}"], ["export", "{game}", "-f", "text", "-o", "out.txt"], ["show", "{game}"],
-    ["casebook", ".", "-k", "{text}"], ["event", "{game}"], ["event", "{game}", "{line}"],
-    ["seal", "{game}", "{text}"], ["reveal", "{game}", "{text}", "{line}", "{text}"],
+    ["board", "{game}", "--round", "{n}", "--svg", "pic.svg"],
+    ["score", "{game}", "--json"],
+    ["replay", "{game}", "--to", "{n}"],
+    ["export", "{game}", "-f", "text", "-o", "out.txt"],
+    ["show", "{game}"],
+    ["casebook", ".", "-k", "{text}"],
+    ["event", "{game}"],
+    ["event", "{game}", "{line}"],
+    ["seal", "{game}", "{text}"],
+    ["reveal", "{game}", "{text}", "{line}", "{text}"],
 ]
 
 
 @examples(300)
-@given(st.sampled_from(COMMANDS), st.sampled_from(GAMES[:3]), st.integers(-1, 6), st.text(max_size=30),
-       st.one_of(st.sampled_from(["crab,lion", "dragon,phoenix,scorpion", "crab,crane,lion,scorpion,unicorn"]),
-                 st.text(max_size=20)), cli_files(), st.one_of(_text(SHEETS), st.lists(notation_line()).map("\n".join)),
-       _text(["\n".join(TABLE_LINES)]))
+@given(
+    st.sampled_from(COMMANDS),
+    st.sampled_from(GAMES[:3]),
+    st.integers(-1, 6),
+    st.text(max_size=30),
+    st.one_of(
+        st.sampled_from(["crab,lion", "dragon,phoenix,scorpion", "crab,crane,lion,scorpion,unicorn"]),
+        st.text(max_size=20),
+    ),
+    cli_files(),
+    st.one_of(_text(SHEETS), st.lists(notation_line()).map("\n".join)),
+    _text(["\n".join(TABLE_LINES)]),
+)
 def test_every_command_with_mutated_input_never_crashes(workdir, command, game, n, text, clans, files, stdin, table):
     db, cwd = _setting_up(workdir, files)
     if command[0] == "casebook":
@@ -450,25 +736,46 @@ def test_every_command_with_mutated_input_never_crashes(workdir, command, game, 
     line = next(iter(table.splitlines()), "")
     args = [a.format(game=game, n=n, text=text, clans=clans, line=line) for a in command]
     stdin = table if command[0] == "event" else stdin
-    _invoke(args, input=stdin + "\nboard\nscore\nshow\npending\nresolve\n\nquit\n", env={"REFEREE_DB": str(db)}, cwd=cwd,
-            target="commands with mutated input")
+    _invoke(
+        args,
+        input=stdin + "\nboard\nscore\nshow\npending\nresolve\n\nquit\n",
+        env={"REFEREE_DB": str(db)},
+        cwd=cwd,
+        target="commands with mutated input",
+    )
 
 
 @examples(150)
-@given(st.lists(st.one_of(mutated_cases(), mutated([p.read_text() for p in TOML_FILES[:3]])), min_size=1, max_size=3),
-       st.one_of(st.none(), st.text(max_size=5)))
+@given(
+    st.lists(st.one_of(mutated_cases(), mutated([p.read_text() for p in TOML_FILES[:3]])), min_size=1, max_size=3),
+    st.one_of(st.none(), st.text(max_size=5)),
+)
 def test_the_casebook_command_never_crashes_on_malformed_files(workdir, files, case_filter):
     cwd = Path(tempfile.mkdtemp(dir=workdir))
     for i, text in enumerate(files):
         (cwd / f"fuzzed-{i}.toml").write_text(text, "utf-8")
-    _invoke(["casebook", str(cwd), *(["-k", case_filter] if case_filter is not None else [])], target="casebook command")
+    _invoke(
+        ["casebook", str(cwd), *(["-k", case_filter] if case_filter is not None else [])], target="casebook command"
+    )
 
 
 # --- damaged and foreign databases ---------------------------------------------------------------------
-DB_COMMANDS = [["games"], ["games", "--json"], ["show", "five-player"], ["verify", "five-player"], ["verify", "over"],
-               ["board", "five-player"], ["score", "over"], ["replay", "over"], ["export", "over"],
-               ["round", "five-player", "-", "--yes"], ["setup", "fresh", "-"],
-               ["new", "another", "--clans", "crab,lion"], ["import", "record.jsonl"], ["table", "five-player"]]
+DB_COMMANDS = [
+    ["games"],
+    ["games", "--json"],
+    ["show", "five-player"],
+    ["verify", "five-player"],
+    ["verify", "over"],
+    ["board", "five-player"],
+    ["score", "over"],
+    ["replay", "over"],
+    ["export", "over"],
+    ["round", "five-player", "-", "--yes"],
+    ["setup", "fresh", "-"],
+    ["new", "another", "--clans", "crab,lion"],
+    ["import", "record.jsonl"],
+    ["table", "five-player"],
+]
 
 
 @examples(200)
@@ -487,10 +794,12 @@ def test_a_damaged_database_is_a_clear_error(workdir, data):
                 raw[(at + k) % len(raw)] = data.draw(st.integers(0, 255))
         elif how == "zero page":
             start = at // page * page
-            raw[start:start + page] = bytes(len(raw[start:start + page]))
+            raw[start : start + page] = bytes(len(raw[start : start + page]))
         elif how == "garbage page":
             start = at // page * page
-            raw[start:start + page] = data.draw(st.binary(min_size=page, max_size=page))[:len(raw[start:start + page])]
+            raw[start : start + page] = data.draw(st.binary(min_size=page, max_size=page))[
+                : len(raw[start : start + page])
+            ]
         elif how == "header":
             raw[data.draw(st.integers(0, min(99, len(raw) - 1)))] = data.draw(st.integers(0, 255))
         else:
@@ -504,18 +813,35 @@ def test_a_damaged_database_is_a_clear_error(workdir, data):
 
 
 SQL_TYPES = ["INTEGER", "TEXT", "BLOB", "REAL", ""]
-COLUMNS = ["id", "game_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at",
-           "created_at", "what"]
-VALUES = st.one_of(st.none(), st.integers(-2, 2**63 - 1), st.floats(allow_nan=False), st.text(max_size=30),
-                   st.binary(max_size=20), st.sampled_from(["five-player", "GameCreated", "RoundResolved", "{}",
-                                                            '{"round": 1}', "[]", "1"]))
+COLUMNS = [
+    "id",
+    "game_id",
+    "seq",
+    "type",
+    "payload_version",
+    "payload",
+    "prev_hash",
+    "hash",
+    "recorded_at",
+    "created_at",
+    "what",
+]
+VALUES = st.one_of(
+    st.none(),
+    st.integers(-2, 2**63 - 1),
+    st.floats(allow_nan=False),
+    st.text(max_size=30),
+    st.binary(max_size=20),
+    st.sampled_from(["five-player", "GameCreated", "RoundResolved", "{}", '{"round": 1}', "[]", "1"]),
+)
 
 
 @st.composite
 def foreign_schema(draw) -> list[tuple[str, list[tuple[str, str]], list[list]]]:
     tables = []
-    for name in draw(st.lists(st.sampled_from(["game", "event", "other", "Event"]), min_size=1, max_size=3,
-                              unique_by=str.lower)):
+    for name in draw(
+        st.lists(st.sampled_from(["game", "event", "other", "Event"]), min_size=1, max_size=3, unique_by=str.lower)
+    ):
         cols = draw(st.lists(st.sampled_from(COLUMNS), min_size=1, max_size=len(COLUMNS), unique=True))
         if draw(st.booleans()):  # often every column the referee expects, with foreign types and rows
             cols = list(dict.fromkeys([*(COLUMNS[:9] if name.lower() == "event" else ["id", "created_at"]), *cols]))
@@ -527,8 +853,16 @@ def foreign_schema(draw) -> list[tuple[str, list[tuple[str, str]], list[list]]]:
 
 @examples(200)
 @given(foreign_schema(), st.sampled_from(DB_COMMANDS))
-@example([("game", [("id", "INTEGER"), ("created_at", "INTEGER"), ("game_id", "INTEGER"), ("seq", "INTEGER")],
-           [["five-player", None, None, None]])], ["show", "five-player"])  # a game row with no events
+@example(
+    [
+        (
+            "game",
+            [("id", "INTEGER"), ("created_at", "INTEGER"), ("game_id", "INTEGER"), ("seq", "INTEGER")],
+            [["five-player", None, None, None]],
+        )
+    ],
+    ["show", "five-player"],
+)  # a game row with no events
 def test_a_foreign_sqlite_file_is_a_clear_error(workdir, tables, command):
     fd, name = tempfile.mkstemp(suffix=".db", dir=workdir)
     os.close(fd)
@@ -569,8 +903,9 @@ def test_nasty_inputs_at_the_real_entry_point(tmp_path):
         (["adjudicate", str(tmp_path), "--board", str(tmp_path), "--clans", "crab"], None),
     ]
     for args, stdin in cases:
-        result = subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True,
-                                cwd=tmp_path)
+        result = subprocess.run(
+            [sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, text=True, cwd=tmp_path
+        )
         assert "Traceback" not in result.stderr, (args, result.stderr)
         assert result.returncode in (1, 2), (args, result.returncode, result.stderr)
         assert result.stderr.startswith(("error: ", "Usage:")), (args, result.stderr)

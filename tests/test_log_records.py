@@ -5,12 +5,24 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
+from test_log_replay import ROUND2_CHANGED
 
 from referee.log import (
-    GOLDEN_GAMES, GameExists, RecordError, Store, correct, export_jsonl, export_text, golden, import_records,
-    parse_jsonl, parse_records, parse_text, relabel, verify,
+    GOLDEN_GAMES,
+    GameExists,
+    OpenGame,
+    RecordError,
+    Store,
+    export_jsonl,
+    export_text,
+    golden,
+    import_records,
+    parse_jsonl,
+    parse_records,
+    parse_text,
+    relabel,
+    verify,
 )
-from test_log_replay import ROUND2_CHANGED
 
 
 def _data(name: str) -> str:
@@ -39,7 +51,7 @@ def test_export_import_export_gives_identical_bytes(stores, name, export):
 def test_a_corrected_game_round_trips_through_both_formats(stores):
     a, b = stores
     import_records(a, _data("two-player.jsonl"))
-    correct(a, "two-player", 2, ROUND2_CHANGED, 'judge "Ito": no blessing\nunder the army')
+    OpenGame(a, "two-player").correct(2, ROUND2_CHANGED, 'judge "Ito": no blessing\nunder the army')
     for export in (export_jsonl, export_text):
         text = export(a.events("two-player"))
         events, _ = parse_records(text)
@@ -86,15 +98,21 @@ DAMAGED = {
     "unknown format": ("hello\n", 1, "neither a JSON Lines log nor a game record"),
     "empty": ("\n\n", 1, "neither"),
     "unknown province": (_replace_line(RECORD, R3 + 2, "dragon: army 2 @ dragon_middle"), R3 + 2, "unknown province"),
-    "entry changed": (_replace_line(RECORD, R3 + 1, "dragon: army 1 dragon_capital > phoenix_capital + blessing 2"),
-                      R3, "round 3: the record's seal"),
+    "entry changed": (
+        _replace_line(RECORD, R3 + 1, "dragon: army 1 dragon_capital > phoenix_capital + blessing 2"),
+        R3,
+        "round 3: the record's seal",
+    ),
     "seal changed": (_replace_line(RECORD, R3, "== round 3 (seal 0000-0000)"), R3, "seal 0000-0000"),
     "header changed": (RECORD.replace('[Table "2"]', '[Table "7"]'), 11, "setup: the record's seal"),
     "no game header": (RECORD.replace('[Game "four-player"]\n', ""), 1, "missing header(s) [Game]"),
     "round skipped": (RECORD.replace("== round 3", "== round 4", 1), R3, "round 4 found where round 3 comes next"),
     "not a header": (RECORD.replace('[Table "2"]', "[Table 2]"), 4, "not a header"),
-    "correction without reason": (RECORD + "\n== correction of round 2\ndragon: army 1 @ dragon_capital\n",
-                                  RECORD.count("\n") + 2, "starts with its reason"),
+    "correction without reason": (
+        RECORD + "\n== correction of round 2\ndragon: army 1 @ dragon_capital\n",
+        RECORD.count("\n") + 2,
+        "starts with its reason",
+    ),
 }
 
 

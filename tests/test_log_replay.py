@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from golden_build import TRANSCRIPTS, transcript
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee.engine import final_score
-from referee.engine.digest import state_digest
+from referee.engine.model.digest import state_digest
 from referee.log import (
-    GOLDEN_GAMES, EventType, Fold, ReplayError, Store, correct, corrections, golden, new_game, record_round,
-    record_setup, replay, state_after_round, states, verify, what_if,
+    GOLDEN_GAMES,
+    EventType,
+    Fold,
+    OpenGame,
+    ReplayError,
+    Store,
+    corrections,
+    golden,
+    new_game,
+    replay,
+    state_after_round,
+    states,
+    verify,
+    what_if,
 )
 from referee.log import events as ev
 from referee.log.events import EventFormatError, Problem, upcast
@@ -30,13 +43,21 @@ def _replay_live(store: Store, name: str) -> tuple[list, list]:
     h = events[0].data
     game = f"live-{name}"
     live = [None]
-    new_game(store, game, h["clans"], players=h["players"], event=h["event"], table=h["table"], date=h["date"],
-             options=h["options"])
+    new_game(
+        store,
+        game,
+        h["clans"],
+        players=h["players"],
+        event=h["event"],
+        table=h["table"],
+        date=h["date"],
+        options=h["options"],
+    )
     for e in events[1:]:
         if e.type == EventType.SETUP_RECORDED:
-            live.append(record_setup(store, game, e.data["lines"])[1])
+            live.append(OpenGame(store, game).record_setup(e.data["lines"])[1])
         else:
-            live.append(record_round(store, game, e.data["entries"])[1])
+            live.append(OpenGame(store, game).record_round(e.data["entries"])[1])
     return store.events(game), live
 
 
@@ -49,7 +70,9 @@ def test_golden_transcript_matches_replay(name, request):
         path.parent.mkdir(exist_ok=True)
         path.write_text(got, "utf-8")
     assert path.exists(), f"{path} missing: run pytest --regen-golden"
-    assert got == path.read_text("utf-8"), f"{name}: the replay differs from {path.name}; review with --regen-golden + git diff"
+    assert got == path.read_text("utf-8"), (
+        f"{name}: the replay differs from {path.name}; review with --regen-golden + git diff"
+    )
 
 
 @pytest.mark.parametrize("name", GOLDEN_GAMES)
@@ -67,7 +90,7 @@ def test_replay_equals_live_state_after_every_event(store, name):
     recorded, live = _replay_live(store, name)
     steps = list(states(recorded))
     assert len(steps) == len(live) == 7
-    for k, (step, state) in enumerate(zip(steps, live)):
+    for k, (step, state) in enumerate(zip(steps, live, strict=True)):
         if state is not None:
             assert step.state == state, f"event {k + 1}"
             assert replay(recorded[: k + 1]) == state
@@ -96,18 +119,20 @@ def test_replay_stops_after_the_fifth_round(store):
     events = golden("two-player")
     h = events[0].data
     new_game(store, "over", h["clans"])
-    record_setup(store, "over", events[1].data["lines"])
+    OpenGame(store, "over").record_setup(events[1].data["lines"])
     for e in events[2:]:
-        record_round(store, "over", e.data["entries"])
+        OpenGame(store, "over").record_round(e.data["entries"])
     with pytest.raises(ReplayError, match="fifth round is over"):
-        record_round(store, "over", ["crab: bluff @ crab_capital"])
+        OpenGame(store, "over").record_round(["crab: bluff @ crab_capital"])
     assert len(store.events("over")) == 7
 
 
 def test_a_round_recorded_out_of_turn_is_an_engine_divergence():
     events = golden("two-player")
-    bad = ev.chain_all("two-player", [(e.type, {**e.payload, "round": 4} if e.seq == 4 else e.payload,
-                                       e.payload_version) for e in events])
+    bad = ev.chain_all(
+        "two-player",
+        [(e.type, {**e.payload, "round": 4} if e.seq == 4 else e.payload, e.payload_version) for e in events],
+    )
     found = verify(bad)
     assert found.seq == 4 and found.problem == Problem.ENGINE
     assert "round track is at 2" in found.detail
@@ -144,7 +169,9 @@ def test_correction_is_appended_and_replay_uses_it(store):
     events = golden("two-player")
     store.import_logs([events])
     before = replay(events)
-    recorded, correction = correct(store, "two-player", 2, ROUND2_CHANGED, "judge: no blessing under the crab army")
+    recorded, correction = OpenGame(store, "two-player").correct(
+        2, ROUND2_CHANGED, "judge: no blessing under the crab army"
+    )
     log = store.events("two-player")
     assert [e.type for e in log][-1] == EventType.ENTRY_CORRECTED and recorded.seq == 8
     assert log[:7] == events  # nothing overwritten
@@ -164,8 +191,8 @@ def test_correction_is_appended_and_replay_uses_it(store):
 def test_rounds_after_a_correction_build_on_it(store):
     events = golden("two-player")
     store.import_logs([events[:4]])  # created, setup, rounds 1-2
-    correct(store, "two-player", 2, ROUND2_CHANGED, "ruling")
-    _, state, report = record_round(store, "two-player", events[4].data["entries"])
+    OpenGame(store, "two-player").correct(2, ROUND2_CHANGED, "ruling")
+    _, state, report = OpenGame(store, "two-player").record_round(events[4].data["entries"])
     assert report.round == 3
     log = store.events("two-player")
     assert verify(log) is None and replay(log) == state
@@ -174,16 +201,16 @@ def test_rounds_after_a_correction_build_on_it(store):
 def test_a_correction_needs_a_reason_and_a_resolved_round(store):
     store.import_logs([golden("two-player")[:3]])
     with pytest.raises(Exception, match="needs a reason"):
-        correct(store, "two-player", 1, ROUND2_CHANGED, "  ")
+        OpenGame(store, "two-player").correct(1, ROUND2_CHANGED, "  ")
     with pytest.raises(ReplayError, match="round 2 has not been resolved"):
-        correct(store, "two-player", 2, ROUND2_CHANGED, "why")
+        OpenGame(store, "two-player").correct(2, ROUND2_CHANGED, "why")
     assert len(store.events("two-player")) == 3
 
 
 def test_an_edited_correction_digest_is_caught(store):
     events = golden("two-player")
     store.import_logs([events])
-    correct(store, "two-player", 2, ROUND2_CHANGED, "ruling")
+    OpenGame(store, "two-player").correct(2, ROUND2_CHANGED, "ruling")
     log = store.events("two-player")
     payload = {**log[-1].payload, "digests": {**log[-1].payload["digests"], "4": "0" * 64}}
     forged = log[:-1] + [ev.chain("two-player", log[-2], EventType.ENTRY_CORRECTED, payload)]
@@ -193,8 +220,12 @@ def test_an_edited_correction_digest_is_caught(store):
 
 # --- upcasting ------------------------------------------------------------------------------------------
 V0_CREATED = {
-    "game": "old-game", "clans": ["crab", "crane"], "players": [["crab", "Aiko"], ["crane", "Kenji"]],
-    "rules": {"crab_faceup_bonus": 1}, "engine": 0, "table": 7,
+    "game": "old-game",
+    "clans": ["crab", "crane"],
+    "players": [["crab", "Aiko"], ["crane", "Kenji"]],
+    "rules": {"crab_faceup_bonus": 1},
+    "engine": 0,
+    "table": 7,
 }
 
 
@@ -241,14 +272,26 @@ NAMES = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
 @given(event=NAMES, table=NAMES, date=NAMES, crab=NAMES, crane=NAMES, reason=NAMES.filter(str.strip))
 def test_game_record_round_trips_any_header(event, table, date, crab, crane, reason):
     events = golden("two-player")[:3]
-    created = {**events[0].payload, "event": event, "table": table, "date": date,
-               "players": {"crab": crab, "crane": crane}}
-    log = ev.chain_all("two-player", [(EventType.GAME_CREATED, created, 1)] +
-                       [(e.type, e.payload, 1) for e in events[1:]])
+    created = {
+        **events[0].payload,
+        "event": event,
+        "table": table,
+        "date": date,
+        "players": {"crab": crab, "crane": crane},
+    }
+    log = ev.chain_all(
+        "two-player", [(EventType.GAME_CREATED, created, 1)] + [(e.type, e.payload, 1) for e in events[1:]]
+    )
     fold = Fold.of(log)
     rerun = fold.rerun(1, tuple(events[2].data["entries"][:2]))
-    log.append(ev.chain("two-player", log[-1], EventType.ENTRY_CORRECTED,
-                        ev.entry_corrected(1, rerun[0].lines, reason, {1: state_digest(rerun[0].after)})))
+    log.append(
+        ev.chain(
+            "two-player",
+            log[-1],
+            EventType.ENTRY_CORRECTED,
+            ev.entry_corrected(1, rerun[0].lines, reason, {1: state_digest(rerun[0].after)}),
+        )
+    )
     text = export_text(log)
     back, _ = parse_text(text)
     assert [e.hash for e in back] == [e.hash for e in log]

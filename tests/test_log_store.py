@@ -12,14 +12,24 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
-from referee.engine.digest import state_digest
-from referee.engine.errors import RefereeError
+from referee.engine.model.digest import state_digest
+from referee.engine.model.errors import RefereeError
 from referee.log import (
-    EventType, Fold, GameChanged, GameExists, OpenGame, Store, StoreError, UnknownGame, golden, new_game,
-    record_round, record_setup, verify,
+    EventType,
+    Fold,
+    GameChanged,
+    GameExists,
+    OpenGame,
+    Store,
+    StoreError,
+    UnknownGame,
+    golden,
+    new_game,
+    verify,
 )
 from referee.log import events as ev
-from referee.log import store as store_module
+from referee.log import game as game_module
+from referee.log import storage as store_module
 from referee.log.replay import round_outcome
 
 replay_module = importlib.import_module("referee.log.replay")  # the module: `referee.log.replay` is also a function
@@ -42,7 +52,7 @@ def store(any_db):
 def _started(store: Store, game: str = "t1") -> None:
     recorded = golden("two-player")
     new_game(store, game, ["crab", "crane"], players={"crab": "Aiko"}, event="Friday", table="3", date="2026-11-20")
-    record_setup(store, game, recorded[1].data["lines"])
+    OpenGame(store, game).record_setup(recorded[1].data["lines"])
 
 
 # --- where the database lives -------------------------------------------------------------------------
@@ -68,7 +78,7 @@ def test_environment_variable_and_argument_select_the_database(tmp_path, monkeyp
 # --- reading and writing ------------------------------------------------------------------------------
 def test_commands_append_a_chained_log(store):
     _started(store)
-    event, state, report = record_round(store, "t1", "\n".join(ROUND1))
+    event, state, report = OpenGame(store, "t1").record_round("\n".join(ROUND1))
     log = store.events("t1")
     assert [e.seq for e in log] == [1, 2, 3]
     assert [e.type for e in log] == ["GameCreated", "SetupRecorded", "RoundResolved"]
@@ -82,7 +92,7 @@ def test_commands_append_a_chained_log(store):
 def test_refused_entries_record_nothing(store):
     _started(store)
     with pytest.raises(RefereeError, match="share no border"):
-        record_round(store, "t1", ["crab: army 3 crab_central > crane_south"])
+        OpenGame(store, "t1").record_round(["crab: army 3 crab_central > crane_south"])
     assert len(store.events("t1")) == 2
 
 
@@ -102,7 +112,7 @@ def test_unknown_and_duplicate_games(store):
 def test_games_lists_headers_and_stream_yields_each_game(store):
     _started(store, "a")
     _started(store, "b")
-    record_round(store, "b", ROUND1)
+    OpenGame(store, "b").record_round(ROUND1)
     info = {g.game: g for g in store.games()}
     assert info["a"].events == 2 and info["b"].events == 3
     assert info["a"].header["event"] == "Friday" and info["a"].header["players"] == {"crab": "Aiko"}
@@ -112,14 +122,17 @@ def test_games_lists_headers_and_stream_yields_each_game(store):
 
 
 # --- append-only, enforced by the database ------------------------------------------------------------
-@pytest.mark.parametrize("sql", [
-    "UPDATE event SET payload = '{}' WHERE seq = 2",
-    "UPDATE event SET seq = 9 WHERE seq = 1",
-    "DELETE FROM event WHERE seq = 2",
-    "DELETE FROM event",
-    "UPDATE game SET id = 'other'",
-    "DELETE FROM game",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE event SET payload = '{}' WHERE seq = 2",
+        "UPDATE event SET seq = 9 WHERE seq = 1",
+        "DELETE FROM event WHERE seq = 2",
+        "DELETE FROM event",
+        "UPDATE game SET id = 'other'",
+        "DELETE FROM game",
+    ],
+)
 def test_the_database_refuses_updates_and_deletes(store, sql):
     _started(store)
     before = store.events("t1")
@@ -169,6 +182,7 @@ def test_triggers_dropped_by_hand_come_back_on_open(db):
 def test_no_code_path_updates_or_deletes():
     source = pyinspect.getsource(store_module)
     code = source.split("# --- the store", 1)[1]  # below the trigger definitions
+    code += pyinspect.getsource(game_module)  # the game service: it appends through the store only
     for word in ("update(", "delete(", "UPDATE ", "DELETE ", ".merge(", "session.delete"):
         assert word not in code, word
 
@@ -247,7 +261,7 @@ def test_two_processes_appending_the_same_event_one_wins(any_db):
 def test_a_stale_writer_gets_game_changed_and_loses_nothing(store):
     _started(store)
     stale = store.events("t1")
-    record_round(store, "t1", ROUND1)
+    OpenGame(store, "t1").record_round(ROUND1)
     winner = store.events("t1")
     _, payload = _prepare(store, "t1")
     with pytest.raises(GameChanged) as info:
@@ -288,7 +302,7 @@ def test_a_refused_event_leaves_the_open_game_as_it_was(store):
 def test_an_open_game_overtaken_by_another_writer_refuses_and_catches_up(store):
     _started(store)
     log = OpenGame(store, "t1")
-    record_round(store, "t1", ROUND1)  # another moderator, on the same game
+    OpenGame(store, "t1").record_round(ROUND1)  # another moderator, on the same game
     with pytest.raises(GameChanged):
         log.record_round(ROUND1)
     assert log.events == store.events("t1") and log.state.round == 2  # re-read: the other round is in the fold
@@ -300,13 +314,13 @@ def test_a_new_game_and_its_capitals_are_one_transaction(store):
     capitals = ["crab: control 1 facedown @ crab_capital", "lion: control 1 facedown @ lion_capital"]
     events = new_game(store, "g", ["crab", "lion"], setup=capitals)
     assert [e.type for e in store.events("g")] == ["GameCreated", "SetupRecorded"] == [e.type for e in events]
-    for refused in ("crab: control 1 facedown @ nowhere_at_all",  # not understood
-                    "scorpion: control 1 facedown @ scorpion_capital"):  # understood; the engine refuses it
+    for refused in (
+        "crab: control 1 facedown @ nowhere_at_all",  # not understood
+        "scorpion: control 1 facedown @ scorpion_capital",
+    ):  # understood; the engine refuses it
         with pytest.raises(RefereeError):
             new_game(store, "h", ["crab", "lion"], setup=[*capitals, refused])
         assert not store.exists("h")  # no game without its setup
-
-
 
 
 # --- PostgreSQL specifics ---------------------------------------------------------------------------------

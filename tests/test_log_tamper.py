@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from referee.engine.digest import canonical_json
+from referee.engine.model.digest import canonical_json
 from referee.log import Problem, RecordError, Store, export_jsonl, golden, import_records, verify
 from referee.log import events as ev
 
@@ -41,13 +41,31 @@ def _rewrite(store: Store, events: list[ev.Event]) -> None:
         conn.executemany(
             "INSERT INTO event (game_id, seq, type, payload_version, payload, prev_hash, hash, recorded_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(e.game, e.seq, e.type, e.payload_version, canonical_json(e.payload), e.prev_hash, e.hash, e.recorded_at)
-             for e in events])
+            [
+                (
+                    e.game,
+                    e.seq,
+                    e.type,
+                    e.payload_version,
+                    canonical_json(e.payload),
+                    e.prev_hash,
+                    e.hash,
+                    e.recorded_at,
+                )
+                for e in events
+            ],
+        )
 
 
 def _with_entries(events, seq, change):
-    items = [(e.type, {**e.payload, "entries": change(e.payload["entries"])} if e.seq == seq else e.payload,
-              e.payload_version) for e in events]
+    items = [
+        (
+            e.type,
+            {**e.payload, "entries": change(e.payload["entries"])} if e.seq == seq else e.payload,
+            e.payload_version,
+        )
+        for e in events
+    ]
     return ev.chain_all(GAME, items)
 
 
@@ -62,8 +80,9 @@ def _relinked(events, seq):
 
 def _stronger(entries):
     """Round 2 with the dragon's attack on its capital weakened: the phoenix now holds it."""
-    return [line.replace("army 4 dragon_south > dragon_capital", "army 2 dragon_south > dragon_capital")
-            for line in entries]
+    return [
+        line.replace("army 4 dragon_south > dragon_capital", "army 2 dragon_south > dragon_capital") for line in entries
+    ]
 
 
 def test_an_untouched_game_verifies(store):
@@ -86,8 +105,12 @@ def test_removed_event_in_the_database(store):
 
 
 def test_reordered_events_in_the_database(store):
-    _raw(store, "UPDATE event SET seq = 100 WHERE seq = 4", "UPDATE event SET seq = 4 WHERE seq = 5",
-         "UPDATE event SET seq = 5 WHERE seq = 100")
+    _raw(
+        store,
+        "UPDATE event SET seq = 100 WHERE seq = 4",
+        "UPDATE event SET seq = 4 WHERE seq = 5",
+        "UPDATE event SET seq = 5 WHERE seq = 100",
+    )
     found = verify(store.events(GAME))
     assert (found.seq, found.problem) == (4, Problem.REORDERED)
     assert "points at event 5, which comes after it" in found.detail
@@ -136,8 +159,11 @@ def test_the_database_file_edited_with_a_hex_editor(store):
 
 
 def test_the_first_divergence_is_named(store):
-    _raw(store, "UPDATE event SET payload = replace(payload, 'army 6', 'army 5') WHERE seq = 3",
-         "DELETE FROM event WHERE seq = 6")
+    _raw(
+        store,
+        "UPDATE event SET payload = replace(payload, 'army 6', 'army 5') WHERE seq = 3",
+        "DELETE FROM event WHERE seq = 6",
+    )
     assert verify(store.events(GAME)).seq == 3
 
 
@@ -160,8 +186,11 @@ FILE_CASES = {
     "edited payload": (_edited, 3, "edited payload"),
     "removed event": (lambda ls: ls[:3] + ls[4:], 4, "removed event: event 4 is missing"),
     "reordered event": (lambda ls: ls[:3] + [ls[4], ls[3]] + ls[5:], 4, "reordered event"),
-    "engine disagreement": (lambda ls: _dump(_with_entries(golden(GAME), ROUND2, _stronger)), 4,
-                            "engine disagreement: round 2"),
+    "engine disagreement": (
+        lambda ls: _dump(_with_entries(golden(GAME), ROUND2, _stronger)),
+        4,
+        "engine disagreement: round 2",
+    ),
     "broken chain": (lambda ls: _dump(_relinked(golden(GAME), 5)), 5, "broken chain"),
 }
 

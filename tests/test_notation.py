@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import AmbiguousName, Clan, Entry, Kind, NotUnderstood, Token, UnknownName
-from referee.engine.notation import format_entry, parse_entry, parse_round
+from referee.engine.notation.round import format_entry, parse_entry, parse_round
 
 BOARD = load_board()
 

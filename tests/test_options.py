@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee.engine.options import HarborNavy, RulesOptions, Tiebreak
+from referee.engine.model.options import HarborNavy, RulesOptions, Tiebreak
 
 
 def test_documented_defaults():
@@ -27,11 +27,14 @@ def test_text_values_are_typed():
     assert o.humility_ties is False and o.crab_faceup_bonus == 3 and o.harbor_navy == HarborNavy.SEA_ONLY
 
 
-@pytest.mark.parametrize("raw, says", [
-    ({"crab_bonus": 2}, "unknown rules option 'crab_bonus'"),
-    ({"humility_ties": "maybe"}, "humility_ties: 'maybe' is not a valid value"),
-    ({"tiebreak": "coin"}, "tiebreak: 'coin' is not a valid value"),
-])
+@pytest.mark.parametrize(
+    "raw, says",
+    [
+        ({"crab_bonus": 2}, "unknown rules option 'crab_bonus'"),
+        ({"humility_ties": "maybe"}, "humility_ties: 'maybe' is not a valid value"),
+        ({"tiebreak": "coin"}, "tiebreak: 'coin' is not a valid value"),
+    ],
+)
 def test_bad_options_are_refused_with_their_name(raw, says):
     with pytest.raises(ValueError, match=says):
         RulesOptions.from_dict(raw)

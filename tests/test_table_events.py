@@ -11,24 +11,39 @@ from hypothesis import strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import Clan, Entry, Kind, Token, begin_round, resolve
-from referee.engine.cardnotation import PROVINCE_CARDS
-from referee.engine.digest import state_digest, state_to_dict
-from referee.engine.errors import AmbiguousName, EventRefused, NotUnderstood, UnknownName
-from referee.engine.flow import apply_table_event
-from referee.engine.honor import final_score
-from referee.engine.table import (CardPlayed, DeckSet, DiscardEntered, FirstPlayerSet, InitiativeRevealed, Passed, SetupStep,
-                                  StartingControlPlaced, Swapped, Target, TokenReturned, TokenTargeted, format_table_event,
-                                  parse_table_event)
-from referee.engine.tablenotation import new_state
+from referee.engine.model.digest import state_digest, state_to_dict
+from referee.engine.model.errors import AmbiguousName, EventRefused, NotUnderstood, UnknownName
+from referee.engine.notation.card_plays import PROVINCE_CARDS
+from referee.engine.notation.setup import new_state
+from referee.engine.notation.table_events import format_table_event, parse_table_event
+from referee.engine.notation.table_parts import (
+    CardPlayed,
+    DeckSet,
+    DiscardEntered,
+    FirstPlayerSet,
+    InitiativeRevealed,
+    Passed,
+    SetupStep,
+    StartingControlPlaced,
+    Swapped,
+    Target,
+    TokenReturned,
+    TokenTargeted,
+)
+from referee.engine.scoring.honor import final_score
+from referee.engine.table.apply import apply_table_event
 from referee.gamefile import play_game, read_game
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)
 GAME = Path(__file__).parent / "games" / "cards-game.txt"
 CLANS = list(Clan)
-TOKENS = [Token(Kind.ARMY, s) for s in range(1, 7)] + [Token(Kind.NAVY, s) for s in (1, 2, 3)] + [
-    Token(Kind.SHINOBI, s) for s in (1, 2, 3)] + [Token(Kind.BLESSING, 2), Token(Kind.BLESSING, 3),
-                                                  Token(Kind.RAID), Token(Kind.DIPLOMACY), Token(Kind.BLUFF)]
+TOKENS = (
+    [Token(Kind.ARMY, s) for s in range(1, 7)]
+    + [Token(Kind.NAVY, s) for s in (1, 2, 3)]
+    + [Token(Kind.SHINOBI, s) for s in (1, 2, 3)]
+    + [Token(Kind.BLESSING, 2), Token(Kind.BLESSING, 3), Token(Kind.RAID), Token(Kind.DIPLOMACY), Token(Kind.BLUFF)]
+)
 FIGHTERS = [t for t in TOKENS if t.kind in (Kind.ARMY, Kind.NAVY, Kind.SHINOBI, Kind.RAID, Kind.DIPLOMACY)]
 
 
@@ -62,16 +77,32 @@ def card_plays(draw):
         return CardPlayed(clan, card, swap=(draw(prov), draw(prov)))
     if card in ("promotion", "reinforcements"):
         returned = tuple(draw(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=2)))
-        given = tuple(draw(st.lists(st.tuples(st.sampled_from(["discard", "pool"]), st.sampled_from(TOKENS)), min_size=1, max_size=2)))
+        given = tuple(
+            draw(
+                st.lists(
+                    st.tuples(st.sampled_from(["discard", "pool"]), st.sampled_from(TOKENS)), min_size=1, max_size=2
+                )
+            )
+        )
         return CardPlayed(clan, card, returned=returned, given_up=given)
     if card == "spy_network":
-        return CardPlayed(clan, card, other=draw(st.sampled_from(CLANS)), seen=tuple(draw(st.lists(st.sampled_from(TOKENS), max_size=6))))
+        return CardPlayed(
+            clan,
+            card,
+            other=draw(st.sampled_from(CLANS)),
+            seen=tuple(draw(st.lists(st.sampled_from(TOKENS), max_size=6))),
+        )
     if card == "inspire_fear":
         return CardPlayed(clan, card, cost=draw(prov), provinces=tuple(draw(st.lists(prov, max_size=2))))
     if card == "dark_favors":
         return CardPlayed(clan, card, cost=draw(prov), targets=(draw(targets(need_token=True)),))
     if card == "purge_the_weak":
-        return CardPlayed(clan, card, hand_discard=draw(st.sampled_from(TOKENS)), targets=tuple(draw(st.lists(targets(need_token=True), max_size=2))))
+        return CardPlayed(
+            clan,
+            card,
+            hand_discard=draw(st.sampled_from(TOKENS)),
+            targets=tuple(draw(st.lists(targets(need_token=True), max_size=2))),
+        )
     p, source = draw(places())
     return CardPlayed(clan, card, cost=draw(prov), animated=Entry(clan, draw(st.sampled_from(FIGHTERS)), p, source))
 
@@ -79,13 +110,27 @@ def card_plays(draw):
 events = st.one_of(
     st.builds(SetupStep, st.sampled_from(["capitals", "tokens"])),
     st.builds(FirstPlayerSet, st.sampled_from(CLANS)),
-    st.builds(lambda cs, n: DeckSet(tuple(sorted(set(cs))), n), st.lists(st.sampled_from(CLANS), max_size=4), st.integers(0, 3)),
-    st.builds(DiscardEntered, st.sampled_from(CLANS), st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map(tuple), st.none() | st.integers(1, 5)),
+    st.builds(
+        lambda cs, n: DeckSet(tuple(sorted(set(cs))), n),
+        st.lists(st.sampled_from(CLANS), max_size=4),
+        st.integers(0, 3),
+    ),
+    st.builds(
+        DiscardEntered,
+        st.sampled_from(CLANS),
+        st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map(tuple),
+        st.none() | st.integers(1, 5),
+    ),
     st.builds(StartingControlPlaced, st.sampled_from(CLANS), st.sampled_from(PROVINCES)),
     st.builds(InitiativeRevealed, st.sampled_from([str(c) for c in CLANS] + list(BOARD.neutral_initiative))),
     st.builds(Passed, st.sampled_from(CLANS)),
     st.builds(TokenReturned, st.sampled_from(CLANS), st.sampled_from(TOKENS)),
-    st.builds(lambda c, v, t: TokenTargeted(c, v, t), st.sampled_from(CLANS), st.sampled_from(["scout", "first_player", "peek"]), targets()),
+    st.builds(
+        lambda c, v, t: TokenTargeted(c, v, t),
+        st.sampled_from(CLANS),
+        st.sampled_from(["scout", "first_player", "peek"]),
+        targets(),
+    ),
     st.builds(lambda c, t: TokenTargeted(c, "shugenja", t), st.sampled_from(CLANS), targets(need_token=True)),
     st.builds(Swapped, st.sampled_from(CLANS), places(), places()),
     card_plays(),
@@ -100,30 +145,42 @@ def test_table_event_notation_round_trips(event):
     assert format_table_event(parse_table_event(line, BOARD)) == line
 
 
-
-@pytest.mark.parametrize("loose, canonical", [
-    ("Crab: PLAYS Promotion army 3 ,  Discard navy 1", "crab: plays promotion army 3, discard navy 1"),
-    ("crane: plays code_of @ crane_cen, crab-central", "crane: plays code_of_honor @ crane_central, crab_central"),
-    ("unicorn: swap unicorn_cap > lion_north with @ unicorn_southe", "unicorn: swap unicorn_capital > lion_northwest with @ unicorn_southeast"),
-    ("initiative: master of governance", "initiative: master_of_governance"),
-    ("crab: shugenja lion army 3 @ kyuden_akodo" if "kyuden_akodo" in BOARD.names else "crab: shugenja lion army 3 @ lion_cap",
-     "crab: shugenja lion army 3 @ lion_capital"),
-    ("first player: lion", "first_player: lion"),
-])
+@pytest.mark.parametrize(
+    "loose, canonical",
+    [
+        ("Crab: PLAYS Promotion army 3 ,  Discard navy 1", "crab: plays promotion army 3, discard navy 1"),
+        ("crane: plays code_of @ crane_cen, crab-central", "crane: plays code_of_honor @ crane_central, crab_central"),
+        (
+            "unicorn: swap unicorn_cap > lion_north with @ unicorn_southe",
+            "unicorn: swap unicorn_capital > lion_northwest with @ unicorn_southeast",
+        ),
+        ("initiative: master of governance", "initiative: master_of_governance"),
+        (
+            "crab: shugenja lion army 3 @ kyuden_akodo"
+            if "kyuden_akodo" in BOARD.names
+            else "crab: shugenja lion army 3 @ lion_cap",
+            "crab: shugenja lion army 3 @ lion_capital",
+        ),
+        ("first player: lion", "first_player: lion"),
+    ],
+)
 def test_tolerant_input_canonical_output(loose, canonical):
     assert format_table_event(parse_table_event(loose, BOARD)) == canonical
 
 
-@pytest.mark.parametrize("line, error", [
-    ("crab plays promotion", NotUnderstood),
-    ("crab: plays promotion", NotUnderstood),
-    ("crab: dances", UnknownName),
-    ("crab: plays promotoin army 3, discard navy 1", UnknownName),
-    ("crab: plays p army 3, discard navy 1", AmbiguousName),
-    ("initiative: master", AmbiguousName),
-    ("crab: shugenja lion @ lion_capital", NotUnderstood),
-    ("crab: scout lion @ lion_kapital", UnknownName),
-])
+@pytest.mark.parametrize(
+    "line, error",
+    [
+        ("crab plays promotion", NotUnderstood),
+        ("crab: plays promotion", NotUnderstood),
+        ("crab: dances", UnknownName),
+        ("crab: plays promotoin army 3, discard navy 1", UnknownName),
+        ("crab: plays p army 3, discard navy 1", AmbiguousName),
+        ("initiative: master", AmbiguousName),
+        ("crab: shugenja lion @ lion_capital", NotUnderstood),
+        ("crab: scout lion @ lion_kapital", UnknownName),
+    ],
+)
 def test_three_kinds_of_error(line, error):
     with pytest.raises(error):
         parse_table_event(line, BOARD, lineno=3)
@@ -137,7 +194,8 @@ def test_refusal_is_one_line_with_round_clan_input_and_card():
         apply_table_event(state, parse_table_event("crab: plays promotion army 5, discard navy 1", BOARD))
     assert str(refused.value) == (
         'round 3, crab: "plays promotion army 5, discard navy 1": '
-        "Crab's only army 5 is not in its discard pile (card:promotion)")
+        "Crab's only army 5 is not in its discard pile (card:promotion)"
+    )
     assert refused.value.round == 3 and refused.value.clan == "crab" and refused.value.ruling == "card:promotion"
 
 
@@ -166,8 +224,16 @@ def test_a_game_without_table_events_keeps_its_digest_keys():
     # the rules options and board data version are sealed in the game's first event, not in each digest
     state = new_state(BOARD, (Clan.CRAB, Clan.LION))
     assert set(state_to_dict(state)) == {
-        "round", "clans", "control", "special", "cards_on_board", "cards_held", "cards_played", "ronin",
-        "objectives"}
+        "round",
+        "clans",
+        "control",
+        "special",
+        "cards_on_board",
+        "cards_held",
+        "cards_played",
+        "ronin",
+        "objectives",
+    }
 
 
 def _final(record):

@@ -7,9 +7,9 @@ import sys
 import typer
 
 from ..engine import EntriesRefused, Entry, GameState, NotationError
-from ..engine.notation import format_entry, parse_entry, parse_lines
-from ..engine.placement import check_entries
-from ..engine.tokens import Kind
+from ..engine.model.tokens import Kind
+from ..engine.notation.round import format_entry, parse_entry, parse_lines
+from ..engine.resolution.placement import check_entries
 
 
 class RoundInputError(NotationError):

@@ -2,20 +2,14 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from ..engine.errors import RefereeError
-from .app import DbOpt, GameArg, JsonOpt, app, read_input, write_output
+from ..engine.model.errors import RefereeError
+from .common import DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
-SheetArg = Annotated[Path, typer.Argument(help="A file in the notation, or '-' for standard input.", show_default=False)]
-
-
-def open_store(db: str | None):
-    from ..log import Store
-
-    return Store(db)
+commands = typer.Typer()
 
 
 def parse_options(values: list[str]) -> dict[str, str]:
@@ -39,25 +33,35 @@ def parse_players(text: str | None) -> dict[str, str]:
     return players
 
 
-@app.command()
+@commands.command()
 def new(
     game: GameArg,
     clans: Annotated[str, typer.Option("--clans", "-c", help="Clans in seat order (clockwise), comma-separated.")],
-    players: Annotated[Optional[str], typer.Option(help="Player names: crab=Ann,lion=Bo.")] = None,
+    players: Annotated[str | None, typer.Option(help="Player names: crab=Ann,lion=Bo.")] = None,
     event: Annotated[str, typer.Option(help="The event's name.")] = "",
     table: Annotated[str, typer.Option(help="The table.")] = "",
     date: Annotated[str, typer.Option(help="The date played (YYYY-MM-DD).")] = "",
-    option: Annotated[list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE (RULINGS.md); repeatable.")] = [],
+    option: Annotated[
+        list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE (RULINGS.md); repeatable.")
+    ] = [],  # noqa: B006 (Typer's default for a repeatable option; never mutated)
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
-    from ..engine.notation import parse_clan
+    from ..engine.notation.round import parse_clan
     from . import render
 
     seats = [str(parse_clan(c, clans)) for c in clans.split(",") if c.strip()]
     with open_store(db) as store:
-        state = create_game(store, game, seats, players=parse_players(players), event=event, table=table, date=date,
-                            options=parse_options(option))
+        state = create_game(
+            store,
+            game,
+            seats,
+            players=parse_players(players),
+            event=event,
+            table=table,
+            date=date,
+            options=parse_options(option),
+        )
     render.game_created(game, state, store.where)
 
 
@@ -77,7 +81,7 @@ def create_game(store, game: str, seats, **header):
     return Fold.of(new_game(store, game, seats, setup=capital_lines(seats), **header)).state
 
 
-@app.command("games")
+@commands.command("games")
 def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the games in the database."""
     from . import render
@@ -86,7 +90,7 @@ def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
         render.games(store.games(), json_out=json_out)
 
 
-@app.command()
+@commands.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """A game's header, rounds played and seal codes."""
     from ..log import Fold
@@ -97,7 +101,7 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     render.game_summary(Fold.of(events), events, json_out=json_out)
 
 
-@app.command()
+@commands.command()
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
     from ..log import OpenGame
@@ -107,15 +111,22 @@ def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     with open_store(db) as store:
         log = OpenGame(store, game)
         if log.state.round > 1:
-            raise RefereeError(f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead")
+            raise RefereeError(
+                f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead"
+            )
         _, state = log.record_setup(text)
     render.board_view(state)
 
 
-@app.command("round")
+@commands.command("round")
 def play_round(
     game: GameArg,
-    sheet: Annotated[Optional[Path], typer.Argument(help="The round sheet, or '-' for standard input; omit to type the tokens one by one.", show_default=False)] = None,
+    sheet: Annotated[
+        Path | None,
+        typer.Argument(
+            help="The round sheet, or '-' for standard input; omit to type the tokens one by one.", show_default=False
+        ),
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Resolve without asking to confirm the entry.")] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
@@ -143,11 +154,13 @@ def _open_game(store, game: str):
     return log
 
 
-@app.command()
+@commands.command()
 def board(
     game: GameArg,
-    round_no: Annotated[Optional[int], typer.Option("--round", "-r", min=0, max=5, help="The board after this round (0: after setup).")] = None,
-    svg: Annotated[Optional[Path], typer.Option(help="Also write the board as an SVG picture to this file.")] = None,
+    round_no: Annotated[
+        int | None, typer.Option("--round", "-r", min=0, max=5, help="The board after this round (0: after setup).")
+    ] = None,
+    svg: Annotated[Path | None, typer.Option(help="Also write the board as an SVG picture to this file.")] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -172,7 +185,7 @@ def board(
         render.console.print(f"picture written to {svg}")
 
 
-@app.command()
+@commands.command()
 def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Final honor per player, line by line, the winner and the tie-break (R-24, R-25)."""
     from ..engine import final_score
@@ -184,10 +197,12 @@ def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     render.final_score(final_score(fold.state), json_out=json_out, provisional=fold.state.round <= 5)
 
 
-@app.command()
+@commands.command()
 def demo(
     db: DbOpt = None,
-    name: Annotated[str, typer.Option(help="Which bundled game: two-player, four-player or five-player.")] = "five-player",
+    name: Annotated[
+        str, typer.Option(help="Which bundled game: two-player, four-player or five-player.")
+    ] = "five-player",
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
     from ..engine import final_score
@@ -198,8 +213,16 @@ def demo(
     header = events[0].data
     with open_store(db) as store:
         game = _free_id(store, f"demo-{name}")
-        create_game(store, game, header["clans"], players=header["players"], event=header["event"], table=header["table"],
-                    date=header["date"], options=header["options"])
+        create_game(
+            store,
+            game,
+            header["clans"],
+            players=header["players"],
+            event=header["event"],
+            table=header["table"],
+            date=header["date"],
+            options=header["options"],
+        )
         capitals = set(capital_lines(header["clans"]))
         render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
         log = OpenGame(store, game)
@@ -224,7 +247,7 @@ def _free_id(store, base: str) -> str:
     return f"{base}-{n}"
 
 
-@app.command()
+@commands.command()
 def seal(
     game: GameArg,
     clan: Annotated[str, typer.Argument(help="The clan whose player seals a secret objective.", show_default=False)],
@@ -234,7 +257,7 @@ def seal(
     player keeps the reveal code. Nobody, the moderator included, can change the objective later."""
     import secrets
 
-    from ..engine.notation import parse_clan, resolve_name
+    from ..engine.notation.round import parse_clan, resolve_name
     from ..log import OpenGame
     from . import render
 
@@ -246,10 +269,12 @@ def seal(
         objective = resolve_name(typed, {o: o for o in board.objectives}, "objective", typed)
         code = "-".join(secrets.token_hex(2).upper() for _ in range(2))
         log.seal_objective(seat, objective, code)
-    render.console.print(f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)")
+    render.console.print(
+        f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)"
+    )
 
 
-@app.command()
+@commands.command()
 def reveal(
     game: GameArg,
     clan: Annotated[str, typer.Argument(help="The clan revealing its objective.", show_default=False)],
@@ -258,7 +283,7 @@ def reveal(
     db: DbOpt = None,
 ) -> None:
     """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring."""
-    from ..engine.notation import parse_clan, resolve_name
+    from ..engine.notation.round import parse_clan, resolve_name
     from ..log import OpenGame
     from . import render
 
@@ -271,19 +296,24 @@ def reveal(
     render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")
 
 
-@app.command()
+@commands.command()
 def event(
     game: GameArg,
-    lines: Annotated[Optional[list[str]], typer.Argument(help="Table events, one an argument (omit to read them from standard input).", show_default=False)] = None,
+    lines: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Table events, one an argument (omit to read them from standard input).", show_default=False
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Record table events of the round under way: setup steps, initiative, upkeep and placement cards.
 
     Each is checked against the rules and applied (R-22); one refused event refuses them all."""
-    from ..log import record_table_events
+    from ..log import OpenGame
     from . import render
 
     text = "\n".join(lines) if lines else read_input(Path("-"))
     with open_store(db) as store:
-        recorded, state, notes = record_table_events(store, game, text)
+        recorded, state, notes = OpenGame(store, game).record_table_events(text)
     render.table_notes(state.round, recorded.data["lines"], notes, recorded.seal)

@@ -1,21 +1,21 @@
 """Commands over the log: replay, verify, export, import, what-if, correct."""
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
-from ..engine.errors import RefereeError
-from .app import DbOpt, GameArg, JsonOpt, app, read_input, write_output
-from .games import SheetArg, open_store
+from ..engine.model.errors import RefereeError
+from .common import DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
+commands = typer.Typer()
 RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_default=False)]
 
 
-@app.command()
+@commands.command()
 def replay(
     game: GameArg,
-    to: Annotated[Optional[int], typer.Option("--to", min=0, max=5, help="Stop after this round.")] = None,
+    to: Annotated[int | None, typer.Option("--to", min=0, max=5, help="Stop after this round.")] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -29,9 +29,11 @@ def replay(
     render.replay(steps, json_out=json_out)
 
 
-@app.command()
+@commands.command()
 def verify(
-    target: Annotated[str, typer.Argument(help="A game id in the database, or an exported file (.jsonl or game record).")],
+    target: Annotated[
+        str, typer.Argument(help="A game id in the database, or an exported file (.jsonl or game record).")
+    ],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -53,11 +55,15 @@ def verify(
         raise typer.Exit(1)
 
 
-@app.command()
+@commands.command()
 def export(
     game: GameArg,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (lossless) or text (a readable game record).")] = "jsonl",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of standard output.")] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="jsonl (lossless) or text (a readable game record).")
+    ] = "jsonl",
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file instead of standard output.")
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Export a game: JSON Lines (one event a line, chain included) or a plain-text game record."""
@@ -74,7 +80,7 @@ def export(
         write_output(output, text)
 
 
-@app.command("import")
+@commands.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A JSON Lines log or a plain-text game record.", show_default=False)],
     db: DbOpt = None,
@@ -89,7 +95,7 @@ def import_(
     render.console.print(f"imported {events[0].game}: {len(events)} events, verified")
 
 
-@app.command("what-if")
+@commands.command("what-if")
 def what_if(game: GameArg, round_no: RoundArg, sheet: SheetArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Re-run a round with a changed entry and show both outcomes side by side. Nothing is recorded."""
     from ..log import Fold
@@ -101,7 +107,7 @@ def what_if(game: GameArg, round_no: RoundArg, sheet: SheetArg, db: DbOpt = None
     render.what_if(fold.what_if(round_no, read_input(sheet)), json_out=json_out)
 
 
-@app.command()
+@commands.command()
 def correct(
     game: GameArg,
     round_no: RoundArg,

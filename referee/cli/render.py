@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, is_dataclass
+from dataclasses import is_dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from ..engine.digest import state_to_dict
-from ..engine.notation import format_entry
-from ..engine.report import RoundReport
-from ..engine.state import GameState
-from ..engine.tokens import Clan
+from ..engine.model.digest import state_to_dict
+from ..engine.model.state import GameState
+from ..engine.model.tokens import Clan
+from ..engine.notation.round import format_entry
+from ..engine.resolution.report import RoundReport
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -80,11 +80,18 @@ def round_report(report: RoundReport, state: GameState, *, json_out: bool = Fals
         line(f"peace in {p}", cite("R-13"))
     for b in report.battles:
         against = dict(b.against)
-        sides = [(f"{b.defender} (defender)" if b.defender else "no defender",
-                  " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing", b.defence_total)]
+        sides = [
+            (
+                f"{b.defender} (defender)" if b.defender else "no defender",
+                " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing",
+                b.defence_total,
+            )
+        ]
         for side in b.attackers:
             note = f" (faces {against[side.clan]}, R-05)" if against[side.clan] != b.defence_total else ""
-            sides.append((f"{side.clan} (attacker){note}", " + ".join(f"{p.label} {p.value}" for p in side.parts), side.total))
+            sides.append(
+                (f"{side.clan} (attacker){note}", " + ".join(f"{p.label} {p.value}" for p in side.parts), side.total)
+            )
         who_width = max(len(who) for who, _, _ in sides)
         parts_width = max(len(parts) for _, parts, _ in sides)
         line(("Battle for ", "bold"), (b.province, "bold"))
@@ -121,17 +128,29 @@ def _count(n: int, one: str, many: str) -> str:
 def final_score(final, *, json_out: bool = False, provisional: bool = False) -> None:
     """The final honor, line by line, winner and tie-break (R-24, R-25)."""
     if json_out:
-        print_json({
-            "winners": final.winners,
-            "tiebreak": final.tiebreak,
-            "scores": [{"clan": s.clan, "total": s.total, "territories": s.territories, "provinces": s.provinces,
-                        "lines": [{"label": line.label, "honor": line.honor} for line in s.lines]} for s in final.scores],
-        })
+        print_json(
+            {
+                "winners": final.winners,
+                "tiebreak": final.tiebreak,
+                "scores": [
+                    {
+                        "clan": s.clan,
+                        "total": s.total,
+                        "territories": s.territories,
+                        "provinces": s.provinces,
+                        "lines": [{"label": line.label, "honor": line.honor} for line in s.lines],
+                    }
+                    for s in final.scores
+                ],
+            }
+        )
         return
     console.rule("[bold]Honor so far (the game is not over)[/bold]" if provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
-        table = _table(f"{s.clan}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
-                       f"{_count(s.provinces, 'province', 'provinces')})")
+        table = _table(
+            f"{s.clan}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
+            f"{_count(s.provinces, 'province', 'provinces')})"
+        )
         table.add_column("line")
         table.add_column("honor", justify="right")
         for line in s.lines:
@@ -162,25 +181,44 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
             card = f"card held by {holder}"
         else:
             card = "card played"
-        table.add_row(f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]")
+        table.add_row(
+            f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]"
+        )
         for p in t.provinces:
             c = state.control.get(p)
             special = state.special.get(p)
             capital = " ♜" if board.provinces[p].is_capital else ""
-            table.add_row("  " + p + capital, str(board.provinces[p].flowers),
-                          str(c.clan) if c else "", str(c.faceup) if c and c.faceup else "", str(special) if special else "")
+            table.add_row(
+                "  " + p + capital,
+                str(board.provinces[p].flowers),
+                str(c.clan) if c else "",
+                str(c.faceup) if c and c.faceup else "",
+                str(special) if special else "",
+            )
         table.add_section()
     console.print(table)
 
 
 def game_created(game: str, state: GameState, where: str) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
-    console.print("capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), then referee round GAME SHEET")
+    console.print(
+        "capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), "
+        "then referee round GAME SHEET"
+    )
 
 
 def games(infos, *, json_out: bool = False) -> None:
-    rows = [{"game": g.game, "clans": g.header.get("clans"), "event": g.header.get("event", ""), "table": g.header.get("table", ""),
-             "events": g.events, "created": g.created_at} for g in infos]
+    rows = [
+        {
+            "game": g.game,
+            "clans": g.header.get("clans"),
+            "event": g.header.get("event", ""),
+            "table": g.header.get("table", ""),
+            "events": g.events,
+            "created": g.created_at,
+        }
+        for g in infos
+    ]
     if json_out:
         print_json(rows)
         return
@@ -200,10 +238,20 @@ def games(infos, *, json_out: bool = False) -> None:
 def game_summary(fold, events, *, json_out: bool = False) -> None:
     h = fold.header
     seals = [(e.data["round"], e.seal, e.type) for e in events if e.type in ("RoundResolved", "EntryCorrected")]
-    data = {"game": h.game, "clans": h.clans, "players": h.players, "event": h.event, "table": h.table, "date": h.date,
-            "options": h.options.to_dict(), "engine_version": h.engine_version, "board_version": h.board_version,
-            "round": fold.state.round, "events": len(events),
-            "seals": [{"round": r, "seal": s, "event": t} for r, s, t in seals]}
+    data = {
+        "game": h.game,
+        "clans": h.clans,
+        "players": h.players,
+        "event": h.event,
+        "table": h.table,
+        "date": h.date,
+        "options": h.options.to_dict(),
+        "engine_version": h.engine_version,
+        "board_version": h.board_version,
+        "round": fold.state.round,
+        "events": len(events),
+        "seals": [{"round": r, "seal": s, "event": t} for r, s, t in seals],
+    }
     if json_out:
         print_json(data)
         return
@@ -227,8 +275,18 @@ def entry_echo(round_no: int, lines) -> None:
 
 def replay(steps, *, json_out: bool = False) -> None:
     if json_out:
-        print_json([{"seq": s.event.seq, "round": s.report.round, "seal": s.event.seal, "report": s.report,
-                     "state": state_to_dict(s.state)} for s in steps])
+        print_json(
+            [
+                {
+                    "seq": s.event.seq,
+                    "round": s.report.round,
+                    "seal": s.event.seal,
+                    "report": s.report,
+                    "state": state_to_dict(s.state),
+                }
+                for s in steps
+            ]
+        )
         return
     for s in steps:
         entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
@@ -237,14 +295,28 @@ def replay(steps, *, json_out: bool = False) -> None:
 
 def verified(target: str, events, found, lines, *, json_out: bool = False) -> None:
     if json_out:
-        print_json({"target": target, "events": len(events), "ok": found is None,
-                    "divergence": None if found is None else {"seq": found.seq, "problem": str(found.problem), "detail": found.detail,
-                                                              "line": lines[found.index] if lines else None}})
+        print_json(
+            {
+                "target": target,
+                "events": len(events),
+                "ok": found is None,
+                "divergence": None
+                if found is None
+                else {
+                    "seq": found.seq,
+                    "problem": str(found.problem),
+                    "detail": found.detail,
+                    "line": lines[found.index] if lines else None,
+                },
+            }
+        )
         return
     if found is None:
         last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
-        console.print(f"{target}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
-                      + (f"; last seal {last}" if last else ""))
+        console.print(
+            f"{target}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
+            + (f"; last seal {last}" if last else "")
+        )
     else:
         where = f" (line {lines[found.index]})" if lines else ""
         console.print(f"[red]{target}: first divergence at {found}{where}[/red]")
@@ -264,9 +336,21 @@ def what_if(w, *, json_out: bool = False) -> None:
 
     sides = [("as recorded", w.original), ("what if", w.changed)]
     if json_out:
-        print_json({"round": w.round, "note": w.note, **{name.replace(" ", "_"): {
-            "entries": o.lines, "state": state_to_dict(o.state), "report": o.report,
-            "final_honor": {str(s.clan): s.total for s in score_of(o.final).scores} if o.final else None} for name, o in sides}})
+        print_json(
+            {
+                "round": w.round,
+                "note": w.note,
+                **{
+                    name.replace(" ", "_"): {
+                        "entries": o.lines,
+                        "state": state_to_dict(o.state),
+                        "report": o.report,
+                        "final_honor": {str(s.clan): s.total for s in score_of(o.final).scores} if o.final else None,
+                    }
+                    for name, o in sides
+                },
+            }
+        )
         return
     from rich.columns import Columns
 
@@ -288,7 +372,10 @@ def what_if(w, *, json_out: bool = False) -> None:
         fb = f"{b.clan} ({b.faceup} up)" if b else "-"
         if fa != fb:
             table.add_row(p, fa, fb)
-    held = lambda st: "; ".join(f"{c}: {', '.join(t for t, _ in v)}" for c, v in sorted(st.cards_held.items()) if v) or "-"
+
+    def held(st) -> str:
+        return "; ".join(f"{c}: {', '.join(t for t, _ in v)}" for c, v in sorted(st.cards_held.items()) if v) or "-"
+
     table.add_row("territory cards", held(w.original.state), held(w.changed.state))
     if w.original.final is not None and w.changed.final is not None:
         ha = {str(s.clan): s.total for s in score_of(w.original.final).scores}
@@ -296,7 +383,9 @@ def what_if(w, *, json_out: bool = False) -> None:
         for clan in ha:
             table.add_row(f"honor {clan}", str(ha[clan]), str(hb.get(clan)))
     console.print(table)
-    console.print(Columns([_outcome_table("battles as recorded", w.original), _outcome_table("battles, what if", w.changed)]))
+    console.print(
+        Columns([_outcome_table("battles as recorded", w.original), _outcome_table("battles, what if", w.changed)])
+    )
     if w.note:
         console.print(f"[yellow]note:[/yellow] {w.note}")
 
@@ -314,7 +403,7 @@ def correction(c, seal: str) -> None:
 
 
 def table_notes(round_no: int, lines, notes, seal: str | None = None) -> None:
-    for line, note in zip(lines, notes):
+    for line, note in zip(lines, notes, strict=False):
         console.print(f"  ✓ {line}  [dim]— {note}[/dim]")
     if seal:
         console.print(f"[dim]round {round_no}: table events recorded, seal {seal}[/dim]")

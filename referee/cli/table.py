@@ -8,10 +8,10 @@ The game stays open between rounds: nothing is reloaded.
 
 import typer
 
-from ..engine.errors import NotationError, RefereeError
-from .app import DbOpt, GameArg, app, write_output
-from .games import open_store
+from ..engine.model.errors import NotationError, RefereeError
+from .common import DbOpt, GameArg, open_store, write_output
 
+commands = typer.Typer()
 TOKEN_WORDS = ("army", "navy", "shinobi", "raid", "diplomacy", "bluff", "blessing")
 
 
@@ -19,6 +19,8 @@ def is_token_line(rest: str) -> bool:
     """A revealed token (`army 3 ...`), as opposed to a table event (`plays ...`, `control @ ...`)."""
     word = rest.split(" ", 1)[0].strip().lower().rstrip("0123456789")
     return len(word) >= 2 and any(t.startswith(word) for t in TOKEN_WORDS)
+
+
 HELP = (
     "type a revealed token a line; an empty line resolves the round. Table events (setup, initiative,\n"
     "cards: `crab: plays promotion army 3, discard navy 1`) are checked and recorded as typed.\n"
@@ -42,8 +44,8 @@ class TableSession:
 
     def add(self, line: str) -> str:
         """One typed line: a setup fact (recorded now) or a token (held until the round resolves)."""
-        from ..engine.notation import format_entry, parse_entry, split_clan
-        from ..engine.placement import check_entries
+        from ..engine.notation.round import format_entry, parse_entry, split_clan
+        from ..engine.resolution.placement import check_entries
 
         head, rest = split_clan(line)
         if not is_token_line(rest):
@@ -60,7 +62,10 @@ class TableSession:
     def table_event(self, line: str) -> str:
         """A setup fact, initiative card or card play: checked, applied and recorded at once (R-22)."""
         if self.pending:
-            raise RefereeError(f"round {self.state.round}: table events come before the round's tokens; resolve or clear the {len(self.pending)} pending token(s) first")
+            raise RefereeError(
+                f"round {self.state.round}: table events come before the round's tokens; resolve or "
+                f"clear the {len(self.pending)} pending token(s) first"
+            )
         event, _, notes = self.log.record_table_events([line])
         return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
 
@@ -71,14 +76,14 @@ class TableSession:
         return event, state, report
 
 
-@app.command("table")
+@commands.command("table")
 def table_session(
     game: GameArg,
     db: DbOpt = None,
 ) -> None:
     """Keep one game open for the whole session: setup, each round, board and score."""
     from ..engine import final_score
-    from ..engine.notation import format_entry
+    from ..engine.notation.round import format_entry
     from . import render
     from .entry import _install_completion
 
@@ -88,7 +93,9 @@ def table_session(
         _install_completion(session.state)
         while True:
             try:
-                line = typer.prompt(f"{game} r{min(session.state.round, 5)}", default="", show_default=False, prompt_suffix="> ")
+                line = typer.prompt(
+                    f"{game} r{min(session.state.round, 5)}", default="", show_default=False, prompt_suffix="> "
+                )
             except (EOFError, typer.Abort):
                 break
             word = line.strip().lower()

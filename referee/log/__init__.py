@@ -3,31 +3,85 @@ which state, reports and scores are always recomputed with the engine.
 
     events   event types, payload versions and upcasters, the hash chain, seal codes
     replay   the fold: replay, states, verify, what_if, corrections
-    store    the SQLModel tables (append-only, enforced by triggers) and the commands
+    storage  the SQLModel tables (append-only, enforced by triggers): Store
+    game     the game service: new_game, and OpenGame's commands (the one way to record)
     records  export and import: JSON Lines and the plain-text game record
 """
 
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_chain, format_seal
+from .game import OpenGame, new_game
 from .replay import (
-    Correction, Fold, ReplayError, Step, WhatIf, corrections, replay, score, state_after_round, states, verify,
+    Correction,
+    Fold,
+    ReplayError,
+    Step,
+    WhatIf,
+    corrections,
+    replay,
+    score,
+    state_after_round,
+    states,
+    verify,
     what_if,
 )
-from .store import (
-    DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, OpenGame, Store, StoreError, UnknownGame, correct, database_url,
-    new_game, record_round, record_setup, record_table_events, reveal_objective, seal_objective,
-)
+from .storage import DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, Store, StoreError, UnknownGame, database_url
 
 __all__ = [
-    "Correction", "DEFAULT_DB", "Divergence", "ENV_DB", "Event", "EventFormatError", "EventType", "Fold",
-    "GOLDEN_GAMES", "GameChanged", "GameExists", "GameInfo", "LogError", "OpenGame", "Problem", "RecordError", "ReplayError",
-    "Step", "Store", "StoreError", "UnknownGame", "WhatIf", "check_chain", "correct", "corrections",
-    "database_url", "export_jsonl", "export_text", "format_seal", "golden", "import_records", "new_game",
-    "parse_jsonl", "parse_records", "parse_text", "record_round", "record_setup", "record_table_events", "relabel", "reveal_objective", "seal_objective", "replay", "score",
-    "state_after_round", "states", "verify", "what_if",
+    "Correction",
+    "DEFAULT_DB",
+    "Divergence",
+    "ENV_DB",
+    "Event",
+    "EventFormatError",
+    "EventType",
+    "Fold",
+    "GOLDEN_GAMES",
+    "GameChanged",
+    "GameExists",
+    "GameInfo",
+    "LogError",
+    "OpenGame",
+    "Problem",
+    "RecordError",
+    "ReplayError",
+    "Step",
+    "Store",
+    "StoreError",
+    "UnknownGame",
+    "WhatIf",
+    "check_chain",
+    "corrections",
+    "database_url",
+    "export_jsonl",
+    "export_text",
+    "format_seal",
+    "golden",
+    "import_records",
+    "new_game",
+    "parse_jsonl",
+    "parse_records",
+    "parse_text",
+    "relabel",
+    "replay",
+    "score",
+    "state_after_round",
+    "states",
+    "verify",
+    "what_if",
 ]
 
-_RECORDS = ("GOLDEN_GAMES", "RecordError", "export_jsonl", "export_text", "golden", "import_records", "parse_jsonl",
-            "parse_records", "parse_text", "relabel")
+_RECORDS = (
+    "GOLDEN_GAMES",
+    "RecordError",
+    "export_jsonl",
+    "export_text",
+    "golden",
+    "import_records",
+    "parse_jsonl",
+    "parse_records",
+    "parse_text",
+    "relabel",
+)
 
 
 def __getattr__(name: str):

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
-from ..engine.digest import canonical_json
-from ..engine.errors import RefereeError
+from ..engine.model.digest import canonical_json
+from ..engine.model.errors import RefereeError
 
 GENESIS = "0" * 64
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -52,8 +53,15 @@ SEALED = frozenset({EventType.ROUND_RESOLVED.value})  # payloads that carry thei
 
 SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload version
     EventType.GAME_CREATED: {
-        "game": str, "clans": list, "players": dict, "event": str, "table": str, "date": str,
-        "options": dict, "engine_version": str, "board_version": str,
+        "game": str,
+        "clans": list,
+        "players": dict,
+        "event": str,
+        "table": str,
+        "date": str,
+        "options": dict,
+        "engine_version": str,
+        "board_version": str,
     },
     EventType.SETUP_RECORDED: {"lines": list},
     EventType.ROUND_RESOLVED: {"round": int, "entries": list, "digest": str, "seal": str},
@@ -155,8 +163,14 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game, "seq": self.seq, "type": self.type, "payload_version": self.payload_version,
-            "payload": self.payload, "prev_hash": self.prev_hash, "hash": self.hash, "recorded_at": self.recorded_at,
+            "game": self.game,
+            "seq": self.seq,
+            "type": self.type,
+            "payload_version": self.payload_version,
+            "payload": self.payload,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+            "recorded_at": self.recorded_at,
         }
 
 
@@ -172,13 +186,25 @@ def hashed_payload(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_hash(prev_hash: str, game: str, seq: int, type_: str, version: int, payload: dict[str, Any]) -> str:
-    body = {"game": game, "seq": seq, "type": type_, "payload_version": version,
-            "payload": hashed_payload(type_, payload)}
+    body = {
+        "game": game,
+        "seq": seq,
+        "type": type_,
+        "payload_version": version,
+        "payload": hashed_payload(type_, payload),
+    }
     return hashlib.sha256((prev_hash + canonical_json(body)).encode()).hexdigest()
 
 
-def chain(game: str, after: Event | None, type_: str, payload: dict[str, Any], *,
-          version: int | None = None, recorded_at: str = "") -> Event:
+def chain(
+    game: str,
+    after: Event | None,
+    type_: str,
+    payload: dict[str, Any],
+    *,
+    version: int | None = None,
+    recorded_at: str = "",
+) -> Event:
     """The next event of ``game`` after ``after`` (None: the first), hashed and, if sealed, sealed."""
     seq = after.seq + 1 if after else 1
     prev = after.hash if after else GENESIS
@@ -205,13 +231,28 @@ def check_game_id(game: str) -> str:
 
 
 # --- payloads (commands build these; the chain seals them) --------------------------------------------
-def game_created(game: str, clans: Sequence[str], players: dict[str, str], options: dict[str, Any], *,
-                 event: str = "", table: str = "", date: str = "", engine_version: str,
-                 board_version: str) -> dict[str, Any]:
+def game_created(
+    game: str,
+    clans: Sequence[str],
+    players: dict[str, str],
+    options: dict[str, Any],
+    *,
+    event: str = "",
+    table: str = "",
+    date: str = "",
+    engine_version: str,
+    board_version: str,
+) -> dict[str, Any]:
     return {
-        "game": game, "clans": [str(c) for c in clans], "players": {str(k): v for k, v in players.items()},
-        "event": event, "table": str(table), "date": date, "options": options,
-        "engine_version": engine_version, "board_version": board_version,
+        "game": game,
+        "clans": [str(c) for c in clans],
+        "players": {str(k): v for k, v in players.items()},
+        "event": event,
+        "table": str(table),
+        "date": date,
+        "options": options,
+        "engine_version": engine_version,
+        "board_version": board_version,
     }
 
 
@@ -224,8 +265,12 @@ def round_resolved(round_no: int, entries: Sequence[str], digest: str) -> dict[s
 
 
 def entry_corrected(round_no: int, entries: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
-    return {"round": round_no, "entries": list(entries), "reason": reason,
-            "digests": {str(r): d for r, d in sorted(digests.items())}}
+    return {
+        "round": round_no,
+        "entries": list(entries),
+        "reason": reason,
+        "digests": {str(r): d for r, d in sorted(digests.items())},
+    }
 
 
 def table_events_recorded(round_no: int, lines: Sequence[str]) -> dict[str, Any]:
@@ -290,7 +335,7 @@ def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, ga
         return bad(Problem.FOREIGN, f"belongs to game {e.game!r}, not {game!r}")
     expected = prev.seq + 1 if prev else 1
     if e.seq != expected:
-        if any(o.seq == expected for o in events[i + 1:]):
+        if any(o.seq == expected for o in events[i + 1 :]):
             return bad(Problem.REORDERED, f"stands where event {expected} belongs; event {expected} comes later")
         if e.seq > expected:
             missing = str(expected) if e.seq == expected + 1 else f"{expected} to {e.seq - 1}"
@@ -298,12 +343,14 @@ def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, ga
         return bad(Problem.REORDERED, f"comes after event {prev.seq if prev else 0}: sequence numbers go backwards")
     want = prev.hash if prev else GENESIS
     if e.prev_hash != want:
-        later = next((o for o in events[i + 1:] if o.hash == e.prev_hash), None)
+        later = next((o for o in events[i + 1 :] if o.hash == e.prev_hash), None)
         if later is not None:
             return bad(Problem.REORDERED, f"its chain link points at event {later.seq}, which comes after it")
         what = f"the hash of event {prev.seq}" if prev else "the start of a log"
-        return bad(Problem.BROKEN_CHAIN, f"its link {e.prev_hash[:12]}... is not {what} ({want[:12]}...): "
-                                         "an event before it was removed or altered")
+        return bad(
+            Problem.BROKEN_CHAIN,
+            f"its link {e.prev_hash[:12]}... is not {what} ({want[:12]}...): an event before it was removed or altered",
+        )
     if e.computed_hash() != e.hash:
         return bad(Problem.EDITED, f"its {e.type} content no longer matches its recorded hash")
     if e.type in SEALED and e.payload.get("seal") != e.seal:

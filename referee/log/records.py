@@ -32,27 +32,39 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from ..engine import Board, RefereeError, RulesOptions
-from ..engine.digest import canonical_json, state_digest
-from ..engine.errors import NotationError
-from ..engine.table import format_table_event, parse_table_event
-from ..engine.notation import format_entry, parse_entry, strip_comment
-from ..engine.tablenotation import format_board_fact, parse_board_line
+from ..engine.model.digest import canonical_json, state_digest
+from ..engine.model.errors import NotationError
+from ..engine.notation.round import format_entry, parse_entry, strip_comment
+from ..engine.notation.setup import format_board_fact, parse_board_line
+from ..engine.notation.table_events import format_table_event, parse_table_event
 from . import events as ev
 from .events import Event, EventType, LogError
 from .replay import Fold, ReplayError, round_outcome, verify
-from .store import Store
+from .storage import Store
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
 HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
-SECTION = re.compile(r"^==\s*(setup|sealed\s+objective|objective|table\s+round\s+(\d+)|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
-                     r"(?:\(\s*seal\s+([0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$", re.IGNORECASE)
-EVENT_KEYS = {"game": str, "seq": int, "type": str, "payload_version": int, "payload": dict,
-              "prev_hash": str, "hash": str, "recorded_at": str}
+SECTION = re.compile(
+    r"^==\s*(setup|sealed\s+objective|objective|table\s+round\s+(\d+)|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
+    r"(?:\(\s*seal\s+([0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$",
+    re.IGNORECASE,
+)
+EVENT_KEYS = {
+    "game": str,
+    "seq": int,
+    "type": str,
+    "payload_version": int,
+    "payload": dict,
+    "prev_hash": str,
+    "hash": str,
+    "recorded_at": str,
+}
 
 
 class RecordError(LogError):
@@ -61,8 +73,10 @@ class RecordError(LogError):
     def __init__(self, problem: str, lineno: int | None = None):
         self.problem = problem
         self.lineno = lineno
-        super().__init__(f"line {lineno}: {problem}" if lineno is not None else problem,
-                         hint="the file was refused whole; nothing was stored")
+        super().__init__(
+            f"line {lineno}: {problem}" if lineno is not None else problem,
+            hint="the file was refused whole; nothing was stored",
+        )
 
 
 # --- JSON Lines -----------------------------------------------------------------------------------
@@ -144,11 +158,15 @@ def export_text(events: Sequence[Event]) -> str:
         raise RecordError("a game record starts with the game's GameCreated event")
     h = events[0].data
     headers = {
-        "Game": h["game"], "Event": h["event"], "Date": h["date"], "Table": h["table"],
+        "Game": h["game"],
+        "Event": h["event"],
+        "Date": h["date"],
+        "Table": h["table"],
         "Clans": ", ".join(h["clans"]),
         "Players": "; ".join(f"{c}: {_escape(h['players'][c])}" for c in h["clans"] if c in h["players"]),
         "Options": "; ".join(f"{k}={_option(v)}" for k, v in sorted(h["options"].items())),
-        "Engine": h["engine_version"], "Board": h["board_version"],
+        "Engine": h["engine_version"],
+        "Board": h["board_version"],
     }
     out = [f'[{k} "{_quote(v)}"]' for k, v in headers.items()]
     for e in events[1:]:
@@ -192,7 +210,9 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         m = SECTION.match(line)
         if m:
             kind = m.group(1).split()[0].lower()
-            sections.append(_Section(kind, int(m.group(2) or m.group(3) or m.group(4) or 0), (m.group(5) or "").upper() or None, n))
+            sections.append(
+                _Section(kind, int(m.group(2) or m.group(3) or m.group(4) or 0), (m.group(5) or "").upper() or None, n)
+            )
         elif sections and sections[-1].kind == "correction" and line.startswith("reason:") and not sections[-1].lines:
             sections[-1].lines.append((n, line))
         elif sections and strip_comment(line):
@@ -228,28 +248,40 @@ def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
     except ValueError as exc:
         raise RecordError(f"[Options]: {exc}", headers.get("Options", ("", 1))[1]) from None
     clans = [c.strip() for c in get("Clans").split(",") if c.strip()]
-    payload = ev.game_created(get("Game"), clans, players, options, event=get("Event"), table=get("Table"),
-                              date=get("Date"), engine_version=get("Engine"), board_version=get("Board"))
+    payload = ev.game_created(
+        get("Game"),
+        clans,
+        players,
+        options,
+        event=get("Event"),
+        table=get("Table"),
+        date=get("Date"),
+        engine_version=get("Engine"),
+        board_version=get("Board"),
+    )
     return payload, headers["Game"][1]
 
 
 def parse_text(text: str, board: Board | None = None) -> tuple[list[Event], list[int]]:
     """Rebuild the log of a game record by re-running it; every seal it carries must match."""
     headers, sections = _read_text(text)
-    payload, n = _created(headers)
-    game = ev.check_game_id(payload["game"])
+    created, n = _created(headers)
+    game = ev.check_game_id(created["game"])
     fold = Fold(board)
     events: list[Event] = []
     lines: list[int] = []
-    for sec, (type_, payload) in _payloads(fold, sections, payload, n):
+    for sec, (type_, payload) in _payloads(fold, sections, created, n):
         e = ev.chain(game, events[-1] if events else None, type_, payload)
         try:
             fold.apply(e)
         except ReplayError as exc:
             raise RecordError(exc.problem, sec.lineno if sec else n) from None
         if sec and sec.seal and sec.seal != e.seal:
-            raise RecordError(f"{sec.kind} {sec.round or ''}".rstrip() + f": the record's seal {sec.seal} is not "
-                              f"the re-run's {e.seal} (the record was altered, or this engine differs)", sec.lineno)
+            raise RecordError(
+                f"{sec.kind} {sec.round or ''}".rstrip() + f": the record's seal {sec.seal} is not "
+                f"the re-run's {e.seal} (the record was altered, or this engine differs)",
+                sec.lineno,
+            )
         events.append(e)
         lines.append(sec.lineno if sec else n)
     return events, lines
@@ -281,7 +313,9 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         return _objective_payload(sec)
     if sec.kind == "table":
         if sec.round != fold.state.round:
-            raise RecordError(f"table events of round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
+            raise RecordError(
+                f"table events of round {sec.round} found where round {fold.state.round} comes next", sec.lineno
+            )
         lines = [format_table_event(parse_table_event(line, board, n)) for n, line in sec.lines]
         return EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(sec.round, lines)
     if not sec.lines or not sec.lines[0][1].startswith("reason:"):
@@ -337,9 +371,13 @@ def import_records(store: Store, text: str, board: Board | None = None) -> list[
 def relabel(events: Sequence[Event], game: str) -> list[Event]:
     """The same game under another id: payloads kept, the chain and seals computed anew."""
     ev.check_game_id(game)
-    items = [(e.type, {**e.payload, "game": game} if e.type == EventType.GAME_CREATED else e.payload,
-              e.payload_version) for e in events]
-    return [replace(new, recorded_at=old.recorded_at) for new, old in zip(ev.chain_all(game, items), events)]
+    items = [
+        (e.type, {**e.payload, "game": game} if e.type == EventType.GAME_CREATED else e.payload, e.payload_version)
+        for e in events
+    ]
+    return [
+        replace(new, recorded_at=old.recorded_at) for new, old in zip(ev.chain_all(game, items), events, strict=True)
+    ]
 
 
 def golden(name: str) -> list[Event]:

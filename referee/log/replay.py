@@ -10,21 +10,22 @@ A ``RoundResolved`` resolves the round and fixes the next upkeep's ronin (``begi
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import ENGINE_VERSION
 from ..boarddata import load_board
 from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, resolve
-from ..engine.digest import state_digest
-from ..engine.notation import format_entry, parse_entry, parse_lines, parse_round, strip_comment
-from ..engine.tablenotation import apply_board_fact, format_board_fact, new_state, parse_board_line
-from ..engine.tokens import ROUNDS
+from ..engine.model.digest import state_digest
+from ..engine.model.tokens import ROUNDS
+from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
+from ..engine.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
 from . import events as ev
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
 
 if TYPE_CHECKING:
-    from ..engine.honor import FinalScore
+    from ..engine.scoring.honor import FinalScore
 
 
 class ReplayError(LogError):
@@ -72,8 +73,8 @@ class Step(NamedTuple):
 
 def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> tuple[GameState, list[str]]:
     """Apply table events in order (R-22); the first refused one raises with its line."""
-    from ..engine.flow import apply_table_event  # the cards' machinery, loaded by the games that use it
-    from ..engine.table import parse_table_event
+    from ..engine.notation.table_events import parse_table_event
+    from ..engine.table.apply import apply_table_event  # the cards' machinery, loaded by the games that use it
 
     notes = []
     for n, line in enumerate(lines, 1):
@@ -83,7 +84,7 @@ def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> t
 
 
 def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
-    from ..engine.table import format_table_event, parse_table_event
+    from ..engine.notation.table_events import format_table_event, parse_table_event
 
     items = parse_lines(lines) if isinstance(lines, str) else enumerate(lines, 1)
     return tuple(format_table_event(parse_table_event(line, board, n)) for n, line in items)
@@ -103,8 +104,11 @@ def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple
     if isinstance(entries, str):
         parsed = parse_round(entries, board)
     else:
-        parsed = [e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n)
-                  for n, e in enumerate(entries, 1) if isinstance(e, Entry) or strip_comment(e)]
+        parsed = [
+            e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n)
+            for n, e in enumerate(entries, 1)
+            if isinstance(e, Entry) or strip_comment(e)
+        ]
     return tuple(format_entry(e) for e in parsed)
 
 
@@ -150,7 +154,7 @@ class Fold:
         self.notes: list[str] = []  # what the last table events did, in the moderator's words
 
     @classmethod
-    def of(cls, events: Iterable[Event], board: Board | None = None) -> "Fold":
+    def of(cls, events: Iterable[Event], board: Board | None = None) -> Fold:
         fold = cls(board)
         for e in events:
             fold.apply(e)
@@ -232,7 +236,10 @@ class Fold:
             raise ReplayError(f"{seat}: unknown objective {objective!r}")
         if seat in self.revealed or seat in self.start.objectives:
             raise ReplayError(f"{seat} has already revealed its objective")
-        if seat in self.seals and ev.objective_commitment(self.header.game, str(seat), objective, code) != self.seals[seat]:
+        if (
+            seat in self.seals
+            and ev.objective_commitment(self.header.game, str(seat), objective, code) != self.seals[seat]
+        ):
             raise ReplayError(f"{seat}: {objective} with code {code!r} does not match the objective sealed at setup")
         self.revealed[seat] = objective
 
@@ -248,8 +255,17 @@ class Fold:
         self.board = self.board or load_board()
         clans = tuple(Clan(c) for c in data["clans"])
         options = RulesOptions.from_dict(data["options"])
-        self.header = Header(data["game"], clans, dict(data["players"]), data["event"], data["table"], data["date"],
-                             options, data["engine_version"], data["board_version"])
+        self.header = Header(
+            data["game"],
+            clans,
+            dict(data["players"]),
+            data["event"],
+            data["table"],
+            data["date"],
+            options,
+            data["engine_version"],
+            data["board_version"],
+        )
         self.start = new_state(self.board, clans, options=options)
 
     def _setup(self, lines: list[str]) -> None:
@@ -261,8 +277,10 @@ class Fold:
         for n, line in enumerate(lines, 1):
             fact = parse_board_line(line, self.board, n)
             if fact.clan is not None and fact.clan not in self.header.clans:
-                raise ReplayError(f"line {n}: {line!r}: {fact.clan} is not playing in this game "
-                                  f"({', '.join(map(str, self.header.clans))})")
+                raise ReplayError(
+                    f"line {n}: {line!r}: {fact.clan} is not playing in this game "
+                    f"({', '.join(map(str, self.header.clans))})"
+                )
             state = apply_board_fact(state, fact)
         self.start = state  # round 1's upkeep begins with its first table event or its tokens
 
@@ -280,7 +298,7 @@ class Fold:
         return report
 
     def _corrected(self, round_no: int, lines: list[str]) -> RoundReport:
-        self.rounds[round_no - 1:] = self.rerun(round_no, tuple(lines))
+        self.rounds[round_no - 1 :] = self.rerun(round_no, tuple(lines))
         return self.rounds[round_no - 1].report
 
     def played(self, round_no: int) -> Played:
@@ -293,7 +311,7 @@ class Fold:
         first = self.played(round_no)
         state = first.start if first.start is not None else first.before
         out: list[Played] = []
-        for p in self.rounds[round_no - 1:]:
+        for p in self.rounds[round_no - 1 :]:
             use = lines if p.round == round_no else p.lines
             try:
                 before, _ = apply_table_lines(state, p.table, self.board)
@@ -305,9 +323,9 @@ class Fold:
         return out
 
     def digests(self, from_round: int = 1) -> dict[int, str]:
-        return {p.round: state_digest(p.after) for p in self.rounds[from_round - 1:]}
+        return {p.round: state_digest(p.after) for p in self.rounds[from_round - 1 :]}
 
-    def what_if(self, round_no: int, entries: str | Iterable[str | Entry]) -> "WhatIf":
+    def what_if(self, round_no: int, entries: str | Iterable[str | Entry]) -> WhatIf:
         """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. The fold is unchanged."""
         played = self.played(round_no)
         lines = canonical_lines(entries, self.board)
@@ -339,8 +357,8 @@ def state_after_round(events: Iterable[Event], round_no: int, board: Board | Non
     return fold.start if round_no == 0 else fold.played(round_no).after
 
 
-def score(events: Iterable[Event], board: Board | None = None) -> "FinalScore":
-    from ..engine.honor import final_score
+def score(events: Iterable[Event], board: Board | None = None) -> FinalScore:
+    from ..engine.scoring.honor import final_score
 
     return final_score(replay(events, board))
 
@@ -384,8 +402,11 @@ def _digest_mismatch(fold: Fold, e: Event) -> str | None:
     for r in sorted(set(recorded) | set(computed)):
         got, want = computed.get(r), recorded.get(r)
         if got != want:
-            return (f"round {r}: recorded digest {str(want)[:12]}..., the engine's re-run gives {str(got)[:12]}..."
-                    if got and want else f"round {r}: digest {'missing' if want is None else 'for a round not re-run'}")
+            return (
+                f"round {r}: recorded digest {str(want)[:12]}..., the engine's re-run gives {str(got)[:12]}..."
+                if got and want
+                else f"round {r}: digest {'missing' if want is None else 'for a round not re-run'}"
+            )
     return None
 
 
@@ -395,8 +416,10 @@ def _versions(fold: Fold) -> str:
         return ""
     if (h.engine_version, h.board_version) == (ENGINE_VERSION, fold.board.version):
         return ""
-    return (f" (recorded with engine {h.engine_version}, board data {h.board_version}; "
-            f"this is engine {ENGINE_VERSION}, board data {fold.board.version})")
+    return (
+        f" (recorded with engine {h.engine_version}, board data {h.board_version}; "
+        f"this is engine {ENGINE_VERSION}, board data {fold.board.version})"
+    )
 
 
 # --- disputes -----------------------------------------------------------------------------------------
@@ -420,8 +443,9 @@ class WhatIf:
     note: str = ""  # why ``changed.final`` is missing, if it is
 
 
-def what_if(events: Iterable[Event], round_no: int, entries: str | Iterable[str | Entry],
-            board: Board | None = None) -> WhatIf:
+def what_if(
+    events: Iterable[Event], round_no: int, entries: str | Iterable[str | Entry], board: Board | None = None
+) -> WhatIf:
     """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. Nothing is recorded."""
     return Fold.of(events, board).what_if(round_no, entries)
 

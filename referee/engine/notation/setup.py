@@ -1,12 +1,12 @@
 """Notation for the board's standing facts and table events, one line each, in the round notation's spirit.
 
-    <clan>: control [<n>] [faceup|facedown] @ <province>   control tokens (facedown unless said)
-    board: <special> [<value>] @ <province>                 peace, scorched, shrine, battlefield, harbor,
-                                                            honor 1|2, bushido, defense 1|2
-    board: card <card|unknown> @ <territory>                the card lying on a territory's space
-    board: card played @ <territory>                        the territory's card is gone for the game
-    <clan>: holds <card|unknown> [@ <territory>]            a claimed, unplayed territory card
-    <clan>: objective <objective>                           the clan's secret objective
+<clan>: control [<n>] [faceup|facedown] @ <province>   control tokens (facedown unless said)
+board: <special> [<value>] @ <province>                 peace, scorched, shrine, battlefield, harbor,
+                                                        honor 1|2, bushido, defense 1|2
+board: card <card|unknown> @ <territory>                the card lying on a territory's space
+board: card played @ <territory>                        the territory's card is gone for the game
+<clan>: holds <card|unknown> [@ <territory>]            a claimed, unplayed territory card
+<clan>: objective <objective>                           the clan's secret objective
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .board import Board
-from .errors import NotUnderstood
-from .notation import normalise, parse_clan, resolve_name, split_clan
-from .state import Control, GameState, Special, SpecialToken
-from .tokens import Clan
+from ..model.board import Board
+from ..model.errors import NotUnderstood
+from ..model.state import Control, GameState, Special, SpecialToken
+from ..model.tokens import Clan
+from .round import normalise, parse_clan, resolve_name, split_clan
 
 BOARD_FORM = (
     "<clan>: control [<n>] [faceup|facedown] @ <province> | board: <special> [<value>] @ <province> | "
@@ -56,7 +56,12 @@ def parse_board_line(text: str, board: Board, lineno: int | None = None) -> Boar
     if verb == "control" and where:
         m = re.fullmatch(r"(\d+)?\s*(faceup|facedown)?", args.strip().lower())
         if not m:
-            raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {clan}: control [<n>] [faceup|facedown] @ <province>")
+            raise NotUnderstood(
+                text,
+                "not understood",
+                lineno=lineno,
+                hint=f"expected: {clan}: control [<n>] [faceup|facedown] @ <province>",
+            )
         n = int(m.group(1) or 1)
         province = resolve_name(where, board.names, "province", text, lineno)
         up = m.group(2) == "faceup"
@@ -99,7 +104,9 @@ def _board_fact(text: str, body: str, where: str | None, board: Board, lineno: i
     value = 0
     if kind in SPECIAL_VALUES:
         if not arg.strip().isdigit() or int(arg) not in SPECIAL_VALUES[kind]:
-            raise NotUnderstood(text, f"a {kind} token has value {' or '.join(map(str, SPECIAL_VALUES[kind]))}", lineno=lineno)
+            raise NotUnderstood(
+                text, f"a {kind} token has value {' or '.join(map(str, SPECIAL_VALUES[kind]))}", lineno=lineno
+            )
         value = int(arg)
     elif arg.strip():
         raise NotUnderstood(text, f"a {kind} token takes no value", lineno=lineno)
@@ -125,7 +132,10 @@ def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
     if f.kind == "control":
         current = state.control.get(f.province)
         if current and current.clan != f.clan:
-            raise NotUnderstood(format_board_fact(f), f"{f.province} is already controlled by {current.clan}: one clan controls a province (p.6)")
+            raise NotUnderstood(
+                format_board_fact(f),
+                f"{f.province} is already controlled by {current.clan}: one clan controls a province (p.6)",
+            )
         base = current or Control(f.clan, 0, 0)
         control = dict(state.control)
         control[f.province] = Control(f.clan, base.facedown + f.facedown, base.faceup + f.faceup)
@@ -141,7 +151,9 @@ def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
         on_board = dict(state.cards_on_board)
         if f.played:
             on_board.pop(f.territory, None)
-            return state.with_(cards_on_board=on_board, cards_played=state.cards_played | ({f.card} if f.card else set()))
+            return state.with_(
+                cards_on_board=on_board, cards_played=state.cards_played | ({f.card} if f.card else set())
+            )
         on_board[f.territory] = f.card
         return state.with_(cards_on_board=on_board)
     if f.kind == "holds":

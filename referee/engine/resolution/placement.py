@@ -8,15 +8,16 @@ Two kinds of problem, kept apart as R-08 and R-09 ask:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
-from .board import SEA
-from .errors import Refusal
-from .notation import Entry, format_entry
-from .options import HarborNavy
-from .state import GameState, Special
-from .tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
+from ..model.board import SEA
+from ..model.entry import Entry
+from ..model.errors import Refusal
+from ..model.options import HarborNavy
+from ..model.state import GameState, Special
+from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
+from ..notation.round import format_entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,16 +76,16 @@ def check_entries(
                 problems.append(f"{e.clan.title()} has no {token} token")
             elif have[token] + 1 > owned:
                 what = "in hand" if available is not None else "in all"
-                already = f", already placed: {format_entry(first[(e.clan, token)])}" if (e.clan, token) in first else ""
+                already = (
+                    f", already placed: {format_entry(first[(e.clan, token)])}" if (e.clan, token) in first else ""
+                )
                 problems.append(f"{e.clan.title()} has only {owned} {token} {what}{already}")
             have[token] += 1
             first.setdefault((e.clan, token), e)
         border = e.border
         if border is not None and not problems:
             if border in borders:
-                problems.append(
-                    f"the border already holds {format_entry(borders[border])} (one token per border, p.7)"
-                )
+                problems.append(f"the border already holds {format_entry(borders[border])} (one token per border, p.7)")
             else:
                 borders[border] = e
         refusals.extend(Refusal(e.clan, entry_text(e), p) for p in problems)
@@ -95,7 +96,9 @@ def check_entries(
             refusals.append(Refusal(clan, f"{count} tokens", f"{clan} must place exactly {want} this round (p.7)"))
         elif want is None and count > PLACEMENTS_PER_ROUND:
             refusals.append(
-                Refusal(clan, f"{count} tokens", f"at most {PLACEMENTS_PER_ROUND} tokens a round, blessings included (p.7)")
+                Refusal(
+                    clan, f"{count} tokens", f"at most {PLACEMENTS_PER_ROUND} tokens a round, blessings included (p.7)"
+                )
             )
     return refusals
 
@@ -127,7 +130,11 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
     ronin = clan in state.ronin
     if kind == Kind.ARMY:
         if entry.in_centre:
-            return None if owns else Illegal(f"an army defends only a province {clan} controls; {clan} does not control {p} (p.8)")
+            return (
+                None
+                if owns
+                else Illegal(f"an army defends only a province {clan} controls; {clan} does not control {p} (p.8)")
+            )
         if entry.on_sea:
             return Illegal("an army cannot be placed on a coastal border (p.8)")
         if owns:
@@ -135,7 +142,9 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
         if ronin:
             return None  # a ronin may attack across any land border
         if not state.controls(clan, entry.source):
-            return Illegal(f"an army attacks only from a province its clan controls; {clan} does not control {entry.source} (p.8)")
+            return Illegal(
+                f"an army attacks only from a province its clan controls; {clan} does not control {entry.source} (p.8)"
+            )
         return None
     if kind == Kind.NAVY:
         if entry.in_centre:

@@ -9,22 +9,44 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from .effects import (add_control, check_place, check_target, place_special, remove_special, require_controls,
-                      require_distinct, require_not_shadowlands, take_control_token)
-from .errors import Refuse
-from .inventory import (adjust, available, discard_tokens, inventory_of, require_available, require_discarded,
-                        table_of, tracked, with_inventory)
-from .options import BluffByCard
-from .state import GameState, Special, SpecialToken
-from .table import CardPlayed, Target, format_target
-from .tokens import Clan, Kind, Token
-from .tracking import BLUFF
+from ..model.errors import Refuse
+from ..model.options import BluffByCard
+from ..model.state import GameState, Special, SpecialToken
+from ..model.tokens import Clan, Kind, Token
+from ..model.tracking import BLUFF
+from ..notation.table_parts import CardPlayed, Target, format_target
+from ..resolution.inventory import (
+    adjust,
+    available,
+    discard_tokens,
+    inventory_of,
+    require_available,
+    require_discarded,
+    table_of,
+    tracked,
+    with_inventory,
+)
+from .effects import (
+    add_control,
+    check_place,
+    check_target,
+    place_special,
+    remove_special,
+    require_controls,
+    require_distinct,
+    require_not_shadowlands,
+    take_control_token,
+)
 
 SPECIAL_CARDS = {
-    "feats_of_engineering": SpecialToken(Special.HARBOR), "sacred_ground": SpecialToken(Special.SHRINE),
-    "bushido": SpecialToken(Special.BUSHIDO), "honorable_fight": SpecialToken(Special.BATTLEFIELD),
-    "aid_of_the_kami": SpecialToken(Special.DEFENSE, 2), "port_of_prosperity": SpecialToken(Special.HONOR, 2),
-    "code_of_honor": SpecialToken(Special.HONOR, 1), "ashigaru_levies": SpecialToken(Special.DEFENSE, 1),
+    "feats_of_engineering": SpecialToken(Special.HARBOR),
+    "sacred_ground": SpecialToken(Special.SHRINE),
+    "bushido": SpecialToken(Special.BUSHIDO),
+    "honorable_fight": SpecialToken(Special.BATTLEFIELD),
+    "aid_of_the_kami": SpecialToken(Special.DEFENSE, 2),
+    "port_of_prosperity": SpecialToken(Special.HONOR, 2),
+    "code_of_honor": SpecialToken(Special.HONOR, 1),
+    "ashigaru_levies": SpecialToken(Special.DEFENSE, 1),
 }
 NOT_SHADOWLANDS = {"code_of_honor", "bushido", "aid_of_the_kami", "ashigaru_levies", "port_of_prosperity"}
 
@@ -78,6 +100,7 @@ def _faceup_in_own(n: int):
             state, text = add_control(state, e.clan, p, faceup=n, ruling=ruling)
             notes.append(text)
         return state, "; ".join(notes)
+
     return effect
 
 
@@ -90,7 +113,9 @@ def _second_province(state: GameState, e: CardPlayed, due: bool, n: int, when: s
         return state, ""
     if e.control_at is None:
         if others:
-            raise Refuse(f"name the province you control that gets {n} faceup control tokens: ', control @ <province>'", ruling)
+            raise Refuse(
+                f"name the province you control that gets {n} faceup control tokens: ', control @ <province>'", ruling
+            )
         return state, f"; {e.clan} controls no other province: no control tokens added"
     if e.control_at == e.provinces[0]:
         raise Refuse(f"the {n} faceup control tokens go to a different province", ruling)
@@ -137,13 +162,18 @@ def _cultural_exchange(state: GameState, e: CardPlayed, ruling: str):
     require_controls(state, e.clan, mine, ruling)
     other = state.controller(theirs)
     if other is None or other == e.clan:
-        raise Refuse(f"{theirs} must be a province an opponent controls; {'nobody' if other is None else e.clan} controls it", ruling)
+        raise Refuse(
+            f"{theirs} must be a province an opponent controls; {'nobody' if other is None else e.clan} controls it",
+            ruling,
+        )
     a, b = state.control[mine], state.control[theirs]
     control = dict(state.control)
     control[mine] = replace(b)
     control[theirs] = replace(a)
-    return state.with_(control=control), (f"the control tokens of {mine} ({e.clan}: {a.facedown} facedown, {a.faceup} faceup) and "
-                                         f"{theirs} ({other}: {b.facedown} facedown, {b.faceup} faceup) change places")
+    return state.with_(control=control), (
+        f"the control tokens of {mine} ({e.clan}: {a.facedown} facedown, {a.faceup} faceup) and "
+        f"{theirs} ({other}: {b.facedown} facedown, {b.faceup} faceup) change places"
+    )
 
 
 def _recall(state: GameState, e: CardPlayed, ruling: str):
@@ -168,7 +198,7 @@ def _recall(state: GameState, e: CardPlayed, ruling: str):
     state = with_inventory(state, e.clan, inv)
     notes = [f"{', '.join(map(str, e.returned))} from the discard pile to {e.clan}'s hand"]
     given: Counter[Token] = Counter()
-    for how, token in e.given_up:
+    for _how, token in e.given_up:
         given[token] += 1
         require_available(state, e.clan, token, "R-08", extra=given[token] - 1)
     for how, token in e.given_up:
@@ -195,7 +225,9 @@ def _give_up(state: GameState, clan: Clan, how: str, token: Token, ruling: str) 
     if token == BLUFF:
         if how == "pool":
             raise Refuse("the bluff never goes into the pool: it is kept behind the screen (p.4)", ruling)
-        return _bluff_out(state, clan, f"discarded from hand by {ruling[5:]}"), f"{clan}'s bluff is set aside faceup until the round ends (FAQ, as for Purge the Weak)"
+        return _bluff_out(
+            state, clan, f"discarded from hand by {ruling[5:]}"
+        ), f"{clan}'s bluff is set aside faceup until the round ends (FAQ, as for Purge the Weak)"
     if how == "pool":
         inv = inventory_of(state, clan)
         hand = list(inv.hand)
@@ -233,19 +265,29 @@ def _spy_network(state: GameState, e: CardPlayed, ruling: str):
 
 
 # --- Shadowlands cards (placement, start of own turn, p.11) ---------------------------------------
-def discard_target(state: GameState, clan: Clan, target: Target, ruling: str, by: str, *, opponent: bool = False) -> tuple[GameState, str]:
+def discard_target(
+    state: GameState, clan: Clan, target: Target, ruling: str, by: str, *, opponent: bool = False
+) -> tuple[GameState, str]:
     """Reveal a targeted token and discard it (shugenja, Dark Favors, Purge the Weak)."""
     check_target(state, clan, target, ruling, opponent=opponent)
     owner, token = target.owner, target.token
     t = table_of(state)
-    animated = tuple(x for x in t.animated if not (x.clan == owner and x.token == token and (x.province, x.source) == target.place))
+    animated = tuple(
+        x for x in t.animated if not (x.clan == owner and x.token == token and (x.province, x.source) == target.place)
+    )
     state = state.with_(table=replace(t, animated=animated))
     if token == BLUFF:
         if state.options.bluff_discarded_by_card == BluffByCard.BACK_TO_HAND:
-            return state, f"{format_target(target)} is a bluff: back behind {owner}'s screen, and it may be placed again (p.8)"
+            return (
+                state,
+                f"{format_target(target)} is a bluff: back behind {owner}'s screen, and it may be placed again (p.8)",
+            )
         state = _bluff_out(state, owner, f"discarded by {by}")
         state = state.with_(table=adjust(table_of(state), owner, -1, f"bluff taken off by {by}"))
-        return state, f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the round ends (FAQ)"
+        return (
+            state,
+            f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the round ends (FAQ)",
+        )
     state = discard_tokens(state, owner, [token], by)
     state = state.with_(table=adjust(table_of(state), owner, -1, f"{token} taken off by {by}"))
     return state, f"reveal {format_target(target)} and discard it to {owner}'s discard pile"
@@ -276,7 +318,9 @@ def _purge_the_weak(state: GameState, e: CardPlayed, ruling: str):
 def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str):
     entry = e.animated
     if entry.token.kind in (Kind.BLUFF, Kind.BLESSING) or entry.blessings:
-        raise Refuse("puts one army, navy, shinobi, raid or diplomacy token from the discard pile on the board, alone", ruling)
+        raise Refuse(
+            "puts one army, navy, shinobi, raid or diplomacy token from the discard pile on the board, alone", ruling
+        )
     check_place(state, entry.province, entry.source, ruling)
     require_discarded(state, e.clan, entry.token, ruling)
     state, cost = take_control_token(state, e.clan, e.cost, ruling)
@@ -284,7 +328,11 @@ def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str):
         state = with_inventory(state, e.clan, inventory_of(state, e.clan).without_discarded(entry.token))
     t = adjust(table_of(state), e.clan, +1, f"{entry.token} put faceup on the board by animate_the_dead")
     state = state.with_(table=replace(t, animated=t.animated + (entry,)))
-    return state, f"{cost}; {entry} goes faceup on the board from the discard pile, judged at reveal like any token (R-09); {e.clan} still places a token from hand this turn"
+    return (
+        state,
+        f"{cost}; {entry} goes faceup on the board from the discard pile, judged at reveal like any "
+        f"token (R-09); {e.clan} still places a token from hand this turn",
+    )
 
 
 def _inspire_fear(state: GameState, e: CardPlayed, ruling: str):

@@ -1,67 +1,23 @@
 """The round notation (PRODUCT.md): parsed once at the edge, printed canonically.
 
-    <clan>: <token> [<strength>] <place> [+ blessing <strength>]...
-    <place> := @ <province> | <from> > <to> | sea > <to>
+<clan>: <token> [<strength>] <place> [+ blessing <strength>]...
+<place> := @ <province> | <from> > <to> | sea > <to>
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
-from .board import SEA, Board
-from .errors import AmbiguousName, NotUnderstood, UnknownName
-from .tokens import Clan, Kind, Token
+from ..model.board import SEA, Board
+from ..model.entry import Entry
+from ..model.errors import AmbiguousName, NotUnderstood, UnknownName
+from ..model.tokens import Clan, Kind, Token
 
 ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
 CLAN_NAMES: dict[str, str] = {c.value: c.value for c in Clan}
 KIND_NAMES: dict[str, str] = {k.value: k.value for k in Kind}
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One revealed combat token as the moderator reads it off the board."""
-
-    clan: Clan
-    token: Token
-    province: str  # the centre it sits in, or the province its arrow points at
-    source: str | None = None  # None: centre; "sea": coastal border; else the other side of a land border
-    blessings: tuple[int, ...] = ()
-
-    @property
-    def in_centre(self) -> bool:
-        return self.source is None
-
-    @property
-    def on_sea(self) -> bool:
-        return self.source == SEA
-
-    @property
-    def border(self) -> tuple[str, ...] | None:
-        """The border the token sits on, side-independent: ("sea", p) or the sorted pair."""
-        if self.source is None:
-            return None
-        if self.source == SEA:
-            return (SEA, self.province)
-        return tuple(sorted((self.source, self.province)))
-
-    def touches(self, province: str) -> bool:
-        """In the province, or on one of its borders (raids and diplomacy, p.9)."""
-        return self.province == province or self.source == province
-
-    @property
-    def strength(self) -> int:
-        return (self.token.strength or 0) + sum(self.blessings)
-
-    @property
-    def key(self) -> tuple:
-        """A total order on entries, so that resolution never depends on the order of entry."""
-        return (self.clan, self.token.kind, self.token.strength or 0, self.province, self.source or "", self.blessings)
-
-    def __str__(self) -> str:
-        return format_entry(self)
 
 
 def normalise(name: str) -> str:
@@ -113,12 +69,18 @@ def parse_entry(text: str, board: Board, lineno: int | None = None) -> Entry:
     kind = Kind(resolve_name(m.group(1), KIND_NAMES, "token", text, lineno))
     strength = int(m.group(2)) if m.group(2) else None
     if kind.has_strength and strength is None:
-        raise NotUnderstood(text, f"{kind} needs a strength", lineno=lineno, hint=f"for example: {clan}: {kind} 2 @ <province>")
+        raise NotUnderstood(
+            text, f"{kind} needs a strength", lineno=lineno, hint=f"for example: {clan}: {kind} 2 @ <province>"
+        )
     if not kind.has_strength and strength is not None:
-        raise NotUnderstood(text, f"{kind} has no strength", lineno=lineno, hint=f"for example: {clan}: {kind} @ <province>")
+        raise NotUnderstood(
+            text, f"{kind} has no strength", lineno=lineno, hint=f"for example: {clan}: {kind} @ <province>"
+        )
     if kind == Kind.BLESSING:
         raise NotUnderstood(
-            text, "a blessing is written on the token it sits on", lineno=lineno,
+            text,
+            "a blessing is written on the token it sits on",
+            lineno=lineno,
             hint=f"for example: {clan}: army 3 @ <province> + blessing {strength}",
         )
     province, source = _parse_place(m.group(3), board, text, lineno)
@@ -128,8 +90,12 @@ def parse_entry(text: str, board: Board, lineno: int | None = None) -> Entry:
 def _parse_blessing(part: str, text: str, lineno: int | None) -> int:
     m = re.fullmatch(r"([A-Za-z]+)\s*(\d+)", part)
     if not m or not "blessing".startswith(m.group(1).lower()) or len(m.group(1)) < 2:
-        raise NotUnderstood(text, f"after '+' expected 'blessing <strength>', got {part!r}", lineno=lineno,
-                            hint=f"expected: {ENTRY_FORM}")
+        raise NotUnderstood(
+            text,
+            f"after '+' expected 'blessing <strength>', got {part!r}",
+            lineno=lineno,
+            hint=f"expected: {ENTRY_FORM}",
+        )
     return int(m.group(2))
 
 
@@ -143,18 +109,13 @@ def _parse_place(place: str, board: Board, text: str, lineno: int | None) -> tup
         if normalise(left) == SEA:
             return to, SEA
         return to, resolve_name(left, board.names, "province", text, lineno)
-    raise NotUnderstood(text, "missing place ('@ <province>' or '<from> > <to>')", lineno=lineno,
-                        hint=f"expected: {ENTRY_FORM}")
+    raise NotUnderstood(
+        text, "missing place ('@ <province>' or '<from> > <to>')", lineno=lineno, hint=f"expected: {ENTRY_FORM}"
+    )
 
 
 def format_entry(entry: Entry) -> str:
-    token = str(entry.token)
-    if entry.source is None:
-        place = f"@ {entry.province}"
-    else:
-        place = f"{entry.source} > {entry.province}"
-    blessings = "".join(f" + blessing {b}" for b in entry.blessings)
-    return f"{entry.clan}: {token} {place}{blessings}"
+    return str(entry)
 
 
 def strip_comment(line: str) -> str:

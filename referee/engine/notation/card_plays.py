@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import re
 
-from .board import Board
-from .errors import NotUnderstood
-from .notation import parse_clan, parse_entry, resolve_name
-from .table import CardPlayed, format_target, parse_target, parse_token
-from .tokens import Clan
+from ..model.board import Board
+from ..model.errors import NotUnderstood
+from ..model.tokens import Clan
+from .round import parse_clan, parse_entry, resolve_name
+from .table_parts import CardPlayed, format_target, parse_target, parse_token
 
 PROVINCE_CARDS = {
-    "feats_of_engineering": 1, "sacred_ground": 1, "bushido": 1, "honorable_fight": 1, "aid_of_the_kami": 1,
-    "bless_the_lands": 1, "foment_rebellion": 1, "bountiful_harvest": 1, "port_of_prosperity": 1,
-    "code_of_honor": 2, "strength_of_purpose": 2, "ashigaru_levies": 3,
+    "feats_of_engineering": 1,
+    "sacred_ground": 1,
+    "bushido": 1,
+    "honorable_fight": 1,
+    "aid_of_the_kami": 1,
+    "bless_the_lands": 1,
+    "foment_rebellion": 1,
+    "bountiful_harvest": 1,
+    "port_of_prosperity": 1,
+    "code_of_honor": 2,
+    "strength_of_purpose": 2,
+    "ashigaru_levies": 3,
 }
 CARD_FORMS = {
     **{card: "@ " + ", ".join(["<province>"] * n) for card, n in PROVINCE_CARDS.items()},
@@ -113,7 +122,9 @@ def parse_card_play(clan: Clan, args: str, board: Board, text: str, lineno: int 
             d = re.fullmatch(r"discard\s+(.+)", tail, flags=re.I)
             if not d:
                 raise bad("expected 'discard <owner> <token> <place>'")
-            return CardPlayed(clan, card, cost=cost, targets=(parse_target(d.group(1), board, text, lineno, need_token=True),))
+            return CardPlayed(
+                clan, card, cost=cost, targets=(parse_target(d.group(1), board, text, lineno, need_token=True),)
+            )
         if not tail:
             raise bad("name the token put on the board from the discard pile")
         return CardPlayed(clan, card, cost=cost, animated=parse_entry(f"{clan}: {tail}", board, lineno))

@@ -9,10 +9,10 @@ revealed card can be in the deck, and computes the new first player.
 
 from __future__ import annotations
 
-from .errors import Refuse
-from .state import GameState
-from .tokens import ROUNDS, Clan
-from .tracking import INITIATIVE_DECK, Initiative
+from ..model.errors import Refuse
+from ..model.state import GameState
+from ..model.tokens import ROUNDS, Clan
+from ..model.tracking import INITIATIVE_DECK, Initiative
 
 NEUTRAL_WHAT = {
     "master_of_governance": "most provinces controlled",
@@ -38,14 +38,22 @@ def setup_draw(state: GameState, card: str) -> tuple[GameState, str]:
     if state.initiative is not None or state.first_player is not None:
         raise Refuse("the first player was already drawn at setup", "R-23")
     if card in neutral_cards(state):
-        raise Refuse("the setup draw is made from the clan cards of the clans in play only; neutral cards join the deck after it (p.5 steps 8-9)", "R-23")
+        raise Refuse(
+            "the setup draw is made from the clan cards of the clans in play only; neutral cards join "
+            "the deck after it (p.5 steps 8-9)",
+            "R-23",
+        )
     clan = Clan(card)
     if clan not in state.clans:
-        raise Refuse(f"{clan} is not playing: only the clans in play have initiative cards in the setup draw (p.5)", "R-23")
+        raise Refuse(
+            f"{clan} is not playing: only the clans in play have initiative cards in the setup draw (p.5)", "R-23"
+        )
     deck = deck_after_setup_draw(state, clan)
     fp = "" if len(state.clans) > 2 else "; two players: the first player card is not used (p.7)"
-    note = (f"{clan} is the first player for round 1 and takes the first player card{fp}; the initiative deck holds "
-            f"{len(deck.clans)} clan card(s) and {deck.neutrals} neutral card(s) (p.5)")
+    note = (
+        f"{clan} is the first player for round 1 and takes the first player card{fp}; the initiative deck holds "
+        f"{len(deck.clans)} clan card(s) and {deck.neutrals} neutral card(s) (p.5)"
+    )
     return state.with_(first_player=clan, initiative=deck), note
 
 
@@ -69,7 +77,9 @@ def reveal(state: GameState, card: str) -> tuple[GameState, str]:
         if clan not in state.clans:
             raise Refuse(f"{clan} is not playing: its initiative card is not in the deck", "R-23")
         if deck is not None and clan not in deck.clans:
-            where = "was drawn at setup and went back to the box" if deck.revealed[:1] == (card,) else "is not in the deck"
+            where = (
+                "was drawn at setup and went back to the box" if deck.revealed[:1] == (card,) else "is not in the deck"
+            )
             raise Refuse(f"the {clan} initiative card {where}: the deck holds {describe(deck)}", "R-23")
         why = f"the {clan} card names {clan}"
         if deck is not None:
@@ -81,7 +91,9 @@ def reveal(state: GameState, card: str) -> tuple[GameState, str]:
 
 
 def describe(deck: Initiative) -> str:
-    parts = sorted(map(str, deck.clans)) + (["a neutral card"] if deck.neutrals == 1 else [f"{deck.neutrals} neutral cards"] if deck.neutrals else [])
+    parts = sorted(map(str, deck.clans)) + (
+        ["a neutral card"] if deck.neutrals == 1 else [f"{deck.neutrals} neutral cards"] if deck.neutrals else []
+    )
     return ", ".join(parts) if parts else "nothing"
 
 
@@ -107,12 +119,18 @@ def neutral_leader(state: GameState, card: str) -> tuple[Clan, str]:
         return tied[0], f"{card}: {tied[0]} has the {what} ({best})"
     current = state.first_player
     if current is None:
-        raise Refuse(f"{card}: {', '.join(map(str, tied))} tie with {best}, and the current first player is not recorded (enter the setup draw)", "R-23")
+        raise Refuse(
+            f"{card}: {', '.join(map(str, tied))} tie with {best}, and the current first player is not "
+            "recorded (enter the setup draw)",
+            "R-23",
+        )
     n = len(state.clans)
     i = state.clans.index(current)
     search = [state.clans[(i - k) % n] for k in range(1, n + 1)]  # to the right: counter-clockwise
     if state.options.initiative_tie_current_first:
         search = [current] + search[:-1]
     winner = next(c for c in search if c in tied)
-    return winner, (f"{card}: {', '.join(map(str, tied))} tie with the {what} ({best}); {winner} is the tied player "
-                    f"closest to the right of the current first player {current}")
+    return winner, (
+        f"{card}: {', '.join(map(str, tied))} tie with the {what} ({best}); {winner} is the tied player "
+        f"closest to the right of the current first player {current}"
+    )

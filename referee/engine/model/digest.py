@@ -70,9 +70,14 @@ def _table(state: GameState) -> dict[str, Any]:
     t = state.table
     if t is not None and t.events:
         out["table"] = {
-            "round": t.round, "events": t.events, "revealed": t.revealed, "dragon_returned": t.dragon_returned,
+            "round": t.round,
+            "events": t.events,
+            "revealed": t.revealed,
+            "dragon_returned": t.dragon_returned,
             "card_step": [t.card_step_started, t.card_turn, t.passes_in_row, t.card_step_over],
-            "placement": t.placement, "swapped": t.swapped, "first_player_card_used": t.first_player_card_used,
+            "placement": t.placement,
+            "swapped": t.swapped,
+            "first_player_card_used": t.first_player_card_used,
             "peeked": t.peeked,
             "changes": [[str(c.clan), c.delta, c.why, c.certain] for c in t.changes],
             "bluff_out": [[str(c), why] for c, why in t.bluff_out],

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..model.errors import Refuse
+from ..model.state import GameState
+from ..model.tokens import Clan
+from ..model.tracking import BLUFF
+from ..notation.table_parts import Swapped, TokenTargeted, format_place, format_target
+from ..resolution.inventory import adjust, table_of
 from .cards import discard_target
 from .effects import check_place, check_target
-from .errors import Refuse
-from .inventory import adjust, table_of
-from .state import GameState
-from .table import Swapped, TokenTargeted, format_place, format_target
-from .tokens import Clan
-from .tracking import BLUFF
 
 
 def play_targeted(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
@@ -26,7 +26,10 @@ def _scout(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
         raise Refuse(f"{e.clan} has used both its scout cards: single use (p.11)", "p.11")
     check_target(state, e.clan, e.target, "p.11", opponent=True)
     state = state.with_(cards_left=state.cards_left.use_scout(e.clan))
-    return state, f"{e.clan} scouts {format_target(e.target)}: looks at it without revealing it; {left - 1} scout card(s) left"
+    return (
+        state,
+        f"{e.clan} scouts {format_target(e.target)}: looks at it without revealing it; {left - 1} scout card(s) left",
+    )
 
 
 def _shugenja(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
@@ -47,9 +50,18 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     check_target(state, e.clan, e.target, "R-21", opponent=False)
     owner, token = e.target.owner, e.target.token
     if token == BLUFF:
-        text = f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into the pool, and may be placed again"
+        text = (
+            f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into "
+            "the pool, and may be placed again"
+        )
     elif token is None:
-        t = adjust(t, owner, -1, f"a token returned to the pool by {e.clan}'s first player card (a bluff would be placed again)", certain=False)
+        t = adjust(
+            t,
+            owner,
+            -1,
+            f"a token returned to the pool by {e.clan}'s first player card (a bluff would be placed again)",
+            certain=False,
+        )
         text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
     else:
         t = adjust(t, owner, -1, f"{token} returned to the pool by {e.clan}'s first player card")
@@ -64,7 +76,9 @@ def _peek(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     if t.peeked:
         raise Refuse("the Scorpion looks once per round", "R-06")
     check_target(state, e.clan, e.target, "R-06", opponent=False)
-    return state.with_(table=replace(t, peeked=True)), f"the Scorpion looks at {format_target(e.target)} (recorded for audit; no effect on the board)"
+    return state.with_(
+        table=replace(t, peeked=True)
+    ), f"the Scorpion looks at {format_target(e.target)} (recorded for audit; no effect on the board)"
 
 
 def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
@@ -81,4 +95,5 @@ def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
         raise Refuse("the Unicorn swaps once per round", "R-07")
     return state.with_(table=replace(t, swapped=True, swap=(e.clan, e.first, e.second))), (
         f"the Unicorn swaps its tokens at {format_place(e.first)} and {format_place(e.second)}; the entries give the "
-        "positions after the swap, and neither token may be blessed (R-07, R-10)")
+        "positions after the swap, and neither token may be blessed (R-07, R-10)"
+    )

@@ -8,16 +8,16 @@ defense, p.10), 6 claim territories, 7 advance the round track.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Iterable
 
-from .errors import EntriesRefused
+from ..model.entry import Entry
+from ..model.errors import EntriesRefused
+from ..model.state import Control, GameState, Special, SpecialToken
+from ..model.tokens import Clan, Kind
 from .inventory import after_round, check_round, table_of
-from .notation import Entry
 from .placement import check_entries, is_kept_lion_bluff, judge
 from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
-from .state import Control, GameState, Special, SpecialToken
-from .tokens import Clan, Kind
 
 LION_BLUFF_DEFENSE = 2  # R-04
 
@@ -71,11 +71,16 @@ def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, To
     for e in entries:
         if e.token.kind == Kind.BLUFF:
             if is_kept_lion_bluff(state, e):
-                reason = f"Lion bluff defending {e.province}: stays for the battle (+{LION_BLUFF_DEFENSE}), then returns to hand"
+                reason = (
+                    f"Lion bluff defending {e.province}: stays for the battle "
+                    f"(+{LION_BLUFF_DEFENSE}), then returns to hand"
+                )
                 fates[e] = TokenFate(e, Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
                 live.append(e)
             else:
-                fates[e] = TokenFate(e, Fate.BLUFF, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings))
+                fates[e] = TokenFate(
+                    e, Fate.BLUFF, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings)
+                )
             continue
         illegal = judge(state, e)
         if illegal:
@@ -120,17 +125,42 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
             raids.append(Raid(p, e.clan, True, why))
             scorched.add(p)
         else:
-            raids.append(Raid(p, e.clan, False, f"no {e.clan} shinobi in {p} and no adjacent province controlled by {e.clan} (p.8)"))
+            raids.append(
+                Raid(
+                    p,
+                    e.clan,
+                    False,
+                    f"no {e.clan} shinobi in {p} and no adjacent province controlled by {e.clan} (p.8)",
+                )
+            )
     done: set[str] = set()
-    for raid, e in zip(raids, raid_tokens):
+    for raid, e in zip(raids, raid_tokens, strict=False):
         if raid.triggered and raid.province not in done:
             done.add(raid.province)
-            fates[e] = TokenFate(e, Fate.RAID_TRIGGERED, 3, f"raid triggered ({raid.why}): {raid.province} is scorched earth", "R-12", _blessing_note(e, False))
+            fates[e] = TokenFate(
+                e,
+                Fate.RAID_TRIGGERED,
+                3,
+                f"raid triggered ({raid.why}): {raid.province} is scorched earth",
+                "R-12",
+                _blessing_note(e, False),
+            )
         elif raid.triggered:
-            fates[e] = TokenFate(e, Fate.RAID_NO_EFFECT, 3, f"{raid.province} is already scorched by another raid this step: no further effect", "R-12", _blessing_note(e, False))
+            fates[e] = TokenFate(
+                e,
+                Fate.RAID_NO_EFFECT,
+                3,
+                f"{raid.province} is already scorched by another raid this step: no further effect",
+                "R-12",
+                _blessing_note(e, False),
+            )
         else:
-            fates[e] = TokenFate(e, Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {raid.why}", "R-12", _blessing_note(e, False))
-    survivors = _sweep([e for e in live if e.token.kind != Kind.RAID], scorched, Fate.REMOVED_BY_RAID, 3, "the raid on", "R-12", fates)
+            fates[e] = TokenFate(
+                e, Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {raid.why}", "R-12", _blessing_note(e, False)
+            )
+    survivors = _sweep(
+        [e for e in live if e.token.kind != Kind.RAID], scorched, Fate.REMOVED_BY_RAID, 3, "the raid on", "R-12", fates
+    )
     return raids, scorched, survivors
 
 
@@ -144,11 +174,21 @@ def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fa
             peace.add(e.province)
             why = f"peace in {e.province}" if first else f"{e.province} already made peaceful this step"
             fates[e] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
-    survivors = _sweep([e for e in live if e.token.kind != Kind.DIPLOMACY], peace, Fate.REMOVED_BY_DIPLOMACY, 4, "the diplomacy in", "R-13", fates)
+    survivors = _sweep(
+        [e for e in live if e.token.kind != Kind.DIPLOMACY],
+        peace,
+        Fate.REMOVED_BY_DIPLOMACY,
+        4,
+        "the diplomacy in",
+        "R-13",
+        fates,
+    )
     return peace, survivors
 
 
-def _sweep(live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: dict[Entry, TokenFate]) -> list[Entry]:
+def _sweep(
+    live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: dict[Entry, TokenFate]
+) -> list[Entry]:
     """Discard every token in the given provinces or on their borders (p.9 steps 3-4); return the rest."""
     survivors = []
     for e in live:
@@ -157,7 +197,9 @@ def _sweep(live: list[Entry], provinces: set[str], fate: Fate, step: int, by: st
             survivors.append(e)
             continue
         back = "; a bluff returns to its owner's hand (p.9)" if e.token.kind == Kind.BLUFF else ""
-        fates[e] = TokenFate(e, fate, step, f"discarded by {by} {hit}{back}", ruling, _blessing_note(e, e.token.kind.fights))
+        fates[e] = TokenFate(
+            e, fate, step, f"discarded by {by} {hit}{back}", ruling, _blessing_note(e, e.token.kind.fights)
+        )
     return survivors
 
 
@@ -207,7 +249,14 @@ def _step5_battles(state: GameState, live: list[Entry], fates: dict[Entry, Token
         elif e.province in attacked and _defends(state, e):
             fate = fates.get(e)
             ruling = "R-04" if e.token.kind == Kind.BLUFF else "R-14"
-            fates[e] = TokenFate(e, Fate.DEFENDED if e.token.kind != Kind.BLUFF else Fate.LION_BLUFF, 5, f"defended {e.province}", ruling, fate.blessings_discarded if fate else False)
+            fates[e] = TokenFate(
+                e,
+                Fate.DEFENDED if e.token.kind != Kind.BLUFF else Fate.LION_BLUFF,
+                5,
+                f"defended {e.province}",
+                ruling,
+                fate.blessings_discarded if fate else False,
+            )
         elif e not in fates:
             fates[e] = TokenFate(e, Fate.DEFENDED, 5, f"defended {e.province}; not attacked", "R-17")
     return battles, captured
@@ -244,11 +293,24 @@ def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
         outcome = "held"
     else:
         outcome = "repelled"
-    return Battle(p, defender, tuple(defence), attackers, tuple(sorted(against.items())), winner, outcome, why, tuple(dict.fromkeys(rulings)))
+    return Battle(
+        p,
+        defender,
+        tuple(defence),
+        attackers,
+        tuple(sorted(against.items())),
+        winner,
+        outcome,
+        why,
+        tuple(dict.fromkeys(rulings)),
+    )
 
 
-def _decide(attackers: tuple[Side, ...], against: dict[Clan, int], defender: Clan | None, p: str) -> tuple[Clan | None, str]:
+def _decide(
+    attackers: tuple[Side, ...], against: dict[Clan, int], defender: Clan | None, p: str
+) -> tuple[Clan | None, str]:
     """R-15: strictly above the defence and every other attacker; R-02: the Crane wins its ties."""
+
     def beats_defence(a: Side) -> bool:
         d = against[a.clan]
         return a.total > d or (a.total == d and a.clan == Clan.CRANE)
@@ -314,7 +376,7 @@ def _apply(state: GameState, scorched: set[str], peace: set[str], captured: dict
     for p in peace:  # R-13; R-19
         special[p] = SpecialToken(Special.PEACE)
     placing: dict[Clan, int] = {}
-    for p, clan in captured.items():
+    for clan in captured.values():
         placing[clan] = placing.get(clan, 0) + 1
     for d in defenses:
         placing[d.clan] = placing.get(d.clan, 0) + 1
@@ -325,9 +387,15 @@ def _apply(state: GameState, scorched: set[str], peace: set[str], captured: dict
         if n > supply:
             if state.options.control_supply_limit:
                 short.add(clan)
-                warnings.append(f"{clan} has {max(supply, 0)} control token(s) left for {n} placements: none placed (R-26, control_supply_limit on)")
+                warnings.append(
+                    f"{clan} has {max(supply, 0)} control token(s) left for {n} placements: none "
+                    "placed (R-26, control_supply_limit on)"
+                )
             else:
-                warnings.append(f"{clan} has {max(supply, 0)} control token(s) left for {n} placements: use substitute markers (R-26)")
+                warnings.append(
+                    f"{clan} has {max(supply, 0)} control token(s) left for {n} placements: use "
+                    "substitute markers (R-26)"
+                )
     for p, clan in captured.items():  # R-16
         if clan in short:
             control.pop(p, None)
@@ -364,7 +432,11 @@ def _step6_claim(state: GameState) -> tuple[GameState, list[Claim]]:
 
 # --- what to change on the physical board -----------------------------------------------------------
 def _changes(old: GameState, new: GameState, claims: list[Claim]) -> list[Change]:
-    changes: list[Change] = [Change(None, "discard every revealed combat token to its owner's discard pile; bluffs go back behind their screens")]
+    changes: list[Change] = [
+        Change(
+            None, "discard every revealed combat token to its owner's discard pile; bluffs go back behind their screens"
+        )
+    ]
     for p in sorted(set(old.control) | set(new.control) | set(old.special) | set(new.special)):
         before, after = old.control.get(p), new.control.get(p)
         if before and (not after or after.clan != before.clan):
@@ -373,7 +445,12 @@ def _changes(old: GameState, new: GameState, claims: list[Claim]) -> list[Change
             how = "facedown" if after.faceup == 0 else f"{after.facedown} facedown, {after.faceup} faceup"
             changes.append(Change(p, f"place {after.count} {after.clan} control token(s) {how} in {p}"))
         elif after and before and after.faceup > before.faceup:
-            changes.append(Change(p, f"add {after.faceup - before.faceup} {after.clan} control token faceup in {p} (successful defense)"))
+            changes.append(
+                Change(
+                    p,
+                    f"add {after.faceup - before.faceup} {after.clan} control token faceup in {p} (successful defense)",
+                )
+            )
         s_before, s_after = old.special.get(p), new.special.get(p)
         if s_after != s_before and s_after is not None:
             replaced = f" (replaces the {s_before} token)" if s_before else ""
@@ -384,5 +461,10 @@ def _changes(old: GameState, new: GameState, claims: list[Claim]) -> list[Change
             changes.append(Change(None, f"{c.clan} takes the {c.territory} territory card{card}"))
         else:
             changes.append(Change(None, f"{c.clan} returns the {c.territory} territory card{card} to the board"))
-    changes.append(Change(None, f"advance the round track to {new.round}" if new.round <= 5 else "the fifth round is over: score the game"))
+    changes.append(
+        Change(
+            None,
+            f"advance the round track to {new.round}" if new.round <= 5 else "the fifth round is over: score the game",
+        )
+    )
     return changes

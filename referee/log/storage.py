@@ -1,4 +1,4 @@
-"""The event store: SQLModel tables ``game`` and ``event``, append-only for real, and the commands.
+"""The event store: SQLModel tables ``game`` and ``event``, append-only for real (the game service is ``game``).
 
 - The unique key ``(game_id, seq)`` is the concurrency guard: of two writers appending event N, the
   loser gets ``GameChanged`` and nothing is lost.
@@ -14,26 +14,23 @@ import json
 import os
 import re
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import groupby
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
-from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
+from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, func, inspect, text
+from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, select
 
-from .. import ENGINE_VERSION
-from ..boarddata import load_board
-from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
-from ..engine.digest import state_digest
 from . import events as ev
 from .events import Event, LogError
-from .replay import Correction, Fold, ReplayError, apply_table_lines, canonical_lines, canonical_setup, canonical_table_lines, round_outcome
 
 DEFAULT_DB = Path("saves") / "referee.db"
 ENV_DB = "REFEREE_DB"
@@ -45,8 +42,10 @@ class StoreError(LogError):
     """The database cannot be used (damaged, foreign, unreachable)."""
 
 
-URL_HINT = ("--db or REFEREE_DB takes a SQLite file path or a SQLAlchemy URL, such as "
-            "postgresql+psycopg://user:password@host/dbname (pip install 'psycopg[binary]')")
+URL_HINT = (
+    "--db or REFEREE_DB takes a SQLite file path or a SQLAlchemy URL, such as "
+    "postgresql+psycopg://user:password@host/dbname (pip install 'psycopg[binary]')"
+)
 
 
 class UnknownGame(LogError):
@@ -67,8 +66,10 @@ class GameChanged(LogError):
     def __init__(self, game: str, seq: int):
         self.game = game
         self.seq = seq
-        super().__init__(f"game {game!r}: the game changed under you (event {seq} was recorded by someone else), "
-                         "re-run", hint="nothing of yours was recorded; read the game again and repeat")
+        super().__init__(
+            f"game {game!r}: the game changed under you (event {seq} was recorded by someone else), re-run",
+            hint="nothing of yours was recorded; read the game again and repeat",
+        )
 
 
 # --- the tables -------------------------------------------------------------------------------------
@@ -100,13 +101,17 @@ EVENT_COLUMNS = ("game_id", "seq", "type", "payload_version", "payload", "prev_h
 GAME_EXISTS = text("SELECT 1 FROM game WHERE id = :game")
 EVENTS_OF_GAME = text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id = :game ORDER BY seq")
 INSERT_GAME = text("INSERT INTO game (id, created_at) VALUES (:id, :created_at)")
-INSERT_EVENT = text(f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})")
+INSERT_EVENT = text(
+    f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})"
+)
 
 
 def _sqlite_triggers(table: str) -> list[str]:
-    return [f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
-            f"SELECT RAISE(ABORT, 'the game log is append-only: {op} on {table} refused'); END"
-            for op in ("UPDATE", "DELETE")]
+    return [
+        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
+        f"SELECT RAISE(ABORT, 'the game log is append-only: {op} on {table} refused'); END"
+        for op in ("UPDATE", "DELETE")
+    ]
 
 
 PG_FUNCTION = """CREATE OR REPLACE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$
@@ -117,11 +122,13 @@ $body$"""
 
 
 def _pg_triggers(table: str) -> list[str]:
-    return [PG_FUNCTION,
-            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-            "FOR EACH ROW EXECUTE FUNCTION referee_append_only()",
-            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
-            "FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()"]
+    return [
+        PG_FUNCTION,
+        f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+        "FOR EACH ROW EXECUTE FUNCTION referee_append_only()",
+        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+        "FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()",
+    ]
 
 
 for _table in TABLES:  # created with the schema, in the same transaction as the table
@@ -146,7 +153,7 @@ def _lock_timeout() -> float:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,10 +190,15 @@ class Store:
             try:
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise StoreError(f"{parsed.database}: cannot make the database's folder ({exc.strerror or exc})",
-                                 hint="--db or REFEREE_DB selects another database") from None
-        engine = create_engine(self.url, connect_args={"timeout": _lock_timeout(), "check_same_thread": False},
-                               **({"poolclass": StaticPool} if memory else {}))
+                raise StoreError(
+                    f"{parsed.database}: cannot make the database's folder ({exc.strerror or exc})",
+                    hint="--db or REFEREE_DB selects another database",
+                ) from None
+        engine = create_engine(
+            self.url,
+            connect_args={"timeout": _lock_timeout(), "check_same_thread": False},
+            **({"poolclass": StaticPool} if memory else {}),
+        )
         sa_event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
         return engine
 
@@ -201,8 +213,10 @@ class Store:
             except DatabaseError as exc:  # moderators opening a new database at once: one creates the schema
                 if attempt == SCHEMA_ATTEMPTS:
                     reason = str(getattr(exc, "orig", exc)).splitlines()[0]
-                    raise StoreError(f"{self.where}: cannot use this database ({reason})",
-                                     hint="is it a referee database? --db or REFEREE_DB selects another") from None
+                    raise StoreError(
+                        f"{self.where}: cannot use this database ({reason})",
+                        hint="is it a referee database? --db or REFEREE_DB selects another",
+                    ) from None
                 time.sleep(0.05 * attempt)
         if self.is_sqlite:  # triggers dropped by hand come back on the next open
             with self.engine.begin() as conn:
@@ -213,9 +227,12 @@ class Store:
     def _sqlite_ready(self) -> bool:
         """The everyday case in one query: both tables with every column, and their append-only triggers."""
         with self.engine.connect() as conn:
-            rows = conn.execute(text(
-                "SELECT m.type, m.name, c.name FROM sqlite_master AS m "
-                "LEFT JOIN pragma_table_info(m.name) AS c ON m.type = 'table'")).all()
+            rows = conn.execute(
+                text(
+                    "SELECT m.type, m.name, c.name FROM sqlite_master AS m "
+                    "LEFT JOIN pragma_table_info(m.name) AS c ON m.type = 'table'"
+                )
+            ).all()
         have = {(kind, name) for kind, name, _ in rows}
         columns = {(table, column) for kind, table, column in rows if kind == "table"}
         for table in TABLES:
@@ -232,8 +249,10 @@ class Store:
                     have = {c["name"] for c in found.get_columns(table.name)}
                     missing = sorted(set(table.columns.keys()) - have)
                     if missing:
-                        raise StoreError(f"{self.where} is not a referee database: its table {table.name!r} "
-                                         f"lacks {', '.join(missing)}")
+                        raise StoreError(
+                            f"{self.where} is not a referee database: its table {table.name!r} "
+                            f"lacks {', '.join(missing)}"
+                        )
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -243,13 +262,15 @@ class Store:
             raise
         except DatabaseError as exc:
             reason = str(getattr(exc, "orig", exc)).splitlines()[0]
-            raise StoreError(f"{self.where}: cannot use this database ({reason})",
-                             hint="is it a referee database? --db or REFEREE_DB selects another") from None
+            raise StoreError(
+                f"{self.where}: cannot use this database ({reason})",
+                hint="is it a referee database? --db or REFEREE_DB selects another",
+            ) from None
 
     def close(self) -> None:
         self.engine.dispose()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -265,8 +286,10 @@ class Store:
             rows = conn.execute(EVENTS_OF_GAME, {"game": game}).all()
         if not rows:  # a game row without events is never written here: a foreign or damaged file
             if self.exists(game):
-                raise StoreError(f"{self.where}: game {game!r} has no events: not a referee database, or a damaged one",
-                                 hint="--db or REFEREE_DB selects another database")
+                raise StoreError(
+                    f"{self.where}: game {game!r} has no events: not a referee database, or a damaged one",
+                    hint="--db or REFEREE_DB selects another database",
+                )
             raise UnknownGame(game)
         return [_event(r) for r in rows]
 
@@ -288,8 +311,10 @@ class Store:
             rows = conn.execute(select(GameRow.id, GameRow.created_at).order_by(GameRow.created_at, GameRow.id)).all()
         for g, at in rows:
             if not isinstance(g, str) or not isinstance(at, str):
-                raise StoreError(f"{self.where} is not a referee database, or a damaged one: a game row holds "
-                                 f"{g!r}, {at!r}", hint="--db or REFEREE_DB selects another database")
+                raise StoreError(
+                    f"{self.where} is not a referee database, or a damaged one: a game row holds {g!r}, {at!r}",
+                    hint="--db or REFEREE_DB selects another database",
+                )
         n = dict(counts)
         header = {r.game_id: _event(r) for r in heads}
         return [GameInfo(g, at, n.get(g, 0), header[g].data if g in header else {}) for g, at in rows]
@@ -335,155 +360,39 @@ class Store:
 
 
 def _row(e: Event) -> dict[str, Any]:
-    return {"game_id": e.game, "seq": e.seq, "type": e.type, "payload_version": e.payload_version,
-            "payload": ev.canonical_json(e.payload), "prev_hash": e.prev_hash, "hash": e.hash,
-            "recorded_at": e.recorded_at}  # as given: an imported log keeps its own times
+    return {
+        "game_id": e.game,
+        "seq": e.seq,
+        "type": e.type,
+        "payload_version": e.payload_version,
+        "payload": ev.canonical_json(e.payload),
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+        "recorded_at": e.recorded_at,
+    }  # as given: an imported log keeps its own times
 
 
-ROW_TYPES = {"game_id": str, "seq": int, "type": str, "payload_version": int, "prev_hash": str, "hash": str,
-             "recorded_at": str}
+ROW_TYPES = {
+    "game_id": str,
+    "seq": int,
+    "type": str,
+    "payload_version": int,
+    "prev_hash": str,
+    "hash": str,
+    "recorded_at": str,
+}
 
 
 def _event(row) -> Event:
     for name, kind in ROW_TYPES.items():  # SQLite stores any value in any column: a foreign or damaged file
         value = getattr(row, name)
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise StoreError(f"not a referee database, or a damaged one: an event row's {name} is {value!r}",
-                             hint="--db or REFEREE_DB selects another database")
+            raise StoreError(
+                f"not a referee database, or a damaged one: an event row's {name} is {value!r}",
+                hint="--db or REFEREE_DB selects another database",
+            )
     try:
         payload = json.loads(row.payload)
     except (TypeError, ValueError):
         payload = {"unreadable": str(row.payload)[:80]}  # verify names it: the hash no longer matches
-    return Event(row.game_id, row.seq, row.type, row.payload_version, payload, row.prev_hash, row.hash,
-                 row.recorded_at)
-
-
-# --- commands: read the game, decide with the engine, append ------------------------------------------
-def new_game(store: Store, game: str, clans: Sequence[str | Clan], *, players: dict[str, str] | None = None,
-             event: str = "", table: str = "", date: str = "", options: dict[str, Any] | None = None,
-             setup: str | Iterable[str] = ()) -> list[Event]:
-    """Record a new game, and its first setup facts (``setup``) in the same transaction: both or neither."""
-    ev.check_game_id(game)
-    try:
-        seats = [Clan(str(c).strip().lower()) for c in clans]
-        rules = RulesOptions.from_dict(options or {}).to_dict()
-    except ValueError as exc:
-        raise LogError(f"game {game!r}: {exc}") from None
-    if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats):
-        raise LogError(f"game {game!r}: 2 to 5 different clans play, got {', '.join(map(str, seats)) or 'none'}")
-    names = {str(Clan(k.lower())): v for k, v in (players or {}).items()}
-    strangers = sorted(set(names) - set(map(str, seats)))
-    if strangers:
-        raise LogError(f"game {game!r}: players named for clans not playing: {', '.join(strangers)}")
-    board = load_board()
-    items = [(ev.EventType.GAME_CREATED, ev.game_created(game, seats, names, rules, event=event, table=table, date=date,
-                                                         engine_version=ENGINE_VERSION, board_version=board.version))]
-    lines = canonical_setup(setup, board)
-    if lines:
-        items.append((ev.EventType.SETUP_RECORDED, ev.setup_recorded(lines)))
-        Fold.of(ev.chain_all(game, [(t, p, None) for t, p in items]), board)  # refused before anything is stored
-    return store.append(game, items, None)
-
-
-class OpenGame:
-    """One game's log, read and folded once. Each command checks with the engine, appends one event and
-    moves the fold on, so a session that keeps the game open never reads or replays the log again."""
-
-    def __init__(self, store: Store, game: str):
-        self.store, self.game = store, game
-        self.reload()
-
-    def reload(self) -> None:
-        self.events = self.store.events(self.game)
-        self.fold = Fold.of(self.events)
-
-    @property
-    def state(self) -> GameState:
-        return self.fold.state
-
-    def _append(self, type_: str, payload: dict[str, Any], outcome=None) -> Event:
-        """Fold the event in, then store it. The fold refuses what the engine refuses, and a refusal leaves
-        it as it was; ``outcome`` is the event's effect, already computed on this fold."""
-        try:
-            self.fold.apply(ev.chain(self.game, self.events[-1], type_, payload), outcome)
-        except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
-            track = self.state.round
-            raise LogError(f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: "
-                           f"{exc.problem}") from None
-        try:
-            event = self.store.append(self.game, [(type_, payload)], self.events[-1])[0]
-        except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
-            self.reload()
-            raise
-        self.events.append(event)
-        return event
-
-    def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
-        payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
-        return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
-
-    def record_round(self, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
-        lines, state, report = round_outcome(self.fold, entries)
-        payload = ev.round_resolved(report.round, lines, state_digest(state))
-        return self._append(ev.EventType.ROUND_RESOLVED, payload, (state, report)), state, report
-
-    def record_table_events(self, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
-        """Table events of the round under way (setup, initiative, cards), checked and applied (R-22)."""
-        fold = self.fold
-        canonical = canonical_table_lines(lines, fold.board)
-        if not canonical:
-            raise LogError(f"game {self.game!r}: no table event given")
-        if fold.state.round > 5:
-            raise LogError(f"game {self.game!r} is over: five rounds were played (p.10)")
-        applied = apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
-        event = self._append(ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical),
-                             applied)
-        return event, fold.state, fold.notes
-
-    def correct(self, round_no: int, entries: str | Iterable[str | Entry], reason: str) -> tuple[Event, Correction]:
-        """Record a ruling: round ``round_no`` is replayed with ``entries`` from now on. Nothing is overwritten."""
-        if not reason.strip():
-            raise LogError(f"game {self.game!r}: a correction needs a reason")
-        original = self.fold.played(round_no)
-        lines = canonical_lines(entries, self.fold.board)
-        rerun = self.fold.rerun(round_no, lines)
-        digests = {p.round: state_digest(p.after) for p in rerun}
-        payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
-        recorded = self._append(ev.EventType.ENTRY_CORRECTED, payload)
-        return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])
-
-    def seal_objective(self, clan: str, objective: str, code: str) -> Event:
-        """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
-        if objective not in self.fold.board.objectives:
-            raise LogError(f"game {self.game!r}, {clan}: unknown objective {objective!r}")
-        payload = ev.objective_sealed(clan, ev.objective_commitment(self.game, clan, objective, code))
-        return self._append(ev.EventType.OBJECTIVE_SEALED, payload)
-
-    def reveal_objective(self, clan: str, objective: str, code: str = "") -> Event:
-        """Log a secret objective revealed at the end of the game, checked against its seal if sealed."""
-        return self._append(ev.EventType.OBJECTIVE_REVEALED, ev.objective_revealed(clan, objective, code))
-
-
-def record_setup(store: Store, game: str, lines: str | Iterable[str]) -> tuple[Event, GameState]:
-    return OpenGame(store, game).record_setup(lines)
-
-
-def record_round(store: Store, game: str, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
-    return OpenGame(store, game).record_round(entries)
-
-
-def correct(store: Store, game: str, round_no: int, entries: str | Iterable[str | Entry],
-            reason: str) -> tuple[Event, Correction]:
-    return OpenGame(store, game).correct(round_no, entries, reason)
-
-
-def seal_objective(store: Store, game: str, clan: str, objective: str, code: str) -> Event:
-    return OpenGame(store, game).seal_objective(clan, objective, code)
-
-
-def reveal_objective(store: Store, game: str, clan: str, objective: str, code: str = "") -> Event:
-    return OpenGame(store, game).reveal_objective(clan, objective, code)
-
-
-def record_table_events(store: Store, game: str, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
-    return OpenGame(store, game).record_table_events(lines)
+    return Event(row.game_id, row.seq, row.type, row.payload_version, payload, row.prev_hash, row.hash, row.recorded_at)

@@ -110,11 +110,7 @@ class GameState:
 
     def territory_controller(self, territory: str) -> Clan | None:
         """R-18: the clan controlling every non-scorched province of the territory."""
-        owners = {
-            self.controller(p)
-            for p in self.board.territories[territory].provinces
-            if not self.is_scorched(p)
-        }
+        owners = {self.controller(p) for p in self.board.territories[territory].provinces if not self.is_scorched(p)}
         if len(owners) == 1:
             (owner,) = owners
             return owner
@@ -130,7 +126,7 @@ class GameState:
         i = self.clans.index(self.first_player)
         return self.clans[i:] + self.clans[:i]
 
-    def with_(self, **changes) -> "GameState":
+    def with_(self, **changes) -> GameState:
         return replace(self, **changes)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from .notation import Entry
+from .entry import Entry
 from .tokens import Clan, Kind, Token
 
 SCOUTS_PER_CLAN = 2  # setup step 4 (p.4)
@@ -40,16 +40,16 @@ class Inventory:
     def discarded(self) -> Counter[Token]:
         return Counter(d.token for d in self.discard)
 
-    def with_discarded(self, tokens: list[Token], round_no: int, why: str) -> "Inventory":
+    def with_discarded(self, tokens: list[Token], round_no: int, why: str) -> Inventory:
         """Tokens go to the discard pile; a bluff never does (p.8: it returns to its owner)."""
         extra = tuple(Discarded(t, round_no, why) for t in tokens if t.kind != Kind.BLUFF)
         return replace(self, discard=self.discard + extra, hand=_minus(self.hand, tokens))
 
-    def without_discarded(self, token: Token) -> "Inventory":
+    def without_discarded(self, token: Token) -> Inventory:
         """The latest copy of ``token`` leaves the discard pile."""
         for i in range(len(self.discard) - 1, -1, -1):
             if self.discard[i].token == token:
-                return replace(self, discard=self.discard[:i] + self.discard[i + 1:])
+                return replace(self, discard=self.discard[:i] + self.discard[i + 1 :])
         raise ValueError(f"{token} is not in the discard pile")
 
 
@@ -135,16 +135,14 @@ class CardsLeft:
     def shugenja(self, clan: Clan) -> int:
         return SHUGENJA_PER_CLAN - (clan in self.shugenja_used)
 
-    def use_scout(self, clan: Clan) -> "CardsLeft":
+    def use_scout(self, clan: Clan) -> CardsLeft:
         used = dict(self.scouts_used)
         used[clan] = used.get(clan, 0) + 1
         return replace(self, scouts_used=tuple(sorted(used.items())))
 
-    def use_shugenja(self, clan: Clan) -> "CardsLeft":
+    def use_shugenja(self, clan: Clan) -> CardsLeft:
         return replace(self, shugenja_used=self.shugenja_used | {clan})
 
 
 def empty_inventories(clans: tuple[Clan, ...]) -> dict[Clan, Inventory]:
     return {c: Inventory() for c in clans}
-
-

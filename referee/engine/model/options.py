@@ -45,7 +45,7 @@ class RulesOptions:
         return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "RulesOptions":
+    def from_dict(cls, raw: dict[str, Any]) -> RulesOptions:
         """Build options from a mapping; unknown names or wrong types raise ValueError."""
         known = {f.name: f for f in fields(cls)}
         unknown = sorted(set(raw) - set(known))

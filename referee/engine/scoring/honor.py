@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .options import Tiebreak
-from .state import GameState, Special
-from .tokens import Clan
+from ..model.options import Tiebreak
+from ..model.state import GameState, Special
+from ..model.tokens import Clan
 
 TERRITORY_HONOR = 5
 

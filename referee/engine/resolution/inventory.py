@@ -9,15 +9,15 @@ known to be elsewhere: owned - discarded - (out for the round) - placed this rou
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Iterable
 
-from .errors import Refuse, Refusal
-from .notation import Entry
+from ..model.entry import Entry
+from ..model.errors import Refusal, Refuse
+from ..model.state import GameState
+from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
+from ..model.tracking import BLUFF, Adjustment, Inventory, RoundTable
 from .placement import entry_text, placed_tokens
-from .state import GameState
-from .tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
-from .tracking import BLUFF, Adjustment, Inventory, RoundTable
 
 
 def tracked(state: GameState) -> bool:
@@ -89,7 +89,11 @@ def require_discarded(state: GameState, clan: Clan, token: Token, ruling: str, c
     if tracked(state) and inventory_of(state, clan).discarded()[token] < count:
         have = inventory_of(state, clan).discarded()[token]
         only = "only " if state.board.clans[clan].owned(token) == 1 else ""
-        what = f"{clan.title()}'s {only}{token} is not in its discard pile" if have == 0 else f"{clan.title()} has only {have} {token} in its discard pile"
+        what = (
+            f"{clan.title()}'s {only}{token} is not in its discard pile"
+            if have == 0
+            else f"{clan.title()} has only {have} {token} in its discard pile"
+        )
         raise Refuse(what, ruling)
 
 
@@ -125,17 +129,41 @@ def check_round(state: GameState, entries: Iterable[Entry]) -> list[Refusal]:
         if not lo <= count <= hi:
             refusals.append(Refusal(clan, f"{count} tokens", _count_problem(state, clan, lo, hi)))
     for e in table.animated:
-        if not any(x.clan == e.clan and x.token == e.token and (x.province, x.source) == (e.province, e.source) for x in entries):
-            refusals.append(Refusal(e.clan, entry_text(e), "Animate the Dead put this token faceup on the board; it is missing from the entries", "card:animate_the_dead"))
+        if not any(
+            x.clan == e.clan and x.token == e.token and (x.province, x.source) == (e.province, e.source)
+            for x in entries
+        ):
+            refusals.append(
+                Refusal(
+                    e.clan,
+                    entry_text(e),
+                    "Animate the Dead put this token faceup on the board; it is missing from the entries",
+                    "card:animate_the_dead",
+                )
+            )
     if table.swap is not None:
         clan, a, b = table.swap
         for province, source in (a, b):
             there = [x for x in entries if x.clan == clan and (x.province, x.source) == (province, source)]
             where = f"@ {province}" if source is None else f"{source} > {province}"
             if not there:
-                refusals.append(Refusal(clan, where, f"the {clan} swap moved a token to {where}, but no {clan} token is entered there", "R-07"))
+                refusals.append(
+                    Refusal(
+                        clan,
+                        where,
+                        f"the {clan} swap moved a token to {where}, but no {clan} token is entered there",
+                        "R-07",
+                    )
+                )
             elif all(x.blessings for x in there):
-                refusals.append(Refusal(clan, where, f"the token swapped to {where} is blessed: blessed tokens cannot be swapped", "R-10"))
+                refusals.append(
+                    Refusal(
+                        clan,
+                        where,
+                        f"the token swapped to {where} is blessed: blessed tokens cannot be swapped",
+                        "R-10",
+                    )
+                )
     return refusals
 
 
@@ -160,7 +188,11 @@ def _count_problem(state: GameState, clan: Clan, lo: int, hi: int) -> str:
         want = f"exactly {hi}"
     else:
         want = f"{lo} or {hi}" if hi - lo == 1 else f"{lo} to {hi}"
-    why = "five placed, blessings included (p.7)" if clan not in state.ronin else "five at most: a ronin who cannot place is skipped (p.11)"
+    why = (
+        "five placed, blessings included (p.7)"
+        if clan not in state.ronin
+        else "five at most: a ronin who cannot place is skipped (p.11)"
+    )
     extra = "".join(f"; {'+' if c.delta > 0 else ''}{c.delta} {c.why}" for c in table.changes if c.clan == clan)
     return f"{clan} must have {want} token(s) on the board at reveal this round: {why}{extra}"
 

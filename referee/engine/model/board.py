@@ -7,8 +7,9 @@ The data itself lives in ``referee/data/board.json``; reading the file is the ou
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .tokens import Clan, Kind, Token
 
@@ -255,7 +256,10 @@ def build_board(raw: dict[str, Any]) -> Board:
         land_borders=borders,
         coastal=frozenset(raw["coastal_borders"]),
         clans=clans,
-        cards={c["id"]: CardFacts(c["id"], c["name"], c["territory"], c["timing"], c["effect"]) for c in raw["territory_cards"]},
+        cards={
+            c["id"]: CardFacts(c["id"], c["name"], c["territory"], c["timing"], c["effect"])
+            for c in raw["territory_cards"]
+        },
         objectives={o["id"]: ObjectiveFacts(o["id"], o["name"], o["condition"], o["honor"]) for o in raw["objectives"]},
         neutral_initiative=tuple(n["id"] for n in raw.get("neutral_initiative_cards", [])),
         control_set_aside={int(k): v for k, v in raw["setup"]["control_tokens_set_aside"].items()},

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .board import SEA
-from .errors import Refuse
-from .inventory import require_available, table_of
-from .state import Control, GameState, Special, SpecialToken
-from .table import Target, format_target
-from .tokens import Clan
+from ..model.board import SEA
+from ..model.errors import Refuse
+from ..model.state import Control, GameState, Special, SpecialToken
+from ..model.tokens import Clan
+from ..notation.table_parts import Target, format_target
+from ..resolution.inventory import require_available, table_of
 
 UNIQUE_SPECIALS = (Special.SHRINE, Special.HARBOR, Special.BATTLEFIELD, Special.BUSHIDO)
 
@@ -35,7 +35,9 @@ def require_distinct(provinces: tuple[str, ...], ruling: str) -> None:
         raise Refuse(f"the provinces must be different: {', '.join(provinces)}", ruling)
 
 
-def add_control(state: GameState, clan: Clan, province: str, *, faceup: int = 0, facedown: int = 0, ruling: str) -> tuple[GameState, str]:
+def add_control(
+    state: GameState, clan: Clan, province: str, *, faceup: int = 0, facedown: int = 0, ruling: str
+) -> tuple[GameState, str]:
     """Add control tokens to a province (nobody else's, never scorched). R-26: the supply."""
     if state.is_scorched(province):
         raise Refuse(f"{province} is scorched earth: it cannot be controlled (p.10)", ruling)
@@ -49,14 +51,19 @@ def add_control(state: GameState, clan: Clan, province: str, *, faceup: int = 0,
         if state.options.control_supply_limit:
             keep = max(supply, 0)
             faceup, facedown = min(faceup, keep), min(facedown, max(keep - faceup, 0))
-            warning = f"; {clan} has {keep} control token(s) left: only {faceup + facedown} added (R-26, control_supply_limit on)"
+            warning = (
+                f"; {clan} has {keep} control token(s) left: only {faceup + facedown} added "
+                "(R-26, control_supply_limit on)"
+            )
         else:
             warning = f"; {clan} has {max(supply, 0)} control token(s) left: use substitute markers (R-26)"
     base = current or Control(clan, 0, 0)
     control = dict(state.control)
     if base.count + faceup + facedown:
         control[province] = Control(clan, base.facedown + facedown, base.faceup + faceup)
-    sides = ", ".join(x for x in (f"{faceup} faceup" if faceup else "", f"{facedown} facedown" if facedown else "") if x)
+    sides = ", ".join(
+        x for x in (f"{faceup} faceup" if faceup else "", f"{facedown} facedown" if facedown else "") if x
+    )
     return state.with_(control=control), f"add {sides or 'no'} {clan} control token(s) in {province}{warning}"
 
 
@@ -85,7 +92,10 @@ def place_special(state: GameState, province: str, token: SpecialToken, ruling: 
     if current is not None and current.kind.permanent:
         raise Refuse(f"{province} holds a {current} token: peace and scorched earth are never replaced (R-19)", ruling)
     if token.kind == Special.HARBOR and province in state.board.coastal:
-        raise Refuse(f"{province} is coastal: the harbor goes only in a landlocked province (p.10)", ruling if ruling.startswith("card:") else "R-20")
+        raise Refuse(
+            f"{province} is coastal: the harbor goes only in a landlocked province (p.10)",
+            ruling if ruling.startswith("card:") else "R-20",
+        )
     special = dict(state.special)
     control = dict(state.control)
     notes = [f"place the {token} token in {province}"]
@@ -123,7 +133,11 @@ def check_target(state: GameState, clan: Clan, target: Target, ruling: str, *, o
     if opponent and target.owner == clan:
         raise Refuse(f"the card targets an opponent's token, not {clan}'s own", ruling)
     if target.blessings:
-        raise Refuse(f"{format_target(target)} is blessed: a blessed token and its blessings cannot be targeted by card effects or clan abilities (p.8)", "R-10")
+        raise Refuse(
+            f"{format_target(target)} is blessed: a blessed token and its blessings cannot be targeted "
+            "by card effects or clan abilities (p.8)",
+            "R-10",
+        )
     check_place(state, target.province, target.source, ruling)
     if target.token is not None:
         require_available(state, target.owner, target.token, "R-08")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .notation import Entry
-from .tokens import Clan
+from ..model.entry import Entry
+from ..model.tokens import Clan
 
 
 class Fate(StrEnum):

@@ -12,7 +12,7 @@
     <clan>: swap <place> with <place>               the Unicorn's swap (R-07)
     first_player: <clan> | initiative deck: <card>, ... | <clan>: discarded <token>, ... [in round <n>]
                                                     facts of a game already under way (scenarios)
-    and every board fact of the setup notation (``tablenotation``).
+    and every board fact of the setup notation (``setup``).
 
 Parsed once at the edge (tolerant: any case, prefixes, aliases), printed canonically; errors are
 the round notation's three kinds: NotUnderstood, UnknownName, AmbiguousName.
@@ -21,142 +21,73 @@ the round notation's three kinds: NotUnderstood, UnknownName, AmbiguousName.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Union
 
-from .board import Board
-from .errors import NotUnderstood
-from .notation import CLAN_NAMES, KIND_NAMES, Entry, _parse_blessing, _parse_place, format_entry, normalise, parse_clan, parse_entry, resolve_name, split_clan
-from .tablenotation import BoardFact, format_board_fact, parse_board_line
-from .tokens import Clan, Kind, Token
+from ..model.board import Board
+from ..model.errors import NotUnderstood
+from ..model.tokens import Clan
+from .card_plays import format_card_args, parse_card_play
+from .round import CLAN_NAMES, normalise, parse_clan, resolve_name, split_clan
+from .setup import format_board_fact, parse_board_line
+from .table_parts import (
+    CardPlayed,
+    DeckSet,
+    DiscardEntered,
+    FactEntered,
+    FirstPlayerSet,
+    InitiativeRevealed,
+    Passed,
+    SetupStep,
+    StartingControlPlaced,
+    Swapped,
+    TableEvent,
+    TokenReturned,
+    TokenTargeted,
+    format_place,
+    format_target,
+    parse_place,
+    parse_target,
+    parse_token,
+)
 
 TABLE_FORM = (
     "initiative: <card> | <clan>: passes | <clan>: plays <card> <targets> | <clan>: returns <token> | "
     "<clan>: scout|shugenja|first_player|peek <owner> [<token>] <place> | <clan>: swap <place> with <place> | "
     "<clan>: starts @ <province> | setup: capitals|tokens"
 )
-Place = tuple[str, Union[str, None]]  # (province, source): as in the round notation
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """A combat token on the board, targeted by a card or an ability: its owner, what it is (when
-    revealed or known) and where it sits, with any blessings on it (R-10: then it cannot be targeted)."""
-
-    owner: Clan
-    token: Token | None
-    province: str
-    source: str | None = None
-    blessings: tuple[int, ...] = ()
-
-    @property
-    def place(self) -> Place:
-        return (self.province, self.source)
-
-
-@dataclass(frozen=True, slots=True)
-class SetupStep:
-    step: str  # capitals | tokens
-
-
-@dataclass(frozen=True, slots=True)
-class FactEntered:
-    fact: BoardFact
-
-
-@dataclass(frozen=True, slots=True)
-class FirstPlayerSet:
-    clan: Clan
-
-
-@dataclass(frozen=True, slots=True)
-class DeckSet:
-    clans: tuple[Clan, ...]
-    neutrals: int
-
-
-@dataclass(frozen=True, slots=True)
-class DiscardEntered:
-    clan: Clan
-    tokens: tuple[Token, ...]
-    round: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StartingControlPlaced:
-    clan: Clan
-    province: str
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeRevealed:
-    card: str  # a clan, or a neutral card id
-
-
-@dataclass(frozen=True, slots=True)
-class Passed:
-    clan: Clan
-
-
-@dataclass(frozen=True, slots=True)
-class TokenReturned:
-    clan: Clan
-    token: Token
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    """A territory card played, with its targets; which fields a card uses is in ``cardnotation``."""
-
-    clan: Clan
-    card: str
-    provinces: tuple[str, ...] = ()
-    control_at: str | None = None
-    swap: tuple[str, str] | None = None
-    returned: tuple[Token, ...] = ()
-    given_up: tuple[tuple[str, Token], ...] = ()  # ("discard" | "pool", token)
-    other: Clan | None = None
-    seen: tuple[Token, ...] = ()
-    cost: str | None = None  # Shadowlands: the province a control token is taken from
-    targets: tuple[Target, ...] = ()
-    hand_discard: Token | None = None
-    animated: Entry | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TokenTargeted:
-    """A scout, shugenja, first player card or Scorpion peek on one token."""
-
-    clan: Clan
-    verb: str  # scout | shugenja | first_player | peek
-    target: Target
-
-
-@dataclass(frozen=True, slots=True)
-class Swapped:
-    clan: Clan
-    first: Place
-    second: Place
-
-
-TableEvent = Union[
-    SetupStep, FactEntered, FirstPlayerSet, DeckSet, DiscardEntered, StartingControlPlaced, InitiativeRevealed,
-    Passed, TokenReturned, CardPlayed, TokenTargeted, Swapped,
-]
 TARGET_VERBS = ("scout", "shugenja", "first_player", "peek")
 VERBS = {
-    "passes": "passes", "pass": "passes", "plays": "plays", "play": "plays", "returns": "returns", "return": "returns",
-    "scout": "scout", "scouts": "scout", "shugenja": "shugenja", "first_player": "first_player", "peek": "peek",
-    "peeks": "peek", "swap": "swap", "swaps": "swap", "starts": "starts", "start": "starts", "discarded": "discarded",
-    "control": "control", "holds": "holds", "objective": "objective",
+    "passes": "passes",
+    "pass": "passes",
+    "plays": "plays",
+    "play": "plays",
+    "returns": "returns",
+    "return": "returns",
+    "scout": "scout",
+    "scouts": "scout",
+    "shugenja": "shugenja",
+    "first_player": "first_player",
+    "peek": "peek",
+    "peeks": "peek",
+    "swap": "swap",
+    "swaps": "swap",
+    "starts": "starts",
+    "start": "starts",
+    "discarded": "discarded",
+    "control": "control",
+    "holds": "holds",
+    "objective": "objective",
 }
-HEADS = {"initiative": "initiative", "initiative_deck": "initiative_deck", "setup": "setup", "first_player": "first_player", "board": "board"}
+HEADS = {
+    "initiative": "initiative",
+    "initiative_deck": "initiative_deck",
+    "setup": "setup",
+    "first_player": "first_player",
+    "board": "board",
+}
 
 
 def parse_table_event(text: str, board: Board, lineno: int | None = None) -> TableEvent:
     """One line of the table-event notation (comments already stripped)."""
-    from .cardnotation import parse_card_play  # the per-card target syntax
-
     text = text.strip()
     head, rest = split_clan(text, lineno, TABLE_FORM)
     key = normalise(head)
@@ -216,66 +147,7 @@ def _initiative_names(board: Board) -> dict[str, str]:
     return names
 
 
-def parse_token(text_part: str, text: str, lineno: int | None) -> Token:
-    m = re.fullmatch(r"\s*([A-Za-z]+)\s*(\d+)?\s*", text_part)
-    if not m:
-        raise NotUnderstood(text, f"expected a token ('army 3', 'bluff'), got {text_part.strip()!r}", lineno=lineno)
-    kind = Kind(resolve_name(m.group(1), KIND_NAMES, "token", text, lineno))
-    strength = int(m.group(2)) if m.group(2) else None
-    if kind.has_strength != (strength is not None):
-        need = "needs a strength" if kind.has_strength else "has no strength"
-        raise NotUnderstood(text, f"{kind} {need}", lineno=lineno)
-    return Token(kind, strength)
-
-
-def parse_place(part: str, board: Board, text: str, lineno: int | None) -> Place:
-    return _parse_place(part.strip(), board, text, lineno)
-
-
-def _is_token_word(word: str) -> bool:
-    key = normalise(word)
-    return bool(key) and any(k.startswith(key) for k in KIND_NAMES) and "_" not in key
-
-
-def parse_target(part: str, board: Board, text: str, lineno: int | None, need_token: bool = False) -> Target:
-    """``<owner> [<token> [<strength>]] <place> [+ blessing <n>]...``"""
-    owner_word, _, rest = part.strip().partition(" ")
-    owner = parse_clan(owner_word, text, lineno)
-    rest = rest.strip()
-    first = re.match(r"[A-Za-z_\-]+", rest)
-    if first and _is_token_word(first.group(0)):
-        entry = parse_entry(f"{owner}: {rest}", board, lineno)
-        return Target(owner, entry.token, entry.province, entry.source, entry.blessings)
-    if need_token:
-        raise NotUnderstood(text, "name the revealed token: <owner> <token> <place>", lineno=lineno,
-                            hint=f"for example: crab: shugenja lion army 3 @ lion_capital")
-    place, *blessing_parts = rest.split("+")
-    blessings = tuple(sorted((_parse_blessing(b.strip(), text, lineno) for b in blessing_parts), reverse=True))
-    province, source = parse_place(place, board, text, lineno)
-    return Target(owner, None, province, source, blessings)
-
-
-# --- canonical output -----------------------------------------------------------------------------
-def format_token(token: Token) -> str:
-    return str(token)
-
-
-def format_place(place: Place) -> str:
-    province, source = place
-    return f"@ {province}" if source is None else f"{source} > {province}"
-
-
-def format_target(t: Target) -> str:
-    if t.token is not None:
-        body = format_entry(Entry(t.owner, t.token, t.province, t.source, t.blessings)).split(": ", 1)[1]
-        return f"{t.owner} {body}"
-    blessings = "".join(f" + blessing {b}" for b in t.blessings)
-    return f"{t.owner} {format_place(t.place)}{blessings}"
-
-
 def format_table_event(event: TableEvent) -> str:
-    from .cardnotation import format_card_args
-
     match event:
         case SetupStep(step):
             return f"setup: {step}"

@@ -11,17 +11,31 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..model.errors import EventRefused, NotationError, Refuse
+from ..model.state import Control, GameState, begin_round
+from ..model.tokens import Clan, Kind
+from ..model.tracking import Discarded, Initiative, Inventory, empty_inventories
+from ..notation.setup import apply_board_fact
+from ..notation.table_events import event_clan, event_input
+from ..notation.table_parts import (
+    CardPlayed,
+    DeckSet,
+    DiscardEntered,
+    FactEntered,
+    FirstPlayerSet,
+    InitiativeRevealed,
+    Passed,
+    SetupStep,
+    StartingControlPlaced,
+    Swapped,
+    TableEvent,
+    TokenReturned,
+    TokenTargeted,
+)
+from ..resolution.inventory import require_available, table_of, tracked, with_inventory
 from .cards import play_card
-from .errors import EventRefused, NotationError, Refuse
 from .initiative import reveal, setup_draw
-from .inventory import require_available, table_of, tracked, with_inventory
-from .state import Control, GameState, begin_round
-from .table import (CardPlayed, DeckSet, DiscardEntered, FactEntered, FirstPlayerSet, InitiativeRevealed, Passed, SetupStep,
-                    StartingControlPlaced, Swapped, TableEvent, TokenReturned, TokenTargeted, event_clan, event_input)
-from .tablenotation import apply_board_fact
-from .tokens import Clan, Kind
-from .tracking import Discarded, Initiative, Inventory, empty_inventories
-from .turncards import play_swap, play_targeted
+from .turn_cards import play_swap, play_targeted
 
 SETUP_ONLY = (SetupStep, StartingControlPlaced)
 FACTS = (FactEntered, FirstPlayerSet, DeckSet, DiscardEntered)
@@ -31,7 +45,11 @@ def apply_table_event(state: GameState, event: TableEvent) -> tuple[GameState, s
     try:
         return _apply(state, event)
     except Refuse as r:
-        round_no = state.round if state.table is not None or not isinstance(event, SETUP_ONLY + FACTS + (InitiativeRevealed,)) else None
+        round_no = (
+            state.round
+            if state.table is not None or not isinstance(event, SETUP_ONLY + FACTS + (InitiativeRevealed,))
+            else None
+        )
         clan = event_clan(event)
         raise EventRefused(round_no, str(clan) if clan else None, event_input(event), r.problem, r.ruling) from None
 
@@ -57,13 +75,18 @@ def _apply(state: GameState, event: TableEvent) -> tuple[GameState, str]:
         state, text = reveal(state, event.card)
         return _counted(state, revealed=True), text
     if state.round > 1 and state.initiative is not None and state.initiative.size and not table.revealed:
-        raise Refuse(f"reveal the initiative card first: upkeep step 1 of round {state.round} (p.7), 'initiative: <card>'", "R-23")
+        raise Refuse(
+            f"reveal the initiative card first: upkeep step 1 of round {state.round} (p.7), 'initiative: <card>'",
+            "R-23",
+        )
     if isinstance(event, TokenReturned):
         return _dragon_return(state, event)
     if isinstance(event, Passed) or isinstance(event, CardPlayed) and not _is_shadowlands(state, event.card):
         return _card_step(state, event)
     if table.swapped:
-        raise Refuse("the Unicorn swapped its tokens: the placement phase is over and the reveal comes next (R-07)", "R-07")
+        raise Refuse(
+            "the Unicorn swapped its tokens: the placement phase is over and the reveal comes next (R-07)", "R-07"
+        )
     state = _counted(state, placement=True, card_step_over=True)
     if isinstance(event, CardPlayed):
         return play_card(state, event)
@@ -89,7 +112,9 @@ def _setup(state: GameState, event) -> tuple[GameState, str]:
         if state.inventory is not None:
             raise Refuse("the combat tokens are already tracked", "p.4")
         return state.with_(inventory=empty_inventories(state.clans)), (
-            "every clan's 27 combat tokens are tracked from here: bluff behind the screen, the rest in the pool (p.4 step 3; R-08)")
+            "every clan's 27 combat tokens are tracked from here: bluff behind the screen, the rest "
+            "in the pool (p.4 step 3; R-08)"
+        )
     if isinstance(event, SetupStep):  # capitals, step 6
         control = dict(state.control)
         for clan in state.clans:
@@ -103,7 +128,11 @@ def _setup(state: GameState, event) -> tuple[GameState, str]:
     if clan not in state.clans:
         raise Refuse(f"{clan} is not playing in this game", "p.5")
     if p in state.control:
-        raise Refuse(f"{p} already holds a {state.control[p].clan} control token: each starting token goes in a province without one (p.5 step 10)", "p.5")
+        raise Refuse(
+            f"{p} already holds a {state.control[p].clan} control token: each starting token goes in a "
+            "province without one (p.5 step 10)",
+            "p.5",
+        )
     n = state.board.control_set_aside.get(len(state.clans), 0)
     placed = state.control_tokens_on_board(clan) - 1
     if placed >= n:
@@ -114,10 +143,16 @@ def _setup(state: GameState, event) -> tuple[GameState, str]:
         k = sum(state.control_tokens_on_board(c) for c in state.clans) - len(state.clans)
         due = order[k % len(order)]
         if due != clan:
-            raise Refuse(f"it is {due}'s turn to place a starting control token (first player, then clockwise: {', '.join(order)})", "p.5")
+            raise Refuse(
+                f"it is {due}'s turn to place a starting control token (first player, then clockwise: "
+                f"{', '.join(order)})",
+                "p.5",
+            )
     control = dict(state.control)
     control[p] = Control(clan)
-    return state.with_(control=control), f"{clan} places a starting control token facedown in {p} ({placed + 1} of {n}, p.5 step 10)"
+    return state.with_(
+        control=control
+    ), f"{clan} places a starting control token facedown in {p} ({placed + 1} of {n}, p.5 step 10)"
 
 
 def _fact(state: GameState, event) -> tuple[GameState, str]:
@@ -161,7 +196,9 @@ def _dragon_return(state: GameState, event: TokenReturned) -> tuple[GameState, s
     if t.dragon_returned:
         raise Refuse("the Dragon returns one token per upkeep", "R-03")
     if t.card_step_started or t.placement:
-        raise Refuse("the Dragon returns its extra token while drawing, before territory cards are played (p.7 step 2)", "R-03")
+        raise Refuse(
+            "the Dragon returns its extra token while drawing, before territory cards are played (p.7 step 2)", "R-03"
+        )
     if event.token.kind == Kind.BLUFF:
         raise Refuse("the returned token cannot be the bluff", "R-03")
     require_available(state, event.clan, event.token, "R-08")
@@ -171,12 +208,16 @@ def _dragon_return(state: GameState, event: TokenReturned) -> tuple[GameState, s
         if event.token in hand:
             hand.remove(event.token)
         state = with_inventory(state, event.clan, replace(inv, hand=tuple(hand)))
-    return _counted(state, dragon_returned=True), f"the Dragon returns {event.token} from its hand to its pool, not the discard pile (R-03)"
+    return _counted(
+        state, dragon_returned=True
+    ), f"the Dragon returns {event.token} from its hand to its pool, not the discard pile (R-03)"
 
 
 def has_upkeep_card(state: GameState, clan: Clan) -> bool:
-    return any(not state.board.territories[t].is_shadowlands and c not in state.cards_played
-               for t, c in state.cards_held.get(clan, ()))
+    return any(
+        not state.board.territories[t].is_shadowlands and c not in state.cards_played
+        for t, c in state.cards_held.get(clan, ())
+    )
 
 
 def _card_step(state: GameState, event) -> tuple[GameState, str]:
@@ -203,7 +244,11 @@ def _card_step(state: GameState, event) -> tuple[GameState, str]:
         if passes >= n:
             raise Refuse("the card step is over: every player passed in a row (p.7 step 3)", "R-21")
         if order[turn % n] != clan:
-            raise Refuse(f"it is {order[turn % n]}'s turn to play a territory card or pass (clockwise from the first player: {', '.join(order)})", "R-21")
+            raise Refuse(
+                f"it is {order[turn % n]}'s turn to play a territory card or pass (clockwise from the "
+                f"first player: {', '.join(order)})",
+                "R-21",
+            )
         turn = (turn + 1) % n
     passes = 0 if playing else passes + 1
     state = _counted(state, card_step_started=True, card_turn=turn, passes_in_row=passes)
@@ -211,7 +256,8 @@ def _card_step(state: GameState, event) -> tuple[GameState, str]:
         return play_card(state, event)
     over = _step_over(state)
     return state.with_(table=replace(table_of(state), card_step_over=over)), f"{clan} passes" + (
-        "; every player has passed in a row: the upkeep ends (R-21)" if over else "")
+        "; every player has passed in a row: the upkeep ends (R-21)" if over else ""
+    )
 
 
 def _step_over(state: GameState) -> bool:

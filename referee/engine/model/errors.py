@@ -83,7 +83,9 @@ class EventRefused(RefereeError):
     One line: ``round 3, crab: "plays promotion army 5": <problem> (<ruling>)``.
     """
 
-    def __init__(self, round_no: int | None, clan: str | None, text: str, problem: str, ruling: str, *, hint: str | None = None):
+    def __init__(
+        self, round_no: int | None, clan: str | None, text: str, problem: str, ruling: str, *, hint: str | None = None
+    ):
         self.round = round_no
         self.clan = clan
         self.input = text

@@ -1,0 +1,52 @@
+"""What the command modules share: argument and option types, reading and writing the files a user
+names, opening the store. Imports no command module."""
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..engine.model.errors import RefereeError
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="REFEREE_DB",
+        help="Database: a SQLAlchemy URL or a SQLite file path (default saves/referee.db).",
+        show_default=False,
+    ),
+]
+GameArg = Annotated[str, typer.Argument(help="The game's id.", show_default=False)]
+SheetArg = Annotated[
+    Path, typer.Argument(help="A file in the notation, or '-' for standard input.", show_default=False)
+]
+
+
+def read_input(path: Path) -> str:
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text("utf-8")
+    except FileNotFoundError:
+        raise RefereeError(f"{path}: no such file") from None
+    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
+        raise RefereeError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
+    except OSError as exc:  # a device, a name too long, an I/O error
+        raise RefereeError(f"{path}: cannot be read ({exc.strerror or exc.__class__.__name__})") from None
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a file the user named (an export, a picture): a clear error when it cannot be written."""
+    try:
+        Path(path).write_text(text, "utf-8")
+    except OSError as exc:
+        raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
+
+
+def open_store(db: str | None):
+    from ..log import Store
+
+    return Store(db)

@@ -1,0 +1,67 @@
+"""Commands that need no stored game: adjudicate (one round from files) and casebook (the conformance cases)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..engine.model.errors import RefereeError
+from .common import JsonOpt, read_input
+
+commands = typer.Typer()
+
+
+@commands.command()
+def adjudicate(
+    sheet: Annotated[Path, typer.Argument(help="The round's revealed tokens in the round notation ('-' for stdin).")],
+    board: Annotated[
+        Path, typer.Option("--board", "-b", help="The board before the round, one fact a line (setup notation).")
+    ],
+    clans: Annotated[str, typer.Option("--clans", "-c", help="Clans in seat order, comma-separated.")],
+    round_no: Annotated[int, typer.Option("--round", "-r", min=1, max=5, help="The round being resolved.")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Resolve one round from a board file and a round sheet, without a stored game."""
+    from ..boarddata import load_board
+    from ..engine import begin_round, parse_round, resolve
+    from ..engine.notation.round import parse_clan, parse_lines
+    from ..engine.notation.setup import apply_board_fact, new_state, parse_board_line
+    from . import render
+
+    b = load_board()
+    seats = tuple(parse_clan(c, clans) for c in clans.split(",") if c.strip())
+    state = new_state(b, seats, round=round_no)
+    for n, line in parse_lines(read_input(board)):
+        state = apply_board_fact(state, parse_board_line(line, b, n))
+    state = begin_round(state)
+    entries = parse_round(read_input(sheet), b)
+    new, report = resolve(state, entries)
+    render.round_report(report, new, json_out=json_out)
+
+
+@commands.command()
+def casebook(
+    directory: Annotated[Path, typer.Argument(help="A directory of casebook TOML files.")] = Path("tests/casebook"),
+    case_filter: Annotated[str | None, typer.Option("--case", "-k", help="Only cases whose id contains this.")] = None,
+) -> None:
+    """Run a conformance casebook and report each case (exit 1 when any case fails)."""
+    from ..boarddata import load_board
+    from ..scenario import load_cases, run_case
+    from . import render
+
+    if not directory.is_dir():
+        raise RefereeError(f"{directory}: not a directory of casebook files")
+    cases = [c for c in load_cases(directory) if not case_filter or case_filter in str(c.id)]
+    board = load_board()
+    results = [(c, _run_case(run_case, c, board)) for c in cases]
+    render.casebook(results)
+    if any(problems for _, problems in results):
+        raise typer.Exit(1)
+
+
+def _run_case(run_case, case, board) -> list[str]:
+    """A case whose board or entries the notation refuses fails as a case; the others still run."""
+    try:
+        return run_case(case, board)
+    except RefereeError as exc:
+        return [f"cannot be run: {exc}"]

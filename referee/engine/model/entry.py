@@ -1,0 +1,58 @@
+"""One revealed combat token as the moderator reads it off the board: the round notation's value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import SEA
+from .tokens import Clan, Token
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One revealed combat token as the moderator reads it off the board."""
+
+    clan: Clan
+    token: Token
+    province: str  # the centre it sits in, or the province its arrow points at
+    source: str | None = None  # None: centre; "sea": coastal border; else the other side of a land border
+    blessings: tuple[int, ...] = ()
+
+    @property
+    def in_centre(self) -> bool:
+        return self.source is None
+
+    @property
+    def on_sea(self) -> bool:
+        return self.source == SEA
+
+    @property
+    def border(self) -> tuple[str, ...] | None:
+        """The border the token sits on, side-independent: ("sea", p) or the sorted pair."""
+        if self.source is None:
+            return None
+        if self.source == SEA:
+            return (SEA, self.province)
+        return tuple(sorted((self.source, self.province)))
+
+    def touches(self, province: str) -> bool:
+        """In the province, or on one of its borders (raids and diplomacy, p.9)."""
+        return self.province == province or self.source == province
+
+    @property
+    def strength(self) -> int:
+        return (self.token.strength or 0) + sum(self.blessings)
+
+    @property
+    def key(self) -> tuple:
+        """A total order on entries, so that resolution never depends on the order of entry."""
+        return (self.clan, self.token.kind, self.token.strength or 0, self.province, self.source or "", self.blessings)
+
+    def __str__(self) -> str:
+        """The entry's canonical line in the round notation (``notation.round`` parses it back)."""
+        if self.source is None:
+            place = f"@ {self.province}"
+        else:
+            place = f"{self.source} > {self.province}"
+        blessings = "".join(f" + blessing {b}" for b in self.blessings)
+        return f"{self.clan}: {self.token} {place}{blessings}"

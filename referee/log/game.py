@@ -1,0 +1,156 @@
+"""The game service: a new game recorded, and an open game's commands (setup, rounds, table events,
+corrections, objectives). Each reads the game, decides with the engine and appends one event to the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .. import ENGINE_VERSION
+from ..boarddata import load_board
+from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
+from ..engine.model.digest import state_digest
+from . import events as ev
+from .events import Event, LogError
+from .replay import (
+    Correction,
+    Fold,
+    ReplayError,
+    apply_table_lines,
+    canonical_lines,
+    canonical_setup,
+    canonical_table_lines,
+    round_outcome,
+)
+from .storage import Store
+
+
+def new_game(
+    store: Store,
+    game: str,
+    clans: Sequence[str | Clan],
+    *,
+    players: dict[str, str] | None = None,
+    event: str = "",
+    table: str = "",
+    date: str = "",
+    options: dict[str, Any] | None = None,
+    setup: str | Iterable[str] = (),
+) -> list[Event]:
+    """Record a new game, and its first setup facts (``setup``) in the same transaction: both or neither."""
+    ev.check_game_id(game)
+    try:
+        seats = [Clan(str(c).strip().lower()) for c in clans]
+        rules = RulesOptions.from_dict(options or {}).to_dict()
+    except ValueError as exc:
+        raise LogError(f"game {game!r}: {exc}") from None
+    if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats):
+        raise LogError(f"game {game!r}: 2 to 5 different clans play, got {', '.join(map(str, seats)) or 'none'}")
+    names = {str(Clan(k.lower())): v for k, v in (players or {}).items()}
+    strangers = sorted(set(names) - set(map(str, seats)))
+    if strangers:
+        raise LogError(f"game {game!r}: players named for clans not playing: {', '.join(strangers)}")
+    board = load_board()
+    items = [
+        (
+            ev.EventType.GAME_CREATED,
+            ev.game_created(
+                game,
+                seats,
+                names,
+                rules,
+                event=event,
+                table=table,
+                date=date,
+                engine_version=ENGINE_VERSION,
+                board_version=board.version,
+            ),
+        )
+    ]
+    lines = canonical_setup(setup, board)
+    if lines:
+        items.append((ev.EventType.SETUP_RECORDED, ev.setup_recorded(lines)))
+        Fold.of(ev.chain_all(game, [(t, p, None) for t, p in items]), board)  # refused before anything is stored
+    return store.append(game, items, None)
+
+
+class OpenGame:
+    """One game's log, read and folded once. Each command checks with the engine, appends one event and
+    moves the fold on, so a session that keeps the game open never reads or replays the log again."""
+
+    def __init__(self, store: Store, game: str):
+        self.store, self.game = store, game
+        self.reload()
+
+    def reload(self) -> None:
+        self.events = self.store.events(self.game)
+        self.fold = Fold.of(self.events)
+
+    @property
+    def state(self) -> GameState:
+        return self.fold.state
+
+    def _append(self, type_: str, payload: dict[str, Any], outcome=None) -> Event:
+        """Fold the event in, then store it. The fold refuses what the engine refuses, and a refusal leaves
+        it as it was; ``outcome`` is the event's effect, already computed on this fold."""
+        try:
+            self.fold.apply(ev.chain(self.game, self.events[-1], type_, payload), outcome)
+        except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
+            track = self.state.round
+            raise LogError(
+                f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
+            ) from None
+        try:
+            event = self.store.append(self.game, [(type_, payload)], self.events[-1])[0]
+        except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
+            self.reload()
+            raise
+        self.events.append(event)
+        return event
+
+    def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
+        payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
+        return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
+
+    def record_round(self, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+        lines, state, report = round_outcome(self.fold, entries)
+        payload = ev.round_resolved(report.round, lines, state_digest(state))
+        return self._append(ev.EventType.ROUND_RESOLVED, payload, (state, report)), state, report
+
+    def record_table_events(self, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
+        """Table events of the round under way (setup, initiative, cards), checked and applied (R-22)."""
+        fold = self.fold
+        canonical = canonical_table_lines(lines, fold.board)
+        if not canonical:
+            raise LogError(f"game {self.game!r}: no table event given")
+        if fold.state.round > 5:
+            raise LogError(f"game {self.game!r} is over: five rounds were played (p.10)")
+        applied = apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
+        event = self._append(
+            ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical), applied
+        )
+        return event, fold.state, fold.notes
+
+    def correct(self, round_no: int, entries: str | Iterable[str | Entry], reason: str) -> tuple[Event, Correction]:
+        """Record a ruling: round ``round_no`` is replayed with ``entries`` from now on. Nothing is overwritten."""
+        if not reason.strip():
+            raise LogError(f"game {self.game!r}: a correction needs a reason")
+        original = self.fold.played(round_no)
+        lines = canonical_lines(entries, self.fold.board)
+        rerun = self.fold.rerun(round_no, lines)
+        digests = {p.round: state_digest(p.after) for p in rerun}
+        payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
+        recorded = self._append(ev.EventType.ENTRY_CORRECTED, payload)
+        return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])
+
+    def seal_objective(self, clan: str, objective: str, code: str) -> Event:
+        """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
+        if objective not in self.fold.board.objectives:
+            raise LogError(f"game {self.game!r}, {clan}: unknown objective {objective!r}")
+        payload = ev.objective_sealed(clan, ev.objective_commitment(self.game, clan, objective, code))
+        return self._append(ev.EventType.OBJECTIVE_SEALED, payload)
+
+    def reveal_objective(self, clan: str, objective: str, code: str = "") -> Event:
+        """Log a secret objective revealed at the end of the game, checked against its seal if sealed."""
+        return self._append(ev.EventType.OBJECTIVE_REVEALED, ev.objective_revealed(clan, objective, code))
