@@ -20,18 +20,57 @@ CASES = load_cases(CASEBOOK)
 
 # Every ruling id of RULINGS.md (the compliance statement), in its order.
 RULING_IDS = [
-    "R-01", "R-02", "R-03", "R-04", "R-05", "R-06", "R-07",
-    "R-08", "R-09", "R-10", "R-11",
-    "R-12", "R-13", "R-14", "R-15", "R-16", "R-17", "R-17a", "R-18",
-    "R-19", "R-20",
-    "R-21", "R-22",
+    "R-01",
+    "R-02",
+    "R-03",
+    "R-04",
+    "R-05",
+    "R-06",
+    "R-07",
+    "R-08",
+    "R-09",
+    "R-10",
+    "R-11",
+    "R-12",
+    "R-13",
+    "R-14",
+    "R-15",
+    "R-16",
+    "R-17",
+    "R-17a",
+    "R-18",
+    "R-19",
+    "R-20",
+    "R-21",
+    "R-22",
     "R-23",
-    "R-24", "R-24a", "R-25", "R-26",
-    "R-17b", "R-20a", "R-02a", "R-18a", "R-19a", "R-19b", "R-11a", "R-21a", "R-21b", "R-06a", "R-23a",
-    "R-27", "R-28",
+    "R-24",
+    "R-24a",
+    "R-25",
+    "R-26",
+    "R-17b",
+    "R-20a",
+    "R-02a",
+    "R-18a",
+    "R-19a",
+    "R-19b",
+    "R-11a",
+    "R-21a",
+    "R-21b",
+    "R-06a",
+    "R-23a",
+    "R-27",
+    "R-28",
 ]
-CLAN_ABILITIES = {"crab": "R-01", "crane": "R-02", "dragon": "R-03", "lion": "R-04", "phoenix": "R-05",
-                  "scorpion": "R-06", "unicorn": "R-07"}
+CLAN_ABILITIES = {
+    "crab": "R-01",
+    "crane": "R-02",
+    "dragon": "R-03",
+    "lion": "R-04",
+    "phoenix": "R-05",
+    "scorpion": "R-06",
+    "unicorn": "R-07",
+}
 MIN_CASES = 450
 
 
@@ -52,8 +91,11 @@ def test_the_casebook_holds_at_least_450_cases():
 
 def test_disputed_cases_are_not_loaded():
     """tests/casebook/disputed/ holds cases the engine does not pass yet: the casebook must not run them."""
-    disputed = {case["id"] for path in (CASEBOOK / "disputed").glob("*.toml")
-                for case in tomllib.loads(path.read_text("utf-8")).get("case", [])}
+    disputed = {
+        case["id"]
+        for path in (CASEBOOK / "disputed").glob("*.toml")
+        for case in tomllib.loads(path.read_text("utf-8")).get("case", [])
+    }
     assert disputed, "tests/casebook/disputed/ holds no case"
     loaded = disputed & {case.id for case in CASES}
     assert not loaded, f"disputed cases loaded by the casebook: {sorted(loaded)}"
