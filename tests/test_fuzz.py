@@ -68,7 +68,7 @@ TABLE_LINES = [
 ]
 RECORDS_JSONL = [export_jsonl(log) for log in GOLDEN.values()]
 RECORDS_TEXT = [export_text(log) for log in GOLDEN.values()]
-TOML_FILES = sorted((ROOT / "tests" / "casebook").glob("*.toml"))
+TOML_FILES = sorted((ROOT / "referee" / "data" / "casebook").glob("*.toml"))
 EXPECT_KEYS = [
     "control",
     "faceup",

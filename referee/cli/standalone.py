@@ -9,6 +9,7 @@ from ..engine.model.errors import RefereeError
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
+CASEBOOK = Path(__file__).parent.parent / "data" / "casebook"  # the project's own casebook, shipped as package data
 
 
 @commands.command()
@@ -41,7 +42,7 @@ def adjudicate(
 
 @commands.command()
 def casebook(
-    directory: Annotated[Path, typer.Argument(help="A directory of casebook TOML files.")] = Path("tests/casebook"),
+    directory: Annotated[Path, typer.Argument(help="A directory of casebook TOML files.")] = CASEBOOK,
     case_filter: Annotated[str | None, typer.Option("--case", "-k", help="Only cases whose id contains this.")] = None,
 ) -> None:
     """Run a conformance casebook and report each case (exit 1 when any case fails)."""
