@@ -17,7 +17,7 @@ from datetime import date
 import typer
 from typer.core import TyperGroup
 
-from ..engine.errors import RefereeError
+from ..engine.model.errors import RefereeError
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 GAME_ID_MAX = 64
@@ -47,16 +47,16 @@ def is_utf8(text: str) -> bool:
 def new_game_id(game: str) -> str:
     """A new game's id, or a clear error naming it and the rule."""
     if not is_utf8(game) or not GAME_ID.fullmatch(game) or len(game) > GAME_ID_MAX:
-        raise RefereeError(f"{shown(game)} is not a valid game id: use {GAME_ID_FORM}",
-                           hint="for example friday-t3")
+        raise RefereeError(f"{shown(game)} is not a valid game id: use {GAME_ID_FORM}", hint="for example friday-t3")
     return game
 
 
 def game_id(game: str) -> str:
     """The id of a game to open: a new-style id, or one recorded before the rule."""
     if not is_utf8(game) or not (GAME_ID.fullmatch(game) or RECORDED_ID.fullmatch(game)) or len(game) > GAME_ID_MAX:
-        raise RefereeError(f"{shown(game)} is not a valid game id: use {GAME_ID_FORM}",
-                           hint="`referee games` lists the games")
+        raise RefereeError(
+            f"{shown(game)} is not a valid game id: use {GAME_ID_FORM}", hint="`referee games` lists the games"
+        )
     return game
 
 
@@ -78,8 +78,9 @@ def calendar_date(text: str) -> str:
             raise ValueError
         return date.fromisoformat(text.strip()).isoformat()
     except ValueError:
-        raise typer.BadParameter(f"{shown(text)} is not a calendar date: expected YYYY-MM-DD, for example 2026-11-23",
-                                 param_hint="'--date'") from None
+        raise typer.BadParameter(
+            f"{shown(text)} is not a calendar date: expected YYYY-MM-DD, for example 2026-11-23", param_hint="'--date'"
+        ) from None
 
 
 class CheckedGroup(TyperGroup):
