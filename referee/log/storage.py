@@ -58,18 +58,18 @@ URL_HINT = (
 
 
 class UnknownGame(LogError):
-    def __init__(self, game: str, where: str = "this database"):
+    def __init__(self, game: str, where: str | None = None):
         self.game = game
         super().__init__(
-            f"no game {game!r} in {where}",
+            f"no game {game!r} in {where or 'this database'}",
             hint="`referee games` lists the games; --db or REFEREE_DB selects another database",
         )
 
 
 class GameExists(LogError):
-    def __init__(self, game: str, where: str = "this database"):
+    def __init__(self, game: str, where: str | None = None):
         self.game = game
-        super().__init__(f"a game {game!r} already exists in {where}")
+        super().__init__(f"a game {game!r} already exists in {where or 'this database'}")
 
 
 class GameChanged(LogError):
@@ -276,9 +276,9 @@ class Store:
             version not in (0, SCHEMA_VERSION) for *_, version in rows
         ):
             return False  # the full check below names what is wrong
-        rows = [(kind, name, column) for kind, name, column, _ in rows]
-        have = {(kind, name) for kind, name, _ in rows}
-        columns = {(table, column) for kind, table, column in rows if kind == "table"}
+        named = [(kind, name, column) for kind, name, column, _ in rows]
+        have = {(kind, name) for kind, name, _ in named}
+        columns = {(table, column) for kind, table, column in named if kind == "table"}
         for table in TABLES:
             wanted = {("table", table.name)} | {("trigger", f"{table.name}_no_{op}") for op in ("update", "delete")}
             if not wanted <= have or not {(table.name, c) for c in table.columns.keys()} <= columns:
