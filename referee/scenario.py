@@ -1,6 +1,6 @@
 """Casebook scenarios: data-driven rule cases in TOML, each citing the ruling or page it checks.
 
-The format is documented in ``tests/casebook/README.md``. ``run_case`` returns the list of
+The format is documented in ``referee/data/casebook/README.md``. ``run_case`` returns the list of
 mismatches between what the case expects and what the engine decides (empty: the case passes).
 """
 
@@ -37,7 +37,7 @@ class ScenarioError(RefereeError):
     """A scenario file that cannot be read: names the file, the case and the problem."""
 
 
-# --- the format, checked whole at load time (tests/casebook/README.md) ----------------------------------
+# --- the format, checked whole at load time (referee/data/casebook/README.md) ----------------------------------
 ClanName = Literal[tuple(c.value for c in Clan)]  # type: ignore[valid-type]
 Texts = str | list[str]  # one substring, or several
 Count = Annotated[int, Field(ge=0, le=100)]

@@ -2,7 +2,7 @@
 
 - ``--regen-golden`` rewrites the golden replay transcripts (tests/golden/).
 - ``pg_server``, ``pg_url`` and ``any_db`` (tests/pg_server.py): a throwaway PostgreSQL server for the
-  session, and a fresh database per test on either backend.
+  session (pytest-postgresql), and a fresh database per test on either backend.
 - The "reliability" summary prints the counts of the concurrency, crash and fuzz tests.
 - No test writes outside its temporary folders (tests/isolation.py): the run fails, naming the path.
 """

@@ -1,10 +1,15 @@
 """A throwaway PostgreSQL server for the store tests, and the ``any_db`` fixture (SQLite and PostgreSQL).
 
-The session starts its own server when PostgreSQL is installed (Debian's ``postgresql`` package:
-``initdb`` and ``pg_ctl`` under ``/usr/lib/postgresql/*/bin``): a fresh cluster in a temporary
-folder, trust authentication, listening on 127.0.0.1 only at a free port, stopped when the session
-ends. The server refuses to run as root; as root the cluster belongs to the ``postgres`` user and
-runs through ``runuser -u postgres --``. Every test gets a database of its own.
+The server is pytest-postgresql's: its ``PostgreSQLExecutor`` makes a fresh cluster (``pg_ctl initdb``,
+trust authentication) in a temporary folder of the session, starts it listening on 127.0.0.1 only at a
+free port (``port_for``), waits for it and stops it when the session ends; its ``DatabaseJanitor``
+creates each test's own database. The binaries are Debian's ``postgresql`` package (``pg_ctl`` under
+``/usr/lib/postgresql/*/bin``), which ``.ci/run`` installs.
+
+Written here, because pytest-postgresql cannot do it: running the tests as root. The server refuses to
+run as root, and pytest-postgresql runs ``pg_ctl`` as the user running pytest. As root the cluster's
+folder belongs to the ``postgres`` user, and the executor is given, as its ``pg_ctl``, a two-line
+script that runs the real one through ``runuser -u postgres --``.
 
 ``REFEREE_TEST_PG`` changes what happens:
 
@@ -22,8 +27,6 @@ import itertools
 import os
 import re
 import shutil
-import socket
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +35,7 @@ import pytest
 
 ENV = "REFEREE_TEST_PG"
 BACKENDS = ("sqlite", "postgresql")
+SERVER_OPTIONS = "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
 
 
 @dataclass
@@ -43,15 +47,22 @@ class PgServer:
     _names: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def new_database(self) -> str:
-        """A new, empty database on the server; its SQLAlchemy URL."""
-        import psycopg
+        """A new, empty database on the server (pytest-postgresql's janitor); its SQLAlchemy URL."""
+        from pytest_postgresql.janitor import DatabaseJanitor
         from sqlalchemy.engine import make_url
 
+        server = make_url(self.url)
         name = f"referee_t{os.getpid()}_{next(self._names)}"
-        with psycopg.connect(libpq_url(self.url), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+        DatabaseJanitor(
+            user=server.username or "postgres",
+            host=server.host or "127.0.0.1",
+            port=server.port or 5432,
+            dbname=name,
+            maintenance_dbname=server.database or "postgres",
+            password=server.password,
+        ).init()
         self.databases += 1
-        return make_url(self.url).set(database=name).render_as_string(hide_password=False)
+        return server.set(database=name).render_as_string(hide_password=False)
 
 
 def libpq_url(url: str) -> str:
@@ -70,34 +81,27 @@ def _binary(name: str) -> str | None:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    import port_for
+
+    return port_for.select_random()
 
 
 class _Cluster:
     def __init__(self) -> None:
         self.root: Path | None = None
-        self.data: Path | None = None
-        self.pg_ctl: str | None = None
-        self.as_user: list[str] = []
-        self.running = False
-
-    def run(self, *cmd: str, timeout: float = 120) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [*self.as_user, *cmd], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
-        )
+        self.executor = None
 
     def start(self) -> PgServer:
         try:
             import psycopg  # noqa: F401
-        except ImportError:
-            return PgServer(reason="the psycopg driver is not installed (pip install -e '.[test]')")
-        initdb, self.pg_ctl = _binary("initdb"), _binary("pg_ctl")
-        if not initdb or not self.pg_ctl:
-            return PgServer(reason="PostgreSQL is not installed (no initdb/pg_ctl; Debian: apt-get install postgresql)")
+            from pytest_postgresql.executors import PostgreSQLExecutor
+        except ImportError as exc:
+            return PgServer(reason=f"{exc.name} is not installed (pip install -e '.[test]')")
+        pg_ctl = _binary("pg_ctl")
+        if not pg_ctl:
+            return PgServer(reason="PostgreSQL is not installed (no pg_ctl; Debian: apt-get install postgresql)")
         self.root = Path(tempfile.mkdtemp(prefix="referee-pg-"))  # not under pytest's root-only tmp folders
-        if os.geteuid() == 0:  # the server refuses to run as root
+        if os.geteuid() == 0:  # the server refuses to run as root: pg_ctl runs as the postgres user
             runuser = shutil.which("runuser")
             if not runuser:
                 return PgServer(reason="running as root and runuser is missing (the server refuses to run as root)")
@@ -105,45 +109,44 @@ class _Cluster:
                 shutil.chown(self.root, "postgres", "postgres")
             except (LookupError, OSError) as exc:
                 return PgServer(reason=f"running as root and no 'postgres' user to run the server as ({exc})")
-            self.as_user = [runuser, "-u", "postgres", "--"]
-        self.data = self.root / "data"
-        made = self.run(
-            initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"
-        )
-        if made.returncode:
-            return PgServer(reason=f"initdb failed: {(made.stderr or made.stdout).strip()[-300:]}")
+            wrapper = Path(tempfile.mkdtemp(prefix="referee-pgctl-")) / "pg_ctl"
+            wrapper.write_text(f'#!/bin/sh\nexec {runuser} -u postgres -- {pg_ctl} "$@"\n')
+            wrapper.chmod(0o755)
+            pg_ctl = str(wrapper)
         last = ""
         for _ in range(3):  # a free port can be taken between choosing and binding it
             port = _free_port()
-            options = (
-                f"-c listen_addresses=127.0.0.1 -p {port} -k {self.root} -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            self.executor = PostgreSQLExecutor(
+                executable=pg_ctl,
+                host="127.0.0.1",
+                port=port,
+                datadir=str(self.root / "data"),
+                unixsocketdir=str(self.root),
+                logfile=str(self.root / "server.log"),
+                startparams="-w -t 60",
+                dbname="postgres",
+                user="postgres",
+                password=None,
+                postgres_options=f"-c listen_addresses=127.0.0.1 {SERVER_OPTIONS}",
+                timeout=120,
             )
-            started = self.run(
-                self.pg_ctl,
-                "-D",
-                str(self.data),
-                "-l",
-                str(self.root / "server.log"),
-                "-w",
-                "-t",
-                "60",
-                "-o",
-                options,
-                "start",
+            try:
+                self.executor.start()
+            except Exception as exc:  # noqa: BLE001 - whatever stops it, the tests are skipped with the reason
+                log = self.root / "server.log"
+                last = (log.read_text(errors="replace") if log.exists() else "")[-300:] or repr(exc)[-300:]
+                self.executor = None
+                continue
+            return PgServer(
+                url=f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres",
+                version=f"PostgreSQL {self.executor.version} (pytest-postgresql)",
             )
-            if not started.returncode:
-                self.running = True
-                version = self.run(self.pg_ctl, "--version").stdout.strip()
-                return PgServer(url=f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", version=version)
-            log = self.root / "server.log"
-            last = (started.stderr.strip() or (log.read_text(errors="replace") if log.exists() else ""))[-300:]
         return PgServer(reason=f"PostgreSQL did not start: {last}")
 
     def stop(self) -> None:
-        if self.running:
-            self.run(self.pg_ctl, "-D", str(self.data), "-m", "fast", "-t", "60", "stop")
-            self.running = False
+        if self.executor is not None:
+            self.executor.stop()
+            self.executor = None
         if self.root is not None:
             shutil.rmtree(self.root, ignore_errors=True)
 

@@ -1,4 +1,4 @@
-"""The conformance casebook: every case in tests/casebook/*.toml, one test each."""
+"""The conformance casebook: every case in referee/data/casebook/*.toml, one test each."""
 
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 from referee.boarddata import load_board
 from referee.scenario import load_cases, run_case
 
-CASEBOOK = Path(__file__).parent / "casebook"
+CASEBOOK = Path(__file__).parent.parent / "referee" / "data" / "casebook"
 CASES = load_cases(CASEBOOK)
 
 

@@ -2,7 +2,7 @@
 territory card, secret objective and clan ability checked from both sides.
 
 The card and objective ids come from the shipped board data; the ruling ids are those of RULINGS.md,
-listed below (the casebook may cite no id outside it). Cases under tests/casebook/disputed/ are not
+listed below (the casebook may cite no id outside it). Cases under referee/data/casebook/disputed/ are not
 loaded by the casebook test and do not count here.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from referee.boarddata import raw_board
 from referee.scenario import load_cases
 
-CASEBOOK = Path(__file__).parent / "casebook"
+CASEBOOK = Path(__file__).parent.parent / "referee" / "data" / "casebook"
 CASES = load_cases(CASEBOOK)
 
 # Every ruling id of RULINGS.md (the compliance statement), in its order.
@@ -90,13 +90,13 @@ def test_the_casebook_holds_at_least_450_cases():
 
 
 def test_disputed_cases_are_not_loaded():
-    """tests/casebook/disputed/ holds cases the engine does not pass yet: the casebook must not run them."""
+    """referee/data/casebook/disputed/ holds cases the engine does not pass yet: the casebook must not run them."""
     disputed = {
         case["id"]
         for path in (CASEBOOK / "disputed").glob("*.toml")
         for case in tomllib.loads(path.read_text("utf-8")).get("case", [])
     }
-    assert disputed, "tests/casebook/disputed/ holds no case"
+    assert disputed, "referee/data/casebook/disputed/ holds no case"
     loaded = disputed & {case.id for case in CASES}
     assert not loaded, f"disputed cases loaded by the casebook: {sorted(loaded)}"
 
@@ -150,7 +150,7 @@ def test_every_clan_ability_has_two_cases(clan, ruling):
 
 @pytest.mark.parametrize("ruling", ["r02a", "r17b", "r18a", "r20a", "r21b"])
 def test_a_judge_runs_the_cases_of_a_new_ruling_from_the_command_line(ruling):
-    """`referee casebook tests/casebook -k r17b`: every case of that ruling runs and passes."""
+    """`referee casebook referee/data/casebook -k r17b`: every case of that ruling runs and passes."""
     from typer.testing import CliRunner
 
     from referee.cli.app import app

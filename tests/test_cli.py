@@ -172,7 +172,7 @@ def test_usage_error_exits_2():
 
 
 def test_casebook_command_runs_the_casebook():
-    result = runner.invoke(app, ["casebook", str(ROOT / "tests" / "casebook"), "-k", "p9-battle-example"])
+    result = runner.invoke(app, ["casebook", str(ROOT / "referee" / "data" / "casebook"), "-k", "p9-battle-example"])
     assert result.exit_code == 0, result.output
     assert "1 passed, 0 failed" in result.output
 

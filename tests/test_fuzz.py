@@ -68,7 +68,7 @@ TABLE_LINES = [
 ]
 RECORDS_JSONL = [export_jsonl(log) for log in GOLDEN.values()]
 RECORDS_TEXT = [export_text(log) for log in GOLDEN.values()]
-TOML_FILES = sorted((ROOT / "tests" / "casebook").glob("*.toml"))
+TOML_FILES = sorted((ROOT / "referee" / "data" / "casebook").glob("*.toml"))
 EXPECT_KEYS = [
     "control",
     "faceup",
@@ -872,8 +872,81 @@ def test_a_foreign_sqlite_file_is_a_clear_error(workdir, tables, command):
             conn.executemany(f'INSERT INTO "{table}" VALUES ({", ".join("?" * len(cols))})', rows)
     cwd = Path(tempfile.mkdtemp(dir=workdir))
     (cwd / "record.jsonl").write_text(RECORDS_JSONL[0])
+    before = Path(name).read_bytes()
     code = _invoke([*command, "--db", name], input=SHEETS[1] + "\n\nquit\n", cwd=cwd, target="foreign databases")
     assert code in (0, 1)
+    if any(table not in ("game", "event") for table, _, _ in tables):  # tables of another program: refused whole
+        assert code == 1 and Path(name).read_bytes() == before, (tables, command)
+
+
+WRITES = [
+    ["new", "another", "--clans", "crab,lion"],
+    ["round", "five-player", "-", "--yes"],
+    ["setup", "fresh", "-"],
+    ["event", "five-player", "board: peace @ lion_capital"],
+    ["import", "record.jsonl"],
+]
+
+
+@examples(60)
+@given(st.integers(1, 10**6), st.binary(min_size=64, max_size=64), st.sampled_from(WRITES))
+def test_a_database_with_a_corrupt_page_takes_no_write(workdir, where, garbage, command):
+    """A page of the game log overwritten: when SQLite's own check sees it, a command that would write
+    refuses (exit 1, pointing at `referee doctor`) and the file is left exactly as it was."""
+    db = _copy(workdir)
+    raw = bytearray(db.read_bytes())
+    page = 4096
+    start = (1 + where % (len(raw) // page - 1)) * page  # any page but the first (the schema's header)
+    raw[start : start + page] = (garbage * (page // len(garbage)))[:page]
+    db.write_bytes(bytes(raw))
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        try:
+            damaged = conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"
+        except sqlite3.DatabaseError:
+            damaged = True
+    cwd = Path(tempfile.mkdtemp(dir=workdir))
+    (cwd / "record.jsonl").write_text(RECORDS_JSONL[0])
+    code = _invoke([*command, "--db", str(db)], input=SHEETS[1], cwd=cwd, target="corrupt pages")
+    if damaged:
+        assert code == 1 and db.read_bytes() == bytes(raw), command
+
+
+def _not_utf8() -> st.SearchStrategy[str]:
+    """An argument as Python hands it over when its bytes are not UTF-8 (surrogate escapes), or a lone
+    surrogate, alone or inside ordinary text."""
+    escaped = (
+        st.binary(min_size=1, max_size=8)
+        .filter(lambda b: not _decodes(b))
+        .map(lambda b: b.decode("utf-8", "surrogateescape"))
+    )
+    lone = st.integers(0xD800, 0xDFFF).map(chr)
+    bad = st.one_of(escaped, lone)
+    return st.one_of(bad, st.tuples(st.sampled_from(GAMES[:3] + ["sheet.txt", "crab"]), bad).map("".join))
+
+
+def _decodes(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+@examples(150)
+@given(
+    st.sampled_from(sorted(SIGNATURES)),
+    st.lists(st.one_of(st.sampled_from(VALUES_ANY), _not_utf8()), max_size=3),
+    _not_utf8(),
+    st.integers(0, 3),
+)
+def test_arguments_that_are_not_utf8_are_a_usage_error(workdir, name, others, bad, at):
+    """Every command, with a game id, file name or option value that is not UTF-8: a usage error (exit 2)
+    naming the argument, never a traceback."""
+    db, cwd = _setting_up(workdir, {"sheet.txt": SHEETS[0]})
+    argv = [name, *others]
+    argv.insert(1 + at % len(argv), bad)
+    code = _invoke(argv, input="", env={"REFEREE_DB": str(db)}, cwd=cwd, target="non-UTF-8 arguments")
+    assert code == 2, argv
 
 
 # --- the real entry point: a sample of the nastiest inputs, with true exit codes and stderr ------------

@@ -70,9 +70,12 @@ def test_environment_variable_and_argument_select_the_database(tmp_path, monkeyp
     monkeypatch.setenv("REFEREE_DB", f"sqlite:///{tmp_path / 'env.db'}")
     with Store() as s:
         assert s.url.endswith("env.db")
-    with Store(str(tmp_path / "nested" / "arg.db")) as s:  # a bare path is a SQLite file; folders are made
-        assert s.url == f"sqlite:///{tmp_path / 'nested' / 'arg.db'}"
-    assert (tmp_path / "nested" / "arg.db").is_file()
+    with Store(str(tmp_path / "arg.db")) as s:  # a bare path is a SQLite file
+        assert s.url == f"sqlite:///{tmp_path / 'arg.db'}"
+    assert (tmp_path / "arg.db").is_file()
+    with pytest.raises(StoreError, match="the folder .*nested does not exist"):  # only saves/ is ever made
+        Store(str(tmp_path / "nested" / "arg.db"))
+    assert not (tmp_path / "nested").exists()
 
 
 # --- reading and writing ------------------------------------------------------------------------------

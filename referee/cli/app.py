@@ -18,8 +18,10 @@ import typer
 
 from ..engine.model.errors import RefereeError
 from . import games, logcmds, standalone, table
+from .checks import CheckedGroup
 
 app = typer.Typer(
+    cls=CheckedGroup,  # every argument valid UTF-8 before a command sees it
     name="referee",
     help="Referee and replay tool for Battle for Rokugan: resolves rounds as the rulebook orders them.",
     no_args_is_help=True,

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..engine.model.errors import RefereeError
+from .checks import game_id, utf8_text
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 DbOpt = Annotated[
@@ -19,7 +20,7 @@ DbOpt = Annotated[
         show_default=False,
     ),
 ]
-GameArg = Annotated[str, typer.Argument(help="The game's id.", show_default=False)]
+GameArg = Annotated[str, typer.Argument(help="The game's id.", show_default=False, callback=game_id)]
 SheetArg = Annotated[
     Path, typer.Argument(help="A file in the notation, or '-' for standard input.", show_default=False)
 ]
@@ -27,12 +28,18 @@ SheetArg = Annotated[
 
 def read_input(path: Path) -> str:
     if str(path) == "-":
-        return sys.stdin.read()
+        try:
+            return utf8_text(sys.stdin.read(), "standard input")
+        except UnicodeDecodeError:
+            raise RefereeError("standard input: not valid UTF-8 text") from None
     try:
-        return path.read_text("utf-8")
+        return utf8_text(path.read_text("utf-8"), str(path))
     except FileNotFoundError:
         raise RefereeError(f"{path}: no such file") from None
-    except (IsADirectoryError, UnicodeDecodeError, PermissionError) as exc:
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise RefereeError(f"{path}: line {line}: not valid UTF-8 text") from None
+    except (IsADirectoryError, PermissionError) as exc:
         raise RefereeError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
     except OSError as exc:  # a device, a name too long, an I/O error
         raise RefereeError(f"{path}: cannot be read ({exc.strerror or exc.__class__.__name__})") from None
@@ -46,7 +53,8 @@ def write_output(path: Path, text: str) -> None:
         raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
 
 
-def open_store(db: str | None):
+def open_store(db: str | None, *, create: bool = False):
+    """The database: only `new`, `demo` and `import` make one (``create``); every other command needs it there."""
     from ..log import Store
 
-    return Store(db)
+    return Store(db, create=create)

@@ -47,11 +47,20 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
+    from ..engine import RulesOptions
     from ..engine.notation.round import parse_clan
     from . import render
+    from .checks import calendar_date, new_game_id
 
+    new_game_id(game)
+    date = calendar_date(date)
     seats = [str(parse_clan(c, clans)) for c in clans.split(",") if c.strip()]
-    with open_store(db) as store:
+    options = parse_options(option)
+    try:
+        RulesOptions.from_dict(options)
+    except ValueError as exc:  # checked before the database is opened, let alone made
+        raise RefereeError(f"game {game!r}: {exc}") from None
+    with open_store(db, create=True) as store:
         state = create_game(
             store,
             game,
@@ -60,7 +69,7 @@ def new(
             event=event,
             table=table,
             date=date,
-            options=parse_options(option),
+            options=options,
         )
     render.game_created(game, state, store.where)
 
@@ -87,7 +96,7 @@ def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     from . import render
 
     with open_store(db) as store:
-        render.games(store.games(), json_out=json_out)
+        render.games(store.games(), json_out=json_out, where=store.where)
 
 
 @commands.command()
@@ -211,7 +220,7 @@ def demo(
 
     events = golden(name)
     header = events[0].data
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         game = _free_id(store, f"demo-{name}")
         create_game(
             store,
@@ -247,6 +256,9 @@ def _free_id(store, base: str) -> str:
     return f"{base}-{n}"
 
 
+SEAL_TRIES = 3
+
+
 @commands.command()
 def seal(
     game: GameArg,
@@ -255,19 +267,27 @@ def seal(
 ) -> None:
     """At setup: the player types its secret objective unseen; the log keeps only a commitment, and the
     player keeps the reveal code. Nobody, the moderator included, can change the objective later."""
-    import secrets
-
+    from ..engine import NotationError
     from ..engine.notation.round import parse_clan, resolve_name
     from ..log import OpenGame
+    from ..log.commitment import new_code
     from . import render
 
     seat = str(parse_clan(clan, clan))
     with open_store(db) as store:
         log = OpenGame(store, game)
-        board = log.fold.board
-        typed = typer.prompt(f"{seat}: your secret objective (not shown)", hide_input=True)
-        objective = resolve_name(typed, {o: o for o in board.objectives}, "objective", typed)
-        code = "-".join(secrets.token_hex(2).upper() for _ in range(2))
+        log.check_seal(seat)  # before the player types anything
+        names = {o: o for o in log.fold.board.objectives}
+        for _ in range(SEAL_TRIES):  # the screen is public: what was typed is never shown, nor any name suggested
+            typed = typer.prompt(f"{seat}: your secret objective (not shown)", hide_input=True)
+            try:
+                objective = resolve_name(typed, names, "objective", typed)
+                break
+            except NotationError:
+                render.console.print("not one of the objectives (nothing typed is shown); type it again")
+        else:
+            raise RefereeError(f"game {game!r}, {seat}: no objective sealed after {SEAL_TRIES} tries; nothing recorded")
+        code = new_code()
         log.seal_objective(seat, objective, code)
     render.console.print(
         f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)"
@@ -292,7 +312,7 @@ def reveal(
         log = OpenGame(store, game)
         board = log.fold.board
         name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
-        log.reveal_objective(seat, name, code.strip().upper())
+        log.reveal_objective(seat, name, code)
     render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")
 
 

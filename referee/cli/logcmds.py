@@ -90,7 +90,7 @@ def import_(
     from . import render
 
     text = read_input(file)
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         events = import_records(store, text)
     render.console.print(f"imported {events[0].game}: {len(events)} events, verified")
 
@@ -130,3 +130,16 @@ def _played(fold, game: str, round_no: int) -> None:
     last = fold.state.round - 1
     if round_no > last:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
+
+
+@commands.command()
+def doctor(db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Check a whole database without writing to it: SQLite's integrity check (PostgreSQL: the referee's
+    tables and append-only triggers), then every game verified; exit 1 when anything is wrong."""
+    from ..log.doctor import diagnose
+    from . import render
+
+    found = diagnose(db)
+    render.diagnosis(found, json_out=json_out)
+    if not found.ok:
+        raise typer.Exit(1)

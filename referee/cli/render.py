@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import is_dataclass
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -111,7 +112,22 @@ def round_report(report: RoundReport, state: GameState, *, json_out: bool = Fals
     console.print(out, soft_wrap=True)
 
 
-def casebook(results: list) -> None:
+def casebook(results: list, *, json_out: bool = False) -> None:
+    if json_out:  # one object a line, one line a case
+        for case, problems in results:
+            print(
+                json.dumps(
+                    {
+                        "id": str(case.id),
+                        "file": Path(case.file).name,
+                        "cites": list(case.cites),
+                        "passed": not problems,
+                        "problems": list(problems),
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        return
     failed = 0
     for case, problems in results:
         if problems:
@@ -207,7 +223,7 @@ def game_created(game: str, state: GameState, where: str) -> None:
     )
 
 
-def games(infos, *, json_out: bool = False) -> None:
+def games(infos, *, json_out: bool = False, where: str = "") -> None:
     rows = [
         {
             "game": g.game,
@@ -222,6 +238,8 @@ def games(infos, *, json_out: bool = False) -> None:
     if json_out:
         print_json(rows)
         return
+    if where:
+        console.print(f"database: {where}", soft_wrap=True, markup=False, highlight=False)
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
@@ -407,3 +425,31 @@ def table_notes(round_no: int, lines, notes, seal: str | None = None) -> None:
         console.print(f"  ✓ {line}  [dim]— {note}[/dim]")
     if seal:
         console.print(f"[dim]round {round_no}: table events recorded, seal {seal}[/dim]")
+
+
+def diagnosis(found, *, json_out: bool = False) -> None:
+    """`referee doctor`: the database as a whole, then one line a game."""
+    if json_out:
+        print_json(
+            {
+                "database": found.where,
+                "backend": found.backend,
+                "ok": found.ok,
+                "problems": found.problems,
+                "games": [{"game": g.game, "ok": g.ok, "detail": g.detail} for g in found.games],
+            }
+        )
+        return
+    console.print(f"database: {found.where} ({found.backend})", soft_wrap=True, markup=False)
+    check = "SQLite integrity check" if found.backend == "sqlite" else "tables and triggers"
+    if not found.problems:
+        console.print(f"  {check}: ok", markup=False)
+    for problem in found.problems:
+        console.print(f"  {problem}", soft_wrap=True, markup=False)
+    for g in found.games:
+        console.print(f"  {g.game}: {'ok, ' if g.ok else 'FAILED: '}{g.detail}", soft_wrap=True, markup=False)
+    bad = sum(not g.ok for g in found.games)
+    verdict = (
+        "healthy" if found.ok else "damaged: nothing was changed; restore a copy, or `referee export` what verifies"
+    )
+    console.print(f"{len(found.games)} game(s), {bad} failed; the database is {verdict}", soft_wrap=True, markup=False)

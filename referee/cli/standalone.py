@@ -9,6 +9,7 @@ from ..engine.model.errors import RefereeError
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
+CASEBOOK = Path(__file__).parent.parent / "data" / "casebook"  # the project's own casebook, shipped as package data
 
 
 @commands.command()
@@ -41,20 +42,31 @@ def adjudicate(
 
 @commands.command()
 def casebook(
-    directory: Annotated[Path, typer.Argument(help="A directory of casebook TOML files.")] = Path("tests/casebook"),
+    directory: Annotated[
+        Path,
+        typer.Argument(help="A directory of casebook TOML files.", show_default="the project's own, shipped with it"),
+    ] = CASEBOOK,
     case_filter: Annotated[str | None, typer.Option("--case", "-k", help="Only cases whose id contains this.")] = None,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Run a conformance casebook and report each case (exit 1 when any case fails)."""
+    """Run a conformance casebook and report each case (exit 1 when any case fails, or none is selected)."""
     from ..boarddata import load_board
     from ..scenario import load_cases, run_case
     from . import render
 
     if not directory.is_dir():
         raise RefereeError(f"{directory}: not a directory of casebook files")
-    cases = [c for c in load_cases(directory) if not case_filter or case_filter in str(c.id)]
+    everything = load_cases(directory)
+    cases = [c for c in everything if not case_filter or case_filter in str(c.id)]
+    if not cases:
+        which = f"no case id contains {case_filter!r}" if case_filter else "no case"
+        raise RefereeError(
+            f"{directory}: {which} (of {len(everything)} cases)",
+            hint="-k selects the cases whose id contains the text; it is case-sensitive",
+        )
     board = load_board()
     results = [(c, _run_case(run_case, c, board)) for c in cases]
-    render.casebook(results)
+    render.casebook(results, json_out=json_out)
     if any(problems for _, problems in results):
         raise typer.Exit(1)
 

@@ -12,6 +12,7 @@ from ..boarddata import load_board
 from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
 from ..engine.model.digest import state_digest
 from . import events as ev
+from .commitment import canonical_code, commit
 from .events import Event, LogError
 from .replay import (
     Correction,
@@ -148,9 +149,21 @@ class OpenGame:
         """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
         if objective not in self.fold.board.objectives:
             raise LogError(f"game {self.game!r}, {clan}: unknown objective {objective!r}")
-        payload = ev.objective_sealed(clan, ev.objective_commitment(self.game, clan, objective, code))
+        payload = ev.objective_sealed(clan, commit(self.game, clan, objective, code))
         return self._append(ev.EventType.OBJECTIVE_SEALED, payload)
 
+    def check_seal(self, clan: str) -> None:
+        """Refuse now, before the player types anything, a seal the log would refuse."""
+        try:
+            self.fold.sealable(clan)
+        except ReplayError as exc:
+            track = self.state.round
+            raise LogError(
+                f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
+            ) from None
+
     def reveal_objective(self, clan: str, objective: str, code: str = "") -> Event:
-        """Log a secret objective revealed at the end of the game, checked against its seal if sealed."""
-        return self._append(ev.EventType.OBJECTIVE_REVEALED, ev.objective_revealed(clan, objective, code))
+        """Log a secret objective revealed at the end of the game, checked against its seal if sealed. The code
+        is kept as the player's sheet prints it (``XXXXX-XXXXX``), however it was typed."""
+        payload = ev.objective_revealed(clan, objective, canonical_code(code) if code else "")
+        return self._append(ev.EventType.OBJECTIVE_REVEALED, payload)

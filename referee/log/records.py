@@ -243,7 +243,7 @@ def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
         players[clan.strip()] = _unquote(name)
     try:
         raw = dict(o.strip().split("=", 1) for o in _split(get("Options"), ";"))
-        typed = RulesOptions.from_dict(raw).to_dict()
+        typed = RulesOptions.from_dict(raw, recorded=True).to_dict()
         options = {k: typed[k] for k in raw}  # exactly the options recorded, typed
     except ValueError as exc:
         raise RecordError(f"[Options]: {exc}", headers.get("Options", ("", 1))[1]) from None
@@ -330,14 +330,20 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
     return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
 
 
-OBJECTIVE_LINE = re.compile(r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64})|objective\s+(\w+)(?:\s+code\s+(\S+))?)$")
+OBJECTIVE_LINE = re.compile(
+    r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64}|scrypt\$\S+)|objective\s+(\w+)(?:\s+code\s+(\S+))?)$"
+)
 
 
 def _objective_payload(sec: _Section) -> tuple[str, dict[str, Any]]:
     m = OBJECTIVE_LINE.match(sec.lines[0][1]) if len(sec.lines) == 1 else None
     sealed = sec.kind == "sealed"
     if not m or bool(m.group(2)) != sealed:
-        form = "<clan>: commitment <64 hex digits>" if sealed else "<clan>: objective <objective> [code <code>]"
+        form = (
+            "<clan>: commitment scrypt$n=...$<salt>$<key> (or 64 hex digits)"
+            if sealed
+            else "<clan>: objective <objective> [code <code>]"
+        )
         raise RecordError(f"expected one line: {form}", sec.lines[0][0] if sec.lines else sec.lineno)
     if sealed:
         return EventType.OBJECTIVE_SEALED, ev.objective_sealed(m.group(1), m.group(2))

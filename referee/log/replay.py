@@ -21,7 +21,7 @@ from ..engine.model.digest import state_digest
 from ..engine.model.tokens import ROUNDS
 from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
 from ..engine.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
-from . import events as ev
+from .commitment import matches as opens_commitment
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
 
 if TYPE_CHECKING:
@@ -221,12 +221,16 @@ class Fold:
         self.pending_state = state
 
     def _sealed(self, clan: str, commitment: str) -> None:
+        self.seals[self.sealable(clan)] = commitment
+
+    def sealable(self, clan: str) -> Clan:
+        """The clan's seat, if it may still seal a secret objective (ReplayError otherwise)."""
         seat = self._seat(clan)
         if self.rounds:
             raise ReplayError(f"{seat}: objectives are sealed at setup, before round 1")
         if seat in self.seals or seat in self.start.objectives:
             raise ReplayError(f"{seat} already has its objective")
-        self.seals[seat] = commitment
+        return seat
 
     def _revealed(self, clan: str, objective: str, code: str) -> None:
         seat = self._seat(clan)
@@ -236,10 +240,7 @@ class Fold:
             raise ReplayError(f"{seat}: unknown objective {objective!r}")
         if seat in self.revealed or seat in self.start.objectives:
             raise ReplayError(f"{seat} has already revealed its objective")
-        if (
-            seat in self.seals
-            and ev.objective_commitment(self.header.game, str(seat), objective, code) != self.seals[seat]
-        ):
+        if seat in self.seals and not opens_commitment(self.seals[seat], self.header.game, str(seat), objective, code):
             raise ReplayError(f"{seat}: {objective} with code {code!r} does not match the objective sealed at setup")
         self.revealed[seat] = objective
 
@@ -254,7 +255,7 @@ class Fold:
             raise ReplayError("a second GameCreated event")
         self.board = self.board or load_board()
         clans = tuple(Clan(c) for c in data["clans"])
-        options = RulesOptions.from_dict(data["options"])
+        options = RulesOptions.from_dict(data["options"], recorded=True)
         self.header = Header(
             data["game"],
             clans,

@@ -45,8 +45,10 @@ class RulesOptions:
         return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> RulesOptions:
-        """Build options from a mapping; unknown names or wrong types raise ValueError."""
+    def from_dict(cls, raw: dict[str, Any], *, recorded: bool = False) -> RulesOptions:
+        """Build options from a mapping; unknown names, wrong types or values outside an option's domain
+        (``DOMAINS``) raise ValueError. ``recorded``: options already recorded with a game, replayed as the
+        table played them even if outside today's domain."""
         known = {f.name: f for f in fields(cls)}
         unknown = sorted(set(raw) - set(known))
         if unknown:
@@ -65,11 +67,28 @@ class RulesOptions:
                 else:  # pragma: no cover - every option is typed above
                     values[name] = value
             except (TypeError, ValueError):
-                raise ValueError(f"rules option {name}: {value!r} is not a valid value") from None
+                raise ValueError(f"rules option {name}: {value!r} is not a valid value: {allowed(name)}") from None
+            domain = DOMAINS.get(name)
+            if domain is not None and not recorded and values[name] not in domain:
+                raise ValueError(f"rules option {name}: {value!r} is not a valid value: {allowed(name)}")
         return cls(**values)
 
     def describe(self) -> list[tuple[str, str]]:
         return [(k, str(v)) for k, v in self.to_dict().items()]
+
+
+# The values each option may take (RULINGS.md): a number of a ruling's range, true/false, or a named choice.
+DOMAINS: dict[str, tuple[Any, ...]] = {
+    "crab_faceup_bonus": (1, 2, 3),  # R-01: +1 (the rulebook's faceup token) to +3; default +2
+    **{f.name: (True, False) for f in fields(RulesOptions) if isinstance(f.default, bool)},
+    **{f.name: tuple(type(f.default)) for f in fields(RulesOptions) if isinstance(f.default, StrEnum)},
+}
+
+
+def allowed(name: str) -> str:
+    """The values option ``name`` may take, as a moderator reads them: ``1, 2 or 3``."""
+    words = [str(v).lower() if isinstance(v, bool) else str(v) for v in DOMAINS.get(name, ())]
+    return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
 
 
 def _bool(value: Any) -> bool:

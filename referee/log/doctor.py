@@ -1,0 +1,194 @@
+"""`referee doctor`: the health of a whole database, read only, and of every game in it.
+
+- SQLite: the file is opened read-only and SQLite's own ``PRAGMA integrity_check`` runs over every page
+  and index; PostgreSQL: the referee's tables, their columns and their append-only triggers are there.
+- Then every game is read and verified (the hash chain and a full engine re-run, as ``verify``); a game
+  that cannot even be read is named with the reason.
+
+Nothing is written, whatever is found.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from .replay import verify
+from .storage import CREATE_HINT, EVENTS_OF_GAME, TABLES, StoreError, _event, database_url
+
+TRIGGERS = {
+    "sqlite": {f"{t.name}_no_{op}" for t in TABLES for op in ("update", "delete")},
+    "postgresql": {f"{t.name}_{what}" for t in TABLES for what in ("append_only", "no_truncate")},
+}
+
+
+@dataclass
+class GameHealth:
+    game: str
+    ok: bool
+    detail: str  # "verified: N events", or the first problem
+
+
+@dataclass
+class Diagnosis:
+    where: str
+    backend: str
+    problems: list[str] = field(default_factory=list)  # of the database as a whole
+    games: list[GameHealth] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(g.ok for g in self.games)
+
+
+def _reason(exc: Exception) -> str:
+    return str(getattr(exc, "orig", exc)).splitlines()[0] if str(getattr(exc, "orig", exc)) else type(exc).__name__
+
+
+def diagnose(url: str | None = None) -> Diagnosis:
+    """Check the database at ``url`` (as ``--db`` takes it) without writing to it."""
+    url = database_url(url)
+    try:
+        parsed = make_url(url)
+        backend = parsed.get_backend_name()
+    except Exception as exc:  # noqa: BLE001 - any URL SQLAlchemy cannot read
+        raise StoreError(f"{url}: not a usable database URL ({exc})") from None
+    if backend == "sqlite":
+        path = parsed.database or ""
+        if not path or path == ":memory:" or not Path(path).is_file():
+            raise StoreError(f"{path or url}: no database here", hint=CREATE_HINT)
+        where = path
+        uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+    else:
+        where = parsed.render_as_string(hide_password=True)
+        try:
+            engine = create_engine(url)
+        except Exception as exc:  # noqa: BLE001 - a driver not installed, a bad option
+            raise StoreError(f"{where}: not a usable database URL ({exc})") from None
+    found = Diagnosis(where, backend)
+    try:
+        conn = engine.connect()
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        raise StoreError(f"{where}: cannot connect ({_reason(exc)})") from None
+    try:  # each stage on its own: a damaged page stops one, not the others
+        if backend == "sqlite":
+            _stage(found, "integrity check", _sqlite_pages, conn, found)
+        tables = _stage(found, "the list of tables", _tables, conn, backend, found) or set()
+        if {"game", "event"} <= tables:
+            _stage(found, "the games", _games, conn, found)
+    finally:
+        conn.close()
+        engine.dispose()
+    return found
+
+
+def _stage(found: Diagnosis, what: str, step, *args):
+    try:
+        return step(*args)
+    except SQLAlchemyError as exc:
+        found.problems.append(f"{what}: cannot be read: {_reason(exc)}")
+        return None
+
+
+def _sqlite_pages(conn, found: Diagnosis) -> None:
+    rows = [r[0] for r in conn.execute(text("PRAGMA integrity_check")).all()]
+    if rows != ["ok"]:
+        found.problems += [f"integrity check: {r}" for r in rows]
+
+
+def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
+    if backend == "sqlite":
+        rows = conn.execute(text("SELECT type, name FROM sqlite_master")).all()
+        tables = {n for k, n in rows if k == "table" and not n.startswith("sqlite_")}
+        triggers = {n for k, n in rows if k == "trigger"}
+    else:
+        tables = {
+            r[0]
+            for r in conn.execute(
+                text("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+            ).all()
+        }
+        triggers = {
+            r[0]
+            for r in conn.execute(
+                text(
+                    "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                    "WHERE NOT t.tgisinternal AND c.relname IN ('game', 'event')"
+                )
+            ).all()
+        }
+    wanted = {t.name for t in TABLES}
+    foreign = sorted(tables - wanted)
+    if foreign:
+        found.problems.append(f"not a referee database: it also holds the table(s) {', '.join(foreign)}")
+    for table in TABLES:
+        if table.name not in tables:
+            found.problems.append(f"the referee's table {table.name!r} is missing")
+            continue
+        if backend == "sqlite":
+            have = {r[1] for r in conn.execute(text(f"PRAGMA table_info({table.name})")).all()}
+        else:
+            have = {
+                r[0]
+                for r in conn.execute(
+                    text(
+                        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                        "AND table_name = :t"
+                    ),
+                    {"t": table.name},
+                ).all()
+            }
+        missing = sorted(set(table.columns.keys()) - have)
+        if missing:
+            found.problems.append(f"the table {table.name!r} lacks the column(s) {', '.join(missing)}")
+    absent = sorted(TRIGGERS.get(backend, set()) - triggers)
+    if absent and wanted <= tables:
+        found.problems.append(f"append-only trigger(s) missing: {', '.join(absent)} (the log could be edited)")
+    return tables
+
+
+def _games(conn, found: Diagnosis) -> None:
+    try:
+        ids = [r[0] for r in conn.execute(text("SELECT id FROM game ORDER BY id")).all()]
+    except SQLAlchemyError as exc:
+        found.problems.append(f"the list of games cannot be read: {_reason(exc)}")
+        return
+    try:
+        orphans = [
+            r[0]
+            for r in conn.execute(
+                text("SELECT DISTINCT game_id FROM event WHERE game_id NOT IN (SELECT id FROM game)")
+            ).all()
+        ]
+    except SQLAlchemyError as exc:
+        found.problems.append(f"the events cannot be read: {_reason(exc)}")
+        orphans = []
+    if orphans:
+        found.problems.append(f"events of no recorded game: {', '.join(map(repr, orphans[:5]))}")
+    for game in ids:
+        if not isinstance(game, str):
+            found.games.append(GameHealth(repr(game), False, "a game row that is not a game id"))
+            continue
+        try:
+            rows = conn.execute(EVENTS_OF_GAME, {"game": game}).all()
+            events = [_event(r) for r in rows]
+        except (SQLAlchemyError, StoreError) as exc:
+            found.games.append(GameHealth(game, False, f"cannot be read: {_reason(exc)}"))
+            continue
+        if not events:
+            found.games.append(GameHealth(game, False, "no events"))
+            continue
+        divergence = verify(events)
+        found.games.append(
+            GameHealth(
+                game, divergence is None, f"verified: {len(events)} events" if divergence is None else str(divergence)
+            )
+        )
