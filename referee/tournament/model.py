@@ -304,8 +304,12 @@ class Tournament:
         raise TournamentError(f"no player {key!r} in tournament {self.id!r}", hint=f"referee tournament players list {self.id}")
 
     def name(self, pid: str) -> str:
+        """The player's name as shown: with the id when another player has the same name."""
         p = self.players.get(pid)
-        return p.name if p else pid
+        if p is None:
+            return pid
+        twins = sum(1 for o in self.players.values() if o.name.casefold() == p.name.casefold())
+        return f"{p.name} ({p.id})" if twins > 1 else p.name
 
     def statuses(self, round_no: int) -> dict[str, str]:
         """Every registered player's status for a round: roll call, else present; dropped players are 'dropped'."""
@@ -358,12 +362,12 @@ class Tournament:
                 raise TournamentError("a player needs a name")
             if not PLAYER_ID.fullmatch(pid):
                 raise TournamentError(f"player {name!r}: {pid!r} is not a valid player id (lower-case letters, digits, '-')")
-            if pid in self.players or pid in new:
-                raise TournamentError(f"player {name!r}: the id {pid!r} is already registered")
             same = [p for p in [*self.players.values(), *new.values()] if p.name.casefold() == name.casefold()]
             if same and not raw.get("explicit_id"):
                 raise TournamentError(f"player {name!r} is already registered (id {same[0].id}); two players of one "
                                       "name need an id each (--id)")
+            if pid in self.players or pid in new:
+                raise TournamentError(f"player {name!r}: the id {pid!r} is already registered")
             new[pid] = Player(pid, name, club, since)
         self.players.update(new)
 
