@@ -230,3 +230,29 @@ def test_usage_errors_exit_2(tmp_path):
     db = small(tmp_path)
     result = referee(db, "tournament", "amend", "cup", "1", "--reason", "x")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_a_correction_of_a_finished_game_updates_the_standings_and_is_marked(tmp_path):
+    db = str(tmp_path / "t.db")
+    rng = random.Random(7)
+    ok(db, "tournament", "new", "one", "--name", "One table", "--rounds", "1", "--sizes", "3", "--scoring", "honor")
+    for name in ("Aiko", "Ben", "Chiyo"):
+        ok(db, "tournament", "players", "add", "one", name)
+    game = js(db, "tournament", "seat", "one", "1")["tables"][0]["game"]
+    play(db, game, 4, rng)
+    status = js(db, "tournament", "status", "one")[0]
+    assert (status["state"], status["rounds_played"], status["result"]) == ("playing", 4, False)
+    assert js(db, "tournament", "standings", "one")["standings"][0]["rounds"]["1"] == "playing"
+    play(db, game, 1, rng)
+    ok(db, "tournament", "close", "one", "1")
+    before = {r["name"]: r for r in js(db, "tournament", "standings", "one")["standings"]}
+    assert not any(r["rounds"]["1"].endswith("c") for r in before.values())
+    sheet = tmp_path / "fix.txt"
+    sheet.write_text(next_sheet(db, game, rng))  # round 5 entered again, differently
+    ok(db, "correct", game, "5", str(sheet), "--reason", "a token was misread")
+    after = {r["name"]: r for r in js(db, "tournament", "standings", "one")["standings"]}
+    assert all(r["rounds"]["1"].endswith("c") and r["games"][0]["corrected"] for r in after.values())
+    score = js(db, "score", game)
+    honors = {s["clan"]: s["total"] for s in score["scores"]}
+    seats = js(db, "tournament", "seating", "one", "1")[0]["seats"]
+    assert {s["name"]: F(honors[s["clan"]]) for s in seats} == {n: F(r["total"]) for n, r in after.items()}
