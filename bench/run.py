@@ -32,6 +32,12 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),
     ("verify_rss_growth_mb", "  resident-set growth during the pass (streamed)", "MB"),
     ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
+    ("tournament_seat_ms", "seat round 4: 200 players, 40 tables, 3 rounds of history (algorithm)", "ms"),
+    ("tournament_seat_cli_ms", "  the same, one `referee tournament seat` command, 40 games created (SQLite)", "ms"),
+    ("tournament_standings_ms", "standings: 200 players x 6 rounds, 240 games, rounds closed (SQLite)", "ms"),
+    ("tournament_standings_replay_ms", "  the same, no round closed: every game log replayed", "ms"),
+    ("tournament_repeats_16", "seating: repeated opponents, 16 players, tables of 4, 5 rounds (worst of 5 seeds)", "pairs"),
+    ("tournament_repeats_25", "seating: repeated opponents, 25 players, tables of 5, 6 rounds (worst of 5 seeds)", "pairs"),
 ]
 
 
@@ -53,6 +59,7 @@ def main() -> None:
         ["bench_resolve.py", "--repeat", "100" if args.quick else "300"],
         ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
+        ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()

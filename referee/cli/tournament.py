@@ -307,8 +307,9 @@ def seat(
     json_out: JsonOpt = False,
 ) -> None:
     """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players."""
-    from ..log.tournaments import create_games, load
+    from ..log.tournaments import create_games
     from ..tournament.rounds import manual_round, plan_round, seed_of
+    from ..tournament.standings import Loaded
     from ..tournament.views import seating_by_table
 
     with open_store(db) as store:
@@ -320,8 +321,7 @@ def seat(
             event = plan_round(log.t, round_no, seed)
         log.record([event])
         create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
-        loaded = load(store, tid, log.t)
-    tables = seating_by_table(loaded, round_no)
+    tables = seating_by_table(Loaded(log.t), round_no)
     if json_out:
         return _json({"round": round_no, "algorithm": event.algorithm, "version": event.version, "cost": event.cost,
                       "seed": event.seed, "tables": tables, "sat_out": [log.t.name(p) for p in event.sat_out]})

@@ -327,8 +327,7 @@ def game_log(t: Tournament, table) -> list[Event]:
     the event, the table number; capitals populated (p.4 step 6)."""
     from .. import ENGINE_VERSION
     from ..boarddata import load_board
-    from ..cli.games import capital_lines
-    from ..engine import RulesOptions
+    from ..engine import Clan, RulesOptions
     from .replay import Fold, canonical_setup
 
     board = load_board()
@@ -336,8 +335,9 @@ def game_log(t: Tournament, table) -> list[Event]:
     created = ev.game_created(table.game, clans, {s.clan: t.name(s.player) for s in table.seats},
                               RulesOptions.from_dict({}).to_dict(), event=t.info.name, table=str(table.number),
                               date=t.info.date, engine_version=ENGINE_VERSION, board_version=board.version)
+    capitals = [f"{c}: control 1 facedown @ {board.clans[Clan(c)].capital}" for c in clans]  # as `referee new` (p.4)
     items = [(ev.EventType.GAME_CREATED, created, None),
-             (ev.EventType.SETUP_RECORDED, ev.setup_recorded(canonical_setup(capital_lines(clans), board)), None)]
+             (ev.EventType.SETUP_RECORDED, ev.setup_recorded(canonical_setup(capitals, board)), None)]
     log = ev.chain_all(table.game, items)
     Fold.of(log, board)  # the engine checks it before anything is stored
     return log
@@ -345,7 +345,8 @@ def game_log(t: Tournament, table) -> list[Event]:
 
 def create_games(store: Store, t: Tournament, tables) -> int:
     """Create the tables' games (those not in the database yet) in one transaction."""
-    logs = [game_log(t, tb) for tb in tables if not store.exists(tb.game)]
+    have = heads(store, [tb.game for tb in tables])
+    logs = [game_log(t, tb) for tb in tables if tb.game not in have]
     return store.import_logs(logs) if logs else 0
 
 
