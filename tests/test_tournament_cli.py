@@ -256,3 +256,37 @@ def test_a_correction_of_a_finished_game_updates_the_standings_and_is_marked(tmp
     honors = {s["clan"]: s["total"] for s in score["scores"]}
     seats = js(db, "tournament", "seating", "one", "1")[0]["seats"]
     assert {s["name"]: F(honors[s["clan"]]) for s in seats} == {n: F(r["total"]) for n, r in after.items()}
+
+
+def test_clans_by_preference_the_lowest_ranked_chooses_first(tmp_path):
+    """Round 2 at one table of 3: all three want crab first; the last after round 1 gets it, the next its second."""
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "pref", "--name", "Pref", "--rounds", "2", "--sizes", "3")
+    for name in ("Aiko", "Ben", "Chiyo"):
+        ok(db, "tournament", "players", "add", "pref", name)
+    ok(db, "tournament", "seat", "pref", "1")
+    ok(db, "tournament", "result", "pref", "1", "1", "Aiko=30", "Ben=20", "Chiyo=10", "--reason", "paper")
+    wishes = tmp_path / "wishes.csv"
+    wishes.write_text("player,clans\nAiko,crab;lion\nBen,crab;crane;lion\nChiyo,crab;unicorn\n", "utf-8")
+    tables = js(db, "tournament", "seat", "pref", "2", "--preferences", str(wishes))["tables"]
+    clans = {s["name"]: s["clan"] for s in tables[0]["seats"]}
+    assert clans == {"Chiyo": "crab", "Ben": "crane", "Aiko": "lion"}
+    wishes.write_text("player,clans\nAiko,crab;samurai\n", "utf-8")
+    result = referee(db, "tournament", "seat", "pref", "2", "--preferences", str(wishes))
+    assert result.returncode == 1 and "row 2: unknown clan 'samurai'" in result.stderr
+
+
+def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "fin", "--name", "Fin", "--rounds", "1", "--sizes", "4")
+    for name in ("Aiko", "Ben", "Chiyo", "Dai"):
+        ok(db, "tournament", "players", "add", "fin", name)
+    ok(db, "tournament", "seat", "fin", "1")
+    ok(db, "tournament", "result", "fin", "1", "1", "Aiko=10", "Ben=30", "Chiyo=20", "Dai=5", "--reason", "paper")
+    out = ok(db, "tournament", "final", "fin", "3", "--pick", "Ben=crab", "--pick", "Chiyo=lion")
+    assert "game fin-final" in out
+    game = js(db, "show", "fin-final")
+    assert game["players"] == {"crab": "Ben", "lion": "Chiyo", game["clans"][2]: "Aiko"}
+    assert game["clans"][:2] == ["crab", "lion"]
+    again = referee(db, "tournament", "final", "fin", "3")
+    assert again.returncode == 1 and "already seated" in again.stderr

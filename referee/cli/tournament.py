@@ -303,6 +303,8 @@ def seat(
     tid: TidArg,
     round_no: RoundArg,
     from_file: Annotated[Optional[Path], typer.Option("--from", help="Seat by hand: a CSV table,seat,player,clan.")] = None,
+    preferences: Annotated[Optional[Path], typer.Option("--preferences", help="Clans by preference: a CSV player,clans "
+                                                        "(clans in order, separated by ';'); the lowest-ranked chooses first.")] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -317,6 +319,13 @@ def seat(
         seed = seed_of(log.head)
         if from_file is not None:
             event = manual_round(log.t, round_no, _manual_rows(from_file), seed)
+        elif preferences is not None:
+            from ..log.tournaments import load
+            from ..tournament.standings import standings
+
+            wishes = _preferences(log.t, preferences)
+            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if log.t.seatings else []
+            event = plan_round(log.t, round_no, seed, wishes, ranking)
         else:
             event = plan_round(log.t, round_no, seed)
         log.record([event])
@@ -326,6 +335,28 @@ def seat(
         return _json({"round": round_no, "algorithm": event.algorithm, "version": event.version, "cost": event.cost,
                       "seed": event.seed, "tables": tables, "sat_out": [log.t.name(p) for p in event.sat_out]})
     _print_seating(tables, round_no, event.algorithm, event.cost, [log.t.name(p) for p in event.sat_out])
+
+
+def _preferences(t, path: Path) -> dict[str, list[str]]:
+    from ..tournament.model import TournamentError
+    from ..tournament.seating import CLANS
+
+    reader = csv.DictReader(io.StringIO(read_input(path)))
+    if not {"player", "clans"} <= {f.strip().lower() for f in (reader.fieldnames or [])}:
+        raise TournamentError(f"{path}: row 1: the header must be player,clans")
+    out = {}
+    for n, raw in enumerate(reader, 2):
+        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
+        try:
+            pid = t.player(row["player"]).id
+        except TournamentError as exc:
+            raise TournamentError(f"{path}: row {n}: {exc}") from None
+        clans = [c.strip().lower() for c in row["clans"].split(";") if c.strip()]
+        bad = [c for c in clans if c not in CLANS]
+        if bad:
+            raise TournamentError(f"{path}: row {n}: unknown clan {bad[0]!r} (one of {', '.join(CLANS)})")
+        out[pid] = clans
+    return out
 
 
 def _print_seating(tables, round_no, algorithm, cost, sat_out) -> None:

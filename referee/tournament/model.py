@@ -106,6 +106,7 @@ class RoundSeated:
     cost: int
     seed: int
     sat_out: list = field(default_factory=list)  # present or standby players left out (table sizes)
+    clans: str = "auto"  # auto | preference | manual
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,26 @@ def who_plays(t: Tournament, round_no: int) -> tuple[list[str], list[str]]:
     return playing, standby
 
 
-def plan_round(t: Tournament, round_no: int, seed: int) -> RoundSeated:
+def preference_picks(players: Sequence[str], preferences: dict[str, Sequence[str]], ranking: Sequence[str],
+                     rng: random.Random) -> dict[str, str]:
+    """Clans by preference at one table: the lowest-ranked player chooses first, each taking the first clan of their
+    list still free; players level in the ranking (or unranked) choose in an order drawn by ``rng``."""
+    position = {p: i for i, p in enumerate(ranking)}
+    order = list(players)
+    rng.shuffle(order)
+    order.sort(key=lambda p: -position.get(p, len(ranking)))
+    picks: dict[str, str] = {}
+    for p in order:
+        choice = next((c for c in preferences.get(p, ()) if c not in picks.values()), None)
+        if choice is not None:
+            picks[p] = choice
+    return picks
+
+
+def plan_round(t: Tournament, round_no: int, seed: int, preferences: dict[str, Sequence[str]] | None = None,
+               ranking: Sequence[str] = ()) -> RoundSeated:
+    """Seat a round. ``preferences``: player -> clans in order of preference (clans by preference, the lowest-ranked
+    in ``ranking``, best first, choosing first); else clans are given automatically, with the fewest repeats."""
     if round_no in t.seatings:
         raise TournamentError(f"round {round_no} is already seated", hint="`referee tournament amend` changes a table")
     t._round(round_no)
@@ -74,12 +93,13 @@ def plan_round(t: Tournament, round_no: int, seed: int) -> RoundSeated:
                           future=t.info.rounds - round_no)
     tables = []
     for i, players in enumerate(groups, 1):
-        seats = seat_table(players, h, rng)
+        picks = preference_picks(players, preferences, ranking, rng) if preferences else None
+        seats = seat_table(players, h, rng, fixed_clans=picks)
         tables.append({"table": i, "game": game_id(t.id, round_no, i),
                        "seats": [{"player": p, "clan": c} for p, c in seats]})
     cost = seating_cost([[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t),
                         max(t.info.sizes))
-    return RoundSeated(round_no, tables, ALGORITHM, VERSION, cost, seed, sat_out)
+    return RoundSeated(round_no, tables, ALGORITHM, VERSION, cost, seed, sat_out, "preference" if preferences else "auto")
 
 
 def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, str, str]], seed: int) -> RoundSeated:
@@ -105,7 +125,7 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
     cost = seating_cost([[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t),
                         max(t.info.sizes))
     sat_out = [p for p, s in statuses.items() if s == "standby" and p not in seated]
-    return RoundSeated(round_no, tables, "manual", 1, cost, seed, sat_out)
+    return RoundSeated(round_no, tables, "manual", 1, cost, seed, sat_out, "manual")
 
 
 def recompute_cost(t: Tournament, round_no: int, tables: list[Table]) -> int:
