@@ -290,3 +290,28 @@ def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
     assert game["clans"][:2] == ["crab", "lion"]
     again = referee(db, "tournament", "final", "fin", "3")
     assert again.returncode == 1 and "already seated" in again.stderr
+
+
+def test_grouping_by_standings_seats_players_of_a_standing_together(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "swiss", "--name", "Swiss", "--rounds", "2", "--sizes", "4", "--group-by-standings")
+    names = [f"N{i:02d}" for i in range(16)]
+    for name in names:
+        ok(db, "tournament", "players", "add", "swiss", name)
+    tables = js(db, "tournament", "seat", "swiss", "1")["tables"]
+    for t in tables:
+        seats = [s["name"] for s in t["seats"]]
+        ok(db, "tournament", "result", "swiss", "1", str(t["table"]), *[f"{n}={40 - 10 * i}" for i, n in enumerate(seats)],
+           "--reason", "paper")
+    result = referee(db, "tournament", "seat", "swiss", "2")
+    assert result.returncode == 1 and "close round 1 first" in result.stderr
+    ok(db, "tournament", "close", "swiss", "1")
+    ranking = [r["name"] for r in js(db, "tournament", "standings", "swiss")["standings"]]
+    second = js(db, "tournament", "seat", "swiss", "2")
+    assert second["algorithm"] == "greedy-swap-grouped"
+    first_round = {s["name"]: t["table"] for t in tables for s in t["seats"]}
+    for t in second["tables"]:
+        seats = [s["name"] for s in t["seats"]]
+        # every table holds players who finished in the same place in round 1 (the winners together, ...)
+        assert len({ranking.index(n) // 4 for n in seats}) == 1, (t["table"], seats)
+        assert len({first_round[n] for n in seats}) == 4  # and nobody meets again

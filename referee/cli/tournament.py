@@ -81,6 +81,8 @@ def new(
     rounds: Annotated[int, typer.Option(min=1, max=12, help="Planned tournament rounds.")] = 3,
     sizes: Annotated[str, typer.Option(help="Table sizes allowed (3 to 5), e.g. 5,4 to avoid tables of 3.")] = "5,4,3",
     copies: Annotated[int, typer.Option(min=0, help="Game copies on hand: the most tables a round can have (0: no cap).")] = 0,
+    group_by_standings: Annotated[bool, typer.Option("--group-by-standings", help="From round 2, seat players of about the "
+                                                     "same standing together (waits for the previous round to close).")] = False,
     db: DbOpt = None,
 ) -> None:
     """Create a tournament: scoring system, tie-break order, planned rounds, table sizes."""
@@ -92,7 +94,8 @@ def new(
     created = TournamentCreated(
         tid, name, date, scoring.strip().lower(), _points(points) or dict(DEFAULT_PLACEMENT),
         "best" if best else "average" if average else "sum", best,
-        [k.strip().lower() for k in tiebreaks.split(",") if k.strip()], rounds, _ints(sizes, "--sizes"), copies)
+        [k.strip().lower() for k in tiebreaks.split(",") if k.strip()], rounds, _ints(sizes, "--sizes"), copies,
+        group_by_standings)
     with open_store(db) as store:
         create(store, created)
     typer.echo(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
@@ -319,15 +322,14 @@ def seat(
         seed = seed_of(log.head)
         if from_file is not None:
             event = manual_round(log.t, round_no, _manual_rows(from_file), seed)
-        elif preferences is not None:
+        else:
             from ..log.tournaments import load
             from ..tournament.standings import standings
 
-            wishes = _preferences(log.t, preferences)
-            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if log.t.seatings else []
+            wishes = _preferences(log.t, preferences) if preferences is not None else None
+            needed = log.t.seatings and (wishes or log.t.info.group_by_standings)
+            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if needed else []
             event = plan_round(log.t, round_no, seed, wishes, ranking)
-        else:
-            event = plan_round(log.t, round_no, seed)
         log.record([event])
         create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
     tables = seating_by_table(Loaded(log.t), round_no)
