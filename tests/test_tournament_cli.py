@@ -315,3 +315,29 @@ def test_grouping_by_standings_seats_players_of_a_standing_together(tmp_path):
         # every table holds players who finished in the same place in round 1 (the winners together, ...)
         assert len({ranking.index(n) // 4 for n in seats}) == 1, (t["table"], seats)
         assert len({first_round[n] for n in seats}) == 4  # and nobody meets again
+
+
+def test_a_game_is_finished_only_when_every_sealed_objective_is_revealed(tmp_path):
+    import re
+
+    from referee.boarddata import load_board
+
+    db = str(tmp_path / "t.db")
+    rng = random.Random(11)
+    ok(db, "tournament", "new", "obj", "--name", "Objectives", "--rounds", "1", "--sizes", "3")
+    for name in ("Aiko", "Ben", "Chiyo"):
+        ok(db, "tournament", "players", "add", "obj", name)
+    table = js(db, "tournament", "seat", "obj", "1")["tables"][0]
+    game, clan = table["game"], table["seats"][0]["clan"]
+    objective = sorted(load_board().objectives)[0]
+    sealed = ok(db, "seal", game, clan, input=objective + "\n")
+    code = re.search(r"Reveal code: (\w{4}-\w{4})", sealed).group(1)
+    play(db, game, 5, rng)
+    status = js(db, "tournament", "status", "obj")[0]
+    assert (status["rounds_played"], status["state"], status["sealed_objectives_left"], status["result"]) == (5, "playing", 1, False)
+    refused = referee(db, "tournament", "close", "obj", "1")
+    assert refused.returncode == 1 and "1 sealed objective(s) left" in refused.stderr
+    ok(db, "reveal", game, clan, objective, code)
+    status = js(db, "tournament", "status", "obj")[0]
+    assert (status["state"], status["sealed_objectives_left"], status["result"]) == ("finished", 0, True)
+    ok(db, "tournament", "close", "obj", "1")

@@ -271,7 +271,7 @@ class Tournament:
         self.adjustments: list[PointsAdjusted] = []
         self.closed: set[int] = set()
         self.final: FinalTableSeated | None = None
-        self.drops: dict[str, int] = {}  # player -> the last round seated when dropped
+        self.drops: dict[str, list[list]] = {}  # player -> [last round seated at the drop, at the reinstatement]
         self.count = 0
 
     @classmethod
@@ -333,6 +333,10 @@ class Tournament:
         if self.final and self.final.table["game"] == game:
             return 0, Table.of(self.final.table)
         return None
+
+    def dropped_in(self, pid: str, round_no: int) -> bool:
+        """Whether the player had dropped (and was not yet reinstated) when ``round_no`` was seated."""
+        return any(start < round_no and (end is None or round_no <= end) for start, end in self.drops.get(pid, []))
 
     def adjustment_total(self, pid: str) -> Fraction:
         return sum((Fraction(a.points) for a in self.adjustments if a.player == pid), Fraction(0))
@@ -406,7 +410,7 @@ class Tournament:
         if p.dropped:
             raise TournamentError(f"{p.name} has already dropped")
         p.dropped = True
-        self.drops[p.id] = self.last_round
+        self.drops.setdefault(p.id, []).append([self.last_round, None])
 
     def _PlayerReinstated(self, e: PlayerReinstated) -> None:
         p = self.players.get(e.player)
@@ -415,6 +419,7 @@ class Tournament:
         if not p.dropped:
             raise TournamentError(f"{p.name} has not dropped: nothing to reinstate")
         p.dropped = False
+        self.drops[p.id][-1][1] = self.last_round
 
     def _RoundSeated(self, e: RoundSeated) -> None:
         self._round(e.round)
