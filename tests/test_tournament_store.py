@@ -96,3 +96,13 @@ def test_the_tournament_package_is_pure():
                   and node.attr != "Random"):
                 offenders.append(f"{path.name}:{node.lineno} uses the global random.{node.attr}")
     assert offenders == []
+
+
+def test_no_code_path_updates_or_deletes_a_tournament_event():
+    import inspect
+
+    from referee.log import tournaments
+
+    code = inspect.getsource(tournaments).split("# --- the stream", 1)[1]
+    for word in ("UPDATE ", "DELETE ", "TRUNCATE", ".merge(", "session.delete"):
+        assert word not in code, word
