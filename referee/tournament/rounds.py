@@ -84,7 +84,8 @@ def plan_round(t: Tournament, round_no: int, seed: int, preferences: dict[str, S
     try:
         sizes = table_sizes(len(playing), t.info.sizes, t.info.copies)
     except SeatingError as exc:
-        raise TournamentError(f"round {round_no}: {exc}") from None
+        raise TournamentError(f"round {round_no}: {exc}",
+                              hint="mark players standby or absent in the roll call, or give more --copies") from None
     rng = random.Random(seed)
     h = history(t, round_no)
     grouped = t.info.group_by_standings and round_no > 1
