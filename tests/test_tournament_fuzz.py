@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.engine.errors import RefereeError
+from referee.engine import RefereeError
 
 runner = CliRunner()
 WORDS = ["cup", "P1", "P2", "Nobody", "1", "2", "0", "-3", "99", "crab", "P1=3", "P1=x", "P2=4:1:1", "=", "a=b=c",

@@ -108,7 +108,9 @@ def _run_case(run_case, case, board) -> list[str]:
 from . import games as _games  # noqa: E402,F401  (registers the game commands)
 from . import logcmds as _logcmds  # noqa: E402,F401  (registers the log commands)
 from . import table as _table  # noqa: E402,F401  (registers the table session)
-from . import tournament as _tournament  # noqa: E402,F401  (registers `referee tournament`)
+from . import tournament as _tournament  # noqa: E402
+
+app.add_typer(_tournament.commands)  # `referee tournament ...`
 
 
 def main() -> None:

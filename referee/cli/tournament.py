@@ -9,14 +9,43 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import DbOpt, JsonOpt, app, read_input, write_output
-from .games import open_store
+from ..engine import RefereeError
 
+commands = typer.Typer()  # the `referee` app adds these commands
 tapp = typer.Typer(help="Tournaments: players, roll call, seating, results from the game logs, standings.",
                    no_args_is_help=True)
 players_app = typer.Typer(help="Register, drop, reinstate and list players.", no_args_is_help=True)
 tapp.add_typer(players_app, name="players")
-app.add_typer(tapp, name="tournament")
+commands.add_typer(tapp, name="tournament")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+DbOpt = Annotated[Optional[str], typer.Option("--db", envvar="REFEREE_DB", show_default=False,
+                                              help="Database: a SQLAlchemy URL or a SQLite file path (default saves/referee.db).")]
+
+
+def open_store(db: str | None):
+    from ..log import Store
+
+    return Store(db)
+
+
+def read_input(path: Path) -> str:
+    """A file the user named ('-': standard input): a clear error when it cannot be read."""
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text("utf-8")
+    except FileNotFoundError:
+        raise RefereeError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RefereeError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc.__class__.__name__})") from None
+
+
+def write_output(path: Path, text: str) -> None:
+    try:
+        Path(path).write_text(text, "utf-8")
+    except OSError as exc:
+        raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
 
 TidArg = Annotated[str, typer.Argument(help="The tournament's id.", show_default=False)]
 RoundArg = Annotated[int, typer.Argument(min=1, max=12, help="The tournament round.", show_default=False)]
