@@ -106,3 +106,27 @@ def test_no_code_path_updates_or_deletes_a_tournament_event():
     code = inspect.getsource(tournaments).split("# --- the stream", 1)[1]
     for word in ("UPDATE ", "DELETE ", "TRUNCATE", ".merge(", "session.delete"):
         assert word not in code, word
+
+
+def test_verify_checks_every_table_game_log(started):
+    """A table's game log altered in the database: the tournament's verify names the game and what changed."""
+    import json
+    import subprocess
+    import sys
+
+    if not started.endswith(".db"):
+        pytest.skip("the game log is altered with SQLite's own client")
+    import sqlite3
+
+    with Store(started) as store:
+        game = read_events(store, "cup")[-1].payload["tables"][0]["game"]
+        players = store.events(game)[0].payload["players"]
+    with sqlite3.connect(started) as conn:  # past the triggers: a damaged file, as a disk or a hand could make it
+        conn.execute("DROP TRIGGER event_no_update")
+        conn.execute("UPDATE event SET payload = ? WHERE game_id = ? AND seq = 1",
+                     (json.dumps({**json.loads(conn.execute("SELECT payload FROM event WHERE game_id = ? AND seq = 1",
+                                                            (game,)).fetchone()[0]),
+                                  "players": {k: v + "!" for k, v in players.items()}}), game))
+    result = subprocess.run([sys.executable, "-m", "referee", "tournament", "verify", "cup", "--db", started],
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and f"game {game}: event 1: edited payload" in result.stderr

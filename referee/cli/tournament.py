@@ -711,24 +711,29 @@ def import_(file: Annotated[Path, typer.Argument(help="A tournament exported as 
 @tapp.command("verify")
 def verify(target: Annotated[str, typer.Argument(help="A tournament id, or an exported .jsonl file.")],
            db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Check the chain, every event, every seating's constraints and its recomputed cost."""
-    from ..log.tournaments import parse_jsonl, read_events
+    """Check the chain, every event, every seating's constraints and its recomputed cost; in the database, also
+    every table's game log (chain and engine re-run)."""
+    from ..log.tournaments import fold, parse_jsonl, read_events, verify_games
     from ..log.tournaments import verify as verify_log
 
     path = Path(target)
     if path.is_file():
         events = parse_jsonl(read_input(path))
+        problems = verify_log(events)
     else:
         with open_store(db) as store:
             events = read_events(store, target)
-    problems = verify_log(events)
+            problems = verify_log(events)
+            if not problems:
+                problems = verify_games(store, fold(events))
     if json_out:
         _json({"tournament": events[0].game, "events": len(events), "ok": not problems, "problems": problems})
     elif problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
     else:
-        typer.echo(f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked")
+        typer.echo(f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked"
+                   + ("" if path.is_file() else ", every table's game verified"))
     if problems:
         raise typer.Exit(1)
 

@@ -21,6 +21,7 @@ from sqlmodel import Field, SQLModel
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded
 from . import Event, Fold, Store, StoreError, check_chain, new_game
+from . import verify as verify_game
 
 PAYLOAD_VERSION = 1
 GENESIS = "0" * 64  # the first event's link, as in a game's log
@@ -324,6 +325,19 @@ def parse_jsonl(text_: str) -> list[Event]:
     return out
 
 
+def verify_games(store: Store, t: Tournament) -> list[str]:
+    """Each table's game log that exists: its chain and a full re-run with the engine (``referee verify``)."""
+    games = [tb.game for s in t.seatings.values() for tb in s.tables] + ([t.final.table["game"]] if t.final else [])
+    have = heads(store, games)
+    problems = []
+    for g in games:
+        if g in have:
+            found = verify_game(store.events(g))
+            if found is not None:
+                problems.append(f"game {g}: {found}")
+    return problems
+
+
 def verify(events: Sequence[Event]) -> list[str]:
     """Problems of a tournament log: the chain, every event against the fold, every seating's constraints and its
     cost recomputed (never the seating re-derived: an algorithm change or an amendment would break that)."""
@@ -438,6 +452,10 @@ def close_round(store: Store, log: OpenTournament, round_no: int) -> int:
                 f"{live.rounds_played} of 5 rounds played, {live.sealed_left} sealed objective(s) left)" if live else "no game)"))
             continue
         if res.source == "log" and (tb.game not in t.accepted or res.corrected):
+            found = verify_game(store.events(tb.game))
+            if found is not None:
+                raise TournamentError(f"round {round_no}, table {tb.number}: game {tb.game} does not verify ({found}); "
+                                      "its result cannot be accepted", hint=f"referee verify {tb.game}")
             rows = [dict(r) for r in res.rows]
             won = [rows[i]["player"] for i in winners([Finish(r["honor"], r["territories"], r["provinces"]) for r in rows])]
             items.append(ResultAccepted(round_no, tb.number, tb.game, loaded.live[tb.game].head, rows, won))
