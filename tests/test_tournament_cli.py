@@ -292,6 +292,21 @@ def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
     assert again.returncode == 1 and "already seated" in again.stderr
 
 
+def test_final_clans_by_preference_the_leader_chooses_first(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "fp", "--name", "Final prefs", "--rounds", "1", "--sizes", "4")
+    for name in ("Aiko", "Ben", "Chiyo", "Dai"):
+        ok(db, "tournament", "players", "add", "fp", name)
+    ok(db, "tournament", "seat", "fp", "1")
+    ok(db, "tournament", "result", "fp", "1", "1", "Aiko=10", "Ben=30", "Chiyo=20", "Dai=5", "--reason", "paper")
+    wishes = tmp_path / "wishes.csv"
+    wishes.write_text("player,clans\nAiko,crab\nBen,lion;crab\nChiyo,lion;crab;crane\n", "utf-8")
+    ok(db, "tournament", "final", "fp", "3", "--preferences", str(wishes))
+    game = js(db, "show", "fp-final")
+    assert game["players"] == {"lion": "Ben", "crab": "Chiyo", game["clans"][2]: "Aiko"}  # Aiko's crab was taken
+    assert game["clans"][2] not in ("lion", "crab")
+
+
 def test_grouping_by_standings_seats_players_of_a_standing_together(tmp_path):
     db = str(tmp_path / "t.db")
     ok(db, "tournament", "new", "swiss", "--name", "Swiss", "--rounds", "2", "--sizes", "4", "--group-by-standings")

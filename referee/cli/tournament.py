@@ -664,6 +664,8 @@ def final(
     tid: TidArg,
     size: Annotated[int, typer.Argument(min=3, max=5, help="Players at the final table (the top N).")],
     pick: Annotated[list[str], typer.Option("--pick", help="NAME=CLAN, the clans chosen in rank order (repeatable).")] = [],
+    preferences: Annotated[Optional[Path], typer.Option("--preferences", help="A CSV player,clans: in rank order, each "
+                                                        "finalist takes the first clan of their list still free.")] = None,
     db: DbOpt = None,
 ) -> None:
     """Seat the final table: the top N of the standings, seated in rank order; clans picked in rank order."""
@@ -677,7 +679,8 @@ def final(
         picks[name.strip()] = clan.strip().lower()
     with open_store(db) as store:
         log = _open(store, tid)
-        event = seat_final(store, log, size, picks)
+        wishes = _preferences(log.t, preferences) if preferences is not None else {}
+        event = seat_final(store, log, size, picks, wishes)
     typer.echo(f"final table: game {event.table['game']}: " +
                ", ".join(f"{log.t.name(s['player'])} ({s['clan']})" for s in event.table["seats"]))
 

@@ -467,9 +467,10 @@ def close_round(store: Store, log: OpenTournament, round_no: int) -> int:
     return len(items)
 
 
-def seat_final(store: Store, log: OpenTournament, size: int, picks: dict[str, str]) -> Any:
-    """The final table: the top ``size`` of the standings in rank order; clans as picked in rank order, the rest
-    given automatically (fewest repeats)."""
+def seat_final(store: Store, log: OpenTournament, size: int, picks: dict[str, str],
+               preferences: dict[str, list[str]] | None = None) -> Any:
+    """The final table: the top ``size`` of the standings in rank order; clans as picked (``picks``), else by
+    ``preferences`` in rank order (the leader chooses first), the rest given automatically (fewest repeats)."""
     import random
 
     from ..tournament.model import FinalTableSeated, Table
@@ -492,13 +493,18 @@ def seat_final(store: Store, log: OpenTournament, size: int, picks: dict[str, st
         if clan in chosen.values():
             raise TournamentError(f"final: {clan} is picked twice")
         chosen[pid] = clan
+    for pid in top:  # in rank order: the leader chooses first
+        if pid not in chosen:
+            wish = next((c for c in (preferences or {}).get(pid, ()) if c not in chosen.values()), None)
+            if wish is not None:
+                chosen[pid] = wish
     rest = [c for c in CLANS if c not in chosen.values()]
     auto = seat_table([p for p in top if p not in chosen], history(t, t.info.rounds + 1), random.Random(seed_of(log.head)),
                       clans=rest)
     clan_of = {**chosen, **dict(auto)}
     game = f"{log.tid}-final"
     table = Table.of({"table": 1, "game": game, "seats": [{"player": p, "clan": clan_of[p]} for p in top]})
-    event = FinalTableSeated(top, table.to_dict(), "rank" if chosen else "auto")
+    event = FinalTableSeated(top, table.to_dict(), "rank order" if chosen else "auto")
     log.record([event])
     create_games(store, t, [table])
     return event
