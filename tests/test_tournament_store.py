@@ -130,3 +130,18 @@ def test_verify_checks_every_table_game_log(started):
     result = subprocess.run([sys.executable, "-m", "referee", "tournament", "verify", "cup", "--db", started],
                             capture_output=True, text=True)
     assert result.returncode == 1 and f"game {game}: event 1: edited payload" in result.stderr
+
+
+def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_path):
+    """A file whose chain was recomputed over a payload of the wrong shape: refused in one line, nothing stored."""
+    from referee.log.tournaments import chain, export_jsonl
+
+    first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
+    bad = chain("cup", first, "RoundSeated", {"round": 1, "tables": [1, 2], "algorithm": "x", "version": 1, "cost": 0,
+                                              "seed": 0})
+    path = tmp_path / "bad.jsonl"
+    path.write_text(export_jsonl([first, bad]))
+    db = str(tmp_path / "t.db")
+    result = runner.invoke(app, ["tournament", "import", str(path), "--db", db])
+    assert result.exit_code == 1 and "event 2: RoundSeated: a field has the wrong form" in str(result.exception)
+    assert runner.invoke(app, ["tournament", "list", "--json", "--db", db]).output.strip() == "[]"

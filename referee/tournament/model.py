@@ -343,15 +343,19 @@ class Tournament:
 
     # --- the fold -----------------------------------------------------------------------------------------
     def apply(self, event: Any) -> None:
-        if isinstance(event, TournamentCreated):
-            if self.info is not None:
-                raise TournamentError("a second TournamentCreated event")
-            check_created(event)
-            self.info = event
-        else:
-            if self.info is None:
-                raise TournamentError(f"{type(event).__name__} before the tournament was created")
-            getattr(self, "_" + type(event).__name__)(event)
+        try:
+            if isinstance(event, TournamentCreated):
+                if self.info is not None:
+                    raise TournamentError("a second TournamentCreated event")
+                check_created(event)
+                self.info = event
+            else:
+                if self.info is None:
+                    raise TournamentError(f"{type(event).__name__} before the tournament was created")
+                getattr(self, "_" + type(event).__name__)(event)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:  # a payload of the wrong shape
+            raise TournamentError(f"{type(event).__name__}: a field has the wrong form ({exc.__class__.__name__}: "
+                                  f"{exc})") from None
         self.count += 1
 
     def _round(self, round_no: int) -> None:
