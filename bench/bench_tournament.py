@@ -133,7 +133,8 @@ def main() -> None:
     seat = seat_in_memory(args.players, args.rounds, args.runs)
     print(f"RESULT tournament_seat_ms={seat:.0f}")
     command = seat_command_ms(args.players, max(3, args.runs // 2))
-    print(f"`referee tournament seat` round 4 ({args.players} players, 40 games created, SQLite): median {command:.0f} ms")
+    print(f"`referee tournament seat` round 4 ({args.players} players, {-(-args.players // 5)} games created, SQLite): "
+          f"median {command:.0f} ms")
     print(f"RESULT tournament_seat_cli_ms={command:.0f}")
     games = args.players // 5 * args.rounds
     with tempfile.TemporaryDirectory() as tmp:
