@@ -1,10 +1,10 @@
 """Run every benchmark and print their medians: one command for the README's figures.
 
-    python bench/run.py            the full set (about two minutes: the verify archive is 10,000 games)
+    python bench/run.py            the full set (about four minutes: 10,000 games verified, a 240-game tournament)
     python bench/run.py --quick    smaller sizes, to try it out
 
-Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py) and prints
-its own details; this script then prints the machine and a table of the medians.
+Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
+bench_tournament.py) and prints its own details; this script then prints the machine and a table of the medians.
 """
 
 from __future__ import annotations
@@ -34,6 +34,20 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
     ("objective_guess_ms", "one guess at a sealed objective (scrypt, 16 MiB)", "ms"),
     ("objective_recovery_cpu_years", "  expected CPU time to recover one objective from a public log", "CPU-years"),
+    ("tournament_seat_ms", "seat round 4: 200 players, 40 tables, 3 rounds of history (algorithm)", "ms"),
+    ("tournament_seat_cli_ms", "  the same, one `referee tournament seat` command, 40 games created (SQLite)", "ms"),
+    ("tournament_standings_ms", "standings: 200 players x 6 rounds, 240 games, rounds closed (SQLite)", "ms"),
+    ("tournament_standings_replay_ms", "  the same, no round closed: every game log replayed", "ms"),
+    (
+        "tournament_repeats_16",
+        "seating: repeated opponents, 16 players, tables of 4, 5 rounds (worst of 5 seeds)",
+        "pairs",
+    ),
+    (
+        "tournament_repeats_25",
+        "seating: repeated opponents, 25 players, tables of 5, 6 rounds (worst of 5 seeds)",
+        "pairs",
+    ),
 ]
 
 
@@ -58,6 +72,7 @@ def main() -> None:
         ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
         ["bench_objective.py", "--runs", "5" if args.quick else "15"],
+        ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()

@@ -272,7 +272,7 @@ class Store:
                     "FROM sqlite_master AS m LEFT JOIN pragma_table_info(m.name) AS c ON m.type = 'table'"
                 )
             ).all()
-        if any(kind == "table" and not _referee_table(name) for kind, name, _, _ in rows) or any(
+        if any(kind == "table" and not is_referee_table(name) for kind, name, _, _ in rows) or any(
             version not in (0, SCHEMA_VERSION) for *_, version in rows
         ):
             return False  # the full check below names what is wrong
@@ -290,7 +290,7 @@ class Store:
         with self.engine.connect() as conn:
             found = inspect(conn)
             names = found.get_table_names()
-            foreign = sorted(n for n in names if not _referee_table(n))
+            foreign = sorted(n for n in names if not is_referee_table(n))
             if foreign:
                 raise StoreError(
                     f"{self.where} is not a referee database: it holds the table(s) {', '.join(foreign)}",
@@ -447,8 +447,16 @@ class Store:
             conn.execute(INSERT_EVENT, rows)
 
 
-def _referee_table(name: str) -> bool:
-    return name in {t.name for t in TABLES} or name.startswith("sqlite_")  # sqlite_sequence, sqlite_stat1...
+# The tournaments' tables live in the same database; log/tournaments.py creates them on first use.
+TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
+
+
+def is_referee_table(name: str) -> bool:
+    return (
+        name in {t.name for t in TABLES}
+        or name in TOURNAMENT_TABLES
+        or name.startswith("sqlite_")  # sqlite_sequence, sqlite_stat1...
+    )
 
 
 def _row(e: Event) -> dict[str, Any]:
