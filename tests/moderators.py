@@ -10,8 +10,7 @@ import os
 import traceback
 
 from referee.engine.model.digest import state_digest
-from referee.log import EventType, Fold, GameChanged, OpenGame, Store, golden, new_game
-from referee.log import events as ev
+from referee.log import EventType, Fold, GameChanged, OpenGame, Store, events as ev, golden, new_game
 from referee.log.replay import round_outcome
 
 SOURCES = ("two-player", "four-player", "five-player")

@@ -3,8 +3,7 @@
 import copy
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import Clan, Control, EntriesRefused, Entry, Kind, Token, begin_round, final_score, resolve

@@ -28,8 +28,7 @@ import traceback
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 from tally import count, outcome
 from typer.testing import CliRunner
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from golden_build import TRANSCRIPTS, transcript
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from referee.engine import final_score
 from referee.engine.model.digest import state_digest
@@ -17,6 +16,7 @@ from referee.log import (
     ReplayError,
     Store,
     corrections,
+    events as ev,
     golden,
     new_game,
     replay,
@@ -25,7 +25,6 @@ from referee.log import (
     verify,
     what_if,
 )
-from referee.log import events as ev
 from referee.log.events import EventFormatError, Problem, upcast
 from referee.log.records import export_text, parse_text
 from referee.log.replay import round_outcome

@@ -23,13 +23,13 @@ from referee.log import (
     Store,
     StoreError,
     UnknownGame,
+    events as ev,
+    game as game_module,
     golden,
     new_game,
+    storage as store_module,
     verify,
 )
-from referee.log import events as ev
-from referee.log import game as game_module
-from referee.log import storage as store_module
 from referee.log.replay import round_outcome
 
 replay_module = importlib.import_module("referee.log.replay")  # the module: `referee.log.replay` is also a function

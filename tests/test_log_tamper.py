@@ -12,8 +12,7 @@ import sqlite3
 import pytest
 
 from referee.engine.model.digest import canonical_json
-from referee.log import Problem, RecordError, Store, export_jsonl, golden, import_records, verify
-from referee.log import events as ev
+from referee.log import Problem, RecordError, Store, events as ev, export_jsonl, golden, import_records, verify
 
 GAME = "four-player"
 ROUND2 = 4  # seq of the RoundResolved of round 2

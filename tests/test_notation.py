@@ -1,8 +1,7 @@
 """The round notation: canonical output, tolerant input, three distinct errors (PRODUCT.md)."""
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import AmbiguousName, Clan, Entry, Kind, NotUnderstood, Token, UnknownName

@@ -6,8 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import Clan, Entry, Kind, Token, begin_round, resolve

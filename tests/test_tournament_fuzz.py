@@ -4,8 +4,7 @@
 import shutil
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app

@@ -4,8 +4,7 @@ through the real commands."""
 import json
 from fractions import Fraction as F
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 from referee.cli.app import app

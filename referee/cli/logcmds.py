@@ -38,8 +38,7 @@ def verify(
     json_out: JsonOpt = False,
 ) -> None:
     """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence."""
-    from ..log import parse_records
-    from ..log import verify as verify_log
+    from ..log import parse_records, verify as verify_log
     from . import render
 
     path = Path(target)

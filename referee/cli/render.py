@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from ..engine.model.digest import state_to_dict
+from ..engine.model.entry import Entry
 from ..engine.model.state import GameState
 from ..engine.model.tokens import Clan
 from ..engine.notation.round import format_entry
@@ -29,7 +30,7 @@ def _table(title: str) -> Table:
 
 
 def to_jsonable(value: Any) -> Any:
-    if is_dataclass(value) and hasattr(value, "clan") and hasattr(value, "token") and hasattr(value, "province"):
+    if isinstance(value, Entry):  # the one value with a clan, a token and a province
         return format_entry(value)
     if is_dataclass(value):
         return {f: to_jsonable(getattr(value, f)) for f in value.__dataclass_fields__}

@@ -539,8 +539,7 @@ def amend(
     """Amend a round's seating with a reason: the amended tables get new games; the old ones stay in the log."""
     from ..log.tournaments import create_games, started_games
     from ..tournament.model import GameLinked
-    from ..tournament.rounds import amend as plan_amend
-    from ..tournament.rounds import seed_of
+    from ..tournament.rounds import amend as plan_amend, seed_of
 
     chosen = [x for x in (swap, replace, reseat) if x is not None]
     if len(chosen) != 1:
@@ -894,8 +893,7 @@ def verify(
 ) -> None:
     """Check the chain, every event, every seating's constraints and its recomputed cost; in the database, also
     every table's game log (chain and engine re-run)."""
-    from ..log.tournaments import fold, parse_jsonl, read_events, verify_games
-    from ..log.tournaments import verify as verify_log
+    from ..log.tournaments import fold, parse_jsonl, read_events, verify as verify_log, verify_games
 
     path = Path(target)
     if path.is_file():

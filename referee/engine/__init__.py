@@ -13,6 +13,7 @@ Names are re-exported lazily, so that importing one engine module does not load 
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 _EXPORTS = {
     "model.board": ("Board", "BoardDataError", "build_board", "check_board"),
@@ -39,11 +40,58 @@ _EXPORTS = {
     "scoring.honor": ("FinalScore", "Score", "final_score", "objective_met", "score_clan"),
     "table.apply": ("apply_table_event",),
 }
+if TYPE_CHECKING:  # the same names, seen statically by type checkers
+    from .model.board import (
+        Board as Board,
+        BoardDataError as BoardDataError,
+        build_board as build_board,
+        check_board as check_board,
+    )
+    from .model.entry import Entry as Entry
+    from .model.errors import (
+        AmbiguousName as AmbiguousName,
+        EntriesRefused as EntriesRefused,
+        EventRefused as EventRefused,
+        NotationError as NotationError,
+        NotUnderstood as NotUnderstood,
+        RefereeError as RefereeError,
+        Refusal as Refusal,
+        UnknownName as UnknownName,
+    )
+    from .model.options import RulesOptions as RulesOptions
+    from .model.state import (
+        Control as Control,
+        GameState as GameState,
+        Special as Special,
+        SpecialToken as SpecialToken,
+        begin_round as begin_round,
+    )
+    from .model.tokens import Clan as Clan, Kind as Kind, Token as Token
+    from .notation.round import (
+        format_entry as format_entry,
+        format_round as format_round,
+        parse_entry as parse_entry,
+        parse_round as parse_round,
+    )
+    from .notation.table_events import format_table_event as format_table_event, parse_table_event as parse_table_event
+    from .notation.table_parts import TableEvent as TableEvent
+    from .resolution.placement import check_entries as check_entries, judge as judge
+    from .resolution.report import Fate as Fate, RoundReport as RoundReport
+    from .resolution.resolve import resolve as resolve
+    from .scoring.honor import (
+        FinalScore as FinalScore,
+        Score as Score,
+        final_score as final_score,
+        objective_met as objective_met,
+        score_clan as score_clan,
+    )
+    from .table.apply import apply_table_event as apply_table_event
+
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _WHERE:
         value = getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
         globals()[name] = value

@@ -215,7 +215,9 @@ def chain(
     return Event(game, seq, str(type_), version, payload, prev, digest, recorded_at)
 
 
-def chain_all(game: str, items: Iterable[tuple[str, dict[str, Any], int]], after: Event | None = None) -> list[Event]:
+def chain_all(
+    game: str, items: Iterable[tuple[str, dict[str, Any], int | None]], after: Event | None = None
+) -> list[Event]:
     """Chain ``(type, payload, version)`` items one after another (used to relabel or rebuild logs)."""
     out: list[Event] = []
     for type_, payload, version in items:

@@ -134,7 +134,8 @@ def _unquote(value: str) -> str:
 
 def _split(value: str, sep: str) -> list[str]:
     """Split on ``sep`` except where escaped with a backslash; escapes stay for ``_unquote``."""
-    parts, current, chars = [], "", iter(value)
+    parts: list[str] = []
+    current, chars = "", iter(value)
     for ch in chars:
         if ch == "\\":
             current += ch + next(chars, "")
@@ -307,8 +308,8 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         if sec.round != fold.state.round:
             raise RecordError(f"round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
         entries = [format_entry(parse_entry(line, board, n)) for n, line in sec.lines]
-        lines, state, report = round_outcome(fold, entries)
-        return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, lines, state_digest(state))
+        canonical, state, report = round_outcome(fold, entries)
+        return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, canonical, state_digest(state))
     if sec.kind in ("sealed", "objective"):
         return _objective_payload(sec)
     if sec.kind == "table":
@@ -325,9 +326,9 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         reason = json.loads(first.partition(":")[2])
     except ValueError:
         raise RecordError('the reason is written as a quoted string: reason: "..."', n) from None
-    entries = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
-    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, entries)}
-    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
+    corrected = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
+    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, corrected)}
+    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, str(reason), digests)
 
 
 OBJECTIVE_LINE = re.compile(

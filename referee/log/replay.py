@@ -142,7 +142,7 @@ class Fold:
     """The running fold over a log: header, the board before round 1, and every round played."""
 
     def __init__(self, board: Board | None = None):
-        self.board = board
+        self._board = board
         self.header: Header | None = None
         self.start: GameState | None = None
         self.rounds: list[Played] = []
@@ -161,9 +161,23 @@ class Fold:
         return fold
 
     @property
+    def board(self) -> Board:
+        """The game's board data: given to the fold, or loaded when the GameCreated event is folded in."""
+        if self._board is None:
+            raise ReplayError("the log has no GameCreated event")
+        return self._board
+
+    @property
+    def _created_game(self) -> tuple[Header, GameState]:
+        """The header and the setup board, which every event after GameCreated needs."""
+        if self.header is None or self.start is None:
+            raise ReplayError("the log has no GameCreated event")
+        return self.header, self.start
+
+    @property
     def _resolved(self) -> GameState:
         """The board after the last resolved round (the setup board before round 1)."""
-        return self.rounds[-1].after if self.rounds else self.start
+        return self.rounds[-1].after if self.rounds else self._created_game[1]
 
     @property
     def _current(self) -> GameState:
@@ -193,19 +207,24 @@ class Fold:
 
     def _apply(self, type_: str, data: dict, outcome: tuple | None) -> RoundReport | None:
         if type_ == EventType.GAME_CREATED:
-            return self._created(data)
+            self._created(data)
+            return None
         if self.header is None:
             raise ReplayError(f"{type_} before the game was created")
         if type_ == EventType.SETUP_RECORDED:
-            return self._setup(data["lines"])
+            self._setup(data["lines"])
+            return None
         if type_ == EventType.ROUND_RESOLVED:
             return self._round(data["round"], data["entries"], outcome)
         if type_ == EventType.TABLE_EVENTS_RECORDED:
-            return self._table(data["round"], data["lines"], outcome)
+            self._table(data["round"], data["lines"], outcome)
+            return None
         if type_ == EventType.OBJECTIVE_SEALED:
-            return self._sealed(data["clan"], data["commitment"])
+            self._sealed(data["clan"], data["commitment"])
+            return None
         if type_ == EventType.OBJECTIVE_REVEALED:
-            return self._revealed(data["clan"], data["objective"], data["code"])
+            self._revealed(data["clan"], data["objective"], data["code"])
+            return None
         return self._corrected(data["round"], data["entries"])
 
     def _table(self, round_no: int, lines: list[str], outcome: tuple[GameState, list[str]] | None) -> None:
@@ -228,7 +247,7 @@ class Fold:
         seat = self._seat(clan)
         if self.rounds:
             raise ReplayError(f"{seat}: objectives are sealed at setup, before round 1")
-        if seat in self.seals or seat in self.start.objectives:
+        if seat in self.seals or seat in self._created_game[1].objectives:
             raise ReplayError(f"{seat} already has its objective")
         return seat
 
@@ -238,22 +257,24 @@ class Fold:
             raise ReplayError(f"{seat}: objectives are revealed at the end of the game (p.10), after round 5")
         if objective not in self.board.objectives:
             raise ReplayError(f"{seat}: unknown objective {objective!r}")
-        if seat in self.revealed or seat in self.start.objectives:
+        if seat in self.revealed or seat in self._created_game[1].objectives:
             raise ReplayError(f"{seat} has already revealed its objective")
-        if seat in self.seals and not opens_commitment(self.seals[seat], self.header.game, str(seat), objective, code):
+        if seat in self.seals and not opens_commitment(
+            self.seals[seat], self._created_game[0].game, str(seat), objective, code
+        ):
             raise ReplayError(f"{seat}: {objective} with code {code!r} does not match the objective sealed at setup")
         self.revealed[seat] = objective
 
     def _seat(self, clan: str) -> Clan:
         seat = Clan(clan)
-        if seat not in self.header.clans:
+        if seat not in self._created_game[0].clans:
             raise ReplayError(f"{seat} is not playing in this game")
         return seat
 
     def _created(self, data: dict) -> None:
         if self.header is not None:
             raise ReplayError("a second GameCreated event")
-        self.board = self.board or load_board()
+        self._board = self._board or load_board()
         clans = tuple(Clan(c) for c in data["clans"])
         options = RulesOptions.from_dict(data["options"], recorded=True)
         self.header = Header(
@@ -274,13 +295,12 @@ class Fold:
             raise ReplayError("setup recorded after round 1 was resolved")
         if self.pending:
             raise ReplayError("setup facts recorded after table events: enter them as table events")
-        state = self.start
+        header, state = self._created_game
         for n, line in enumerate(lines, 1):
             fact = parse_board_line(line, self.board, n)
-            if fact.clan is not None and fact.clan not in self.header.clans:
+            if fact.clan is not None and fact.clan not in header.clans:
                 raise ReplayError(
-                    f"line {n}: {line!r}: {fact.clan} is not playing in this game "
-                    f"({', '.join(map(str, self.header.clans))})"
+                    f"line {n}: {line!r}: {fact.clan} is not playing in this game ({', '.join(map(str, header.clans))})"
                 )
             state = apply_board_fact(state, fact)
         self.start = state  # round 1's upkeep begins with its first table event or its tokens
@@ -355,7 +375,7 @@ def states(events: Iterable[Event], board: Board | None = None) -> Iterator[Step
 def state_after_round(events: Iterable[Event], round_no: int, board: Board | None = None) -> GameState:
     """The board after round ``round_no`` (0: after setup), as corrected by the whole log."""
     fold = Fold.of(events, board)
-    return fold.start if round_no == 0 else fold.played(round_no).after
+    return fold._created_game[1] if round_no == 0 else fold.played(round_no).after
 
 
 def score(events: Iterable[Event], board: Board | None = None) -> FinalScore:
@@ -413,7 +433,7 @@ def _digest_mismatch(fold: Fold, e: Event) -> str | None:
 
 def _versions(fold: Fold) -> str:
     h = fold.header
-    if h is None or fold.board is None:
+    if h is None:  # the board is known once the header is
         return ""
     if (h.engine_version, h.board_version) == (ENGINE_VERSION, fold.board.version):
         return ""

@@ -22,8 +22,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, func, inspect, text
-from sqlalchemy import event as sa_event
+from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
@@ -105,7 +104,7 @@ class EventRow(SQLModel, table=True):
     recorded_at: str = Field(max_length=40)
 
 
-TABLES = [GameRow.__table__, EventRow.__table__]
+TABLES = [SQLModel.metadata.tables[GameRow.__tablename__], SQLModel.metadata.tables[EventRow.__tablename__]]
 EVENT_COLUMNS = ("game_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
 
 # The statements every command runs, as plain SQL that both backends take: SQLAlchemy would compile its
@@ -189,7 +188,7 @@ class Store:
         self.url = database_url(url)
         self.create = create
         self.checked = False  # SQLite: the pages were checked before this store's first write
-        self.where = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.url)  # until the URL is understood
+        self.where: str | None = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.url)  # until the URL is understood
         try:
             parsed = make_url(self.url)
             self.is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -426,15 +425,15 @@ class Store:
 
     def import_logs(self, logs: Iterable[Sequence[Event]]) -> int:
         """Store whole, already chained (and verified) logs as new games, in one transaction."""
-        logs = [list(log) for log in logs]
-        for log in logs:
+        whole = [list(log) for log in logs]
+        for log in whole:
             if self.exists(log[0].game):
                 raise GameExists(log[0].game, self.where)
         try:
-            self._insert(logs, new_game=True)
+            self._insert(whole, new_game=True)
         except IntegrityError:
-            raise GameExists(", ".join(log[0].game for log in logs), self.where) from None
-        return len(logs)
+            raise GameExists(", ".join(log[0].game for log in whole), self.where) from None
+        return len(whole)
 
     def _insert(self, logs: list[list[Event]], new_game: bool) -> None:
         now = _now()

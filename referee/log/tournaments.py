@@ -15,15 +15,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DDL, Text, UniqueConstraint, text
-from sqlalchemy import event as sa_event
+from sqlalchemy import DDL, Text, UniqueConstraint, event as sa_event, text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
 
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded
-from . import Event, Fold, Store, StoreError, check_chain, new_game
-from . import verify as verify_game
+from . import Event, Fold, Store, StoreError, check_chain, new_game, verify as verify_game
 
 PAYLOAD_VERSION = 1
 GENESIS = "0" * 64  # the first event's link, as in a game's log

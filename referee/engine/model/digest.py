@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from .state import GameState
+from .tokens import Token
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -42,7 +43,7 @@ def state_digest(state: GameState) -> str:
     return hashlib.sha256(canonical_json(state_to_dict(state)).encode()).hexdigest()
 
 
-def _token(t) -> str:
+def _token(t: Token) -> str:
     return str(t)
 
 

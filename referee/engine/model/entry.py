@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import SEA
-from .tokens import Clan, Token
+from .tokens import Clan, Kind, Token
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +44,7 @@ class Entry:
         return (self.token.strength or 0) + sum(self.blessings)
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[Clan, Kind, int, str, str, tuple[int, ...]]:
         """A total order on entries, so that resolution never depends on the order of entry."""
         return (self.clan, self.token.kind, self.token.strength or 0, self.province, self.source or "", self.blessings)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
 from .board import Board
 from .options import RulesOptions
@@ -126,7 +127,7 @@ class GameState:
         i = self.clans.index(self.first_player)
         return self.clans[i:] + self.clans[:i]
 
-    def with_(self, **changes) -> GameState:
+    def with_(self, **changes: Any) -> GameState:
         return replace(self, **changes)
 
 

@@ -146,6 +146,7 @@ def format_card_args(e: CardPlayed) -> str:
     if card in ("diplomatic_mission", "pirate_raids"):
         return f"@ {e.provinces[0]}" + (f", control @ {e.control_at}" if e.control_at else "")
     if card == "cultural_exchange":
+        assert e.swap is not None  # parse_card_play sets it for this card
         return f"{e.swap[0]} <> {e.swap[1]}"
     if card in ("promotion", "reinforcements"):
         return ", ".join([str(t) for t in e.returned] + [f"{how} {t}" for how, t in e.given_up])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.board import Board
 from ..model.errors import NotUnderstood
@@ -130,6 +131,7 @@ def format_board_fact(f: BoardFact) -> str:
 def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
     """Lay one fact on the board. Control tokens of another clan in that province are a conflict."""
     if f.kind == "control":
+        assert f.clan is not None and f.province is not None  # a control fact names both (parse_board_line)
         current = state.control.get(f.province)
         if current and current.clan != f.clan:
             raise NotUnderstood(
@@ -141,6 +143,7 @@ def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
         control[f.province] = Control(f.clan, base.facedown + f.facedown, base.faceup + f.faceup)
         return state.with_(control=control)
     if f.kind == "special":
+        assert f.province is not None and f.special is not None
         special = dict(state.special)
         special[f.province] = f.special
         control = dict(state.control)
@@ -148,6 +151,7 @@ def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
             control.pop(f.province, None)
         return state.with_(special=special, control=control)
     if f.kind == "card":
+        assert f.territory is not None
         on_board = dict(state.cards_on_board)
         if f.played:
             on_board.pop(f.territory, None)
@@ -157,16 +161,18 @@ def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
         on_board[f.territory] = f.card
         return state.with_(cards_on_board=on_board)
     if f.kind == "holds":
+        assert f.clan is not None and f.territory is not None
         on_board = dict(state.cards_on_board)
         on_board.pop(f.territory, None)
         held = dict(state.cards_held)
         held[f.clan] = held.get(f.clan, ()) + ((f.territory, f.card),)
         return state.with_(cards_on_board=on_board, cards_held=held)
+    assert f.clan is not None and f.objective is not None  # an objective fact
     objectives = dict(state.objectives)
     objectives[f.clan] = f.objective
     return state.with_(objectives=objectives)
 
 
-def new_state(board: Board, clans: tuple[Clan, ...], **kwargs) -> GameState:
+def new_state(board: Board, clans: tuple[Clan, ...], **kwargs: Any) -> GameState:
     """An empty board with every territory's card face down on its space (identity unknown)."""
     return GameState(board, clans, cards_on_board={t: None for t in board.territories}, **kwargs)

@@ -114,6 +114,7 @@ def parse_table_event(text: str, board: Board, lineno: int | None = None) -> Tab
         return Swapped(clan, parse_place(left, board, text, lineno), parse_place(right, board, text, lineno))
     if verb == "discarded" and args:
         m = re.fullmatch(r"(.*?)(?:\s+in\s+round\s+(\d+))?", args, flags=re.I)
+        assert m is not None  # the pattern matches any text
         tokens = tuple(parse_token(t, text, lineno) for t in m.group(1).split(","))
         return DiscardEntered(clan, tokens, int(m.group(2)) if m.group(2) else None)
     raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {TABLE_FORM}")

@@ -11,13 +11,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import TypedDict
 
 from ..model.entry import Entry
 from ..model.errors import Refusal, Refuse
 from ..model.state import GameState
 from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
-from ..model.tracking import BLUFF, Adjustment, Inventory, RoundTable
+from ..model.tracking import BLUFF, Adjustment, Discarded, Inventory, RoundTable
 from .placement import entry_text, placed_tokens
+
+
+class InventoryView(TypedDict):
+    """What ``describe_inventory`` tells of one clan's tokens."""
+
+    discard: list[str]
+    hand: list[str]
+    available: dict[str, int]
 
 
 def tracked(state: GameState) -> bool:
@@ -62,7 +71,7 @@ def explain(state: GameState, clan: Clan, token: Token, avail: int) -> str:
         in_hand = Counter(inv.hand)[token]
         return f"{name}'s hand was seen this round (spy_network) and holds {in_hand} {token}"
 
-    def how(d) -> str:
+    def how(d: Discarded) -> str:
         return f"round {d.round}" + ("" if d.why == "revealed" else f", {d.why}")
 
     if n == 1 and gone:
@@ -215,7 +224,7 @@ def after_round(before: GameState, after: GameState, entries: Iterable[Entry]) -
     return after.with_(inventory=inventory)
 
 
-def describe_inventory(state: GameState, clan: Clan) -> dict[str, object]:
+def describe_inventory(state: GameState, clan: Clan) -> InventoryView:
     """What the referee knows of one clan's tokens: for reports and the casebook."""
     inv = inventory_of(state, clan)
     return {

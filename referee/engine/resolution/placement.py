@@ -141,6 +141,7 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
             return Illegal(f"{clan} controls {p}: you cannot attack your own province (FAQ)")
         if ronin:
             return None  # a ronin may attack across any land border
+        assert entry.source is not None  # not in the centre: on a land border
         if not state.controls(clan, entry.source):
             return Illegal(
                 f"an army attacks only from a province its clan controls; {clan} does not control {entry.source} (p.8)"

@@ -108,7 +108,9 @@ def _blessing_note(e: Entry, fighting: bool) -> bool:
 
 
 # --- step 3 ---------------------------------------------------------------------------------------
-def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
+def _step3_raids(
+    state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]
+) -> tuple[list[Raid], set[str], list[Entry]]:
     """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now."""
     shinobi = {(e.clan, e.province) for e in live if e.token.kind == Kind.SHINOBI and e.in_centre}
     raids: list[Raid] = []
@@ -165,7 +167,9 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
 
 
 # --- step 4 ---------------------------------------------------------------------------------------
-def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fates: dict[Entry, TokenFate]):
+def _step4_diplomacy(
+    state: GameState, live: list[Entry], scorched: set[str], fates: dict[Entry, TokenFate]
+) -> tuple[set[str], list[Entry]]:
     """Rulebook p.9 step 4; R-13. (A diplomacy in a province raided this round was removed in step 3.)"""
     peace: set[str] = set()
     for e in live:
@@ -229,7 +233,9 @@ def defence_bonuses(state: GameState, province: str) -> list[Part]:
     return parts
 
 
-def _step5_battles(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
+def _step5_battles(
+    state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]
+) -> tuple[list[Battle], dict[str, Clan]]:
     """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
     targets = sorted({e.province for e in live if _attacks(state, e)})
     at: dict[str, list[Entry]] = {}
@@ -342,7 +348,15 @@ def _decide(
 
 
 # --- successful defense (p.10) ----------------------------------------------------------------------
-def _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2) -> list[Defense]:
+def _successful_defense(
+    state: GameState,
+    live: list[Entry],
+    battles: list[Battle],
+    captured: dict[str, Clan],
+    scorched: set[str],
+    peace: set[str],
+    attacked_after_step2: set[str],
+) -> list[Defense]:
     """R-17: one faceup control token for a province not captured, scorched or made peaceful, that
     (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2."""
     fought = {b.province for b in battles}
@@ -351,6 +365,7 @@ def _successful_defense(state, live, battles, captured, scorched, peace, attacke
     candidates = sorted(p for p in state.control if p not in captured and p not in scorched and p not in peace)
     for p in candidates:
         clan = state.controller(p)
+        assert clan is not None  # p is in state.control
         if p in fought:
             why = next(b.why for b in battles if b.province == p)
         elif p in defended and p in attacked_after_step2:
@@ -366,7 +381,9 @@ def _successful_defense(state, live, battles, captured, scorched, peace, attacke
 
 
 # --- applying the outcomes at once ----------------------------------------------------------------
-def _apply(state: GameState, scorched: set[str], peace: set[str], captured: dict[str, Clan], defenses: list[Defense]):
+def _apply(
+    state: GameState, scorched: set[str], peace: set[str], captured: dict[str, Clan], defenses: list[Defense]
+) -> tuple[GameState, list[str]]:
     control = dict(state.control)
     special = dict(state.special)
     warnings: list[str] = []

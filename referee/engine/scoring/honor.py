@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model.board import Board
 from ..model.options import Tiebreak
 from ..model.state import GameState, Special
 from ..model.tokens import Clan
@@ -144,7 +145,7 @@ def _emerald(state: GameState, mine: set[str]) -> bool:
     return any(walk([p]) for p in sorted(mine))
 
 
-def _connected_six(board, mine: set[str], terr: dict[str, str]) -> bool:
+def _connected_six(board: Board, mine: set[str], terr: dict[str, str]) -> bool:
     seen: set[frozenset[str]] = set()
     frontier = [frozenset([p]) for p in mine]
     while frontier:

@@ -10,6 +10,7 @@ round, clan, the quoted input, the problem and the ruling or card), and nothing 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..model.errors import EventRefused, NotationError, Refuse
 from ..model.state import Control, GameState, begin_round
@@ -32,7 +33,7 @@ from ..notation.table_parts import (
     TokenReturned,
     TokenTargeted,
 )
-from ..resolution.inventory import require_available, table_of, tracked, with_inventory
+from ..resolution.inventory import inventory_of, require_available, table_of, tracked, with_inventory
 from .cards import play_card
 from .initiative import reveal, setup_draw
 from .turn_cards import play_swap, play_targeted
@@ -97,7 +98,7 @@ def _apply(state: GameState, event: TableEvent) -> tuple[GameState, str]:
     raise TypeError(f"not a table event: {event!r}")  # pragma: no cover
 
 
-def _counted(state: GameState, **changes) -> GameState:
+def _counted(state: GameState, **changes: Any) -> GameState:
     t = table_of(state)
     return state.with_(table=replace(t, events=t.events + 1, **changes))
 
@@ -107,7 +108,7 @@ def _is_shadowlands(state: GameState, card: str) -> bool:
 
 
 # --- setup (pp.4-5) -------------------------------------------------------------------------------
-def _setup(state: GameState, event) -> tuple[GameState, str]:
+def _setup(state: GameState, event: SetupStep | StartingControlPlaced) -> tuple[GameState, str]:
     if isinstance(event, SetupStep) and event.step == "tokens":
         if state.inventory is not None:
             raise Refuse("the combat tokens are already tracked", "p.4")
@@ -155,7 +156,7 @@ def _setup(state: GameState, event) -> tuple[GameState, str]:
     ), f"{clan} places a starting control token facedown in {p} ({placed + 1} of {n}, p.5 step 10)"
 
 
-def _fact(state: GameState, event) -> tuple[GameState, str]:
+def _fact(state: GameState, event: FactEntered | FirstPlayerSet | DeckSet | DiscardEntered) -> tuple[GameState, str]:
     if isinstance(event, FactEntered):
         try:
             return apply_board_fact(state, event.fact), "recorded"
@@ -203,7 +204,7 @@ def _dragon_return(state: GameState, event: TokenReturned) -> tuple[GameState, s
         raise Refuse("the returned token cannot be the bluff", "R-03")
     require_available(state, event.clan, event.token, "R-08")
     if tracked(state):
-        inv = state.inventory.get(event.clan, Inventory())
+        inv = inventory_of(state, event.clan)
         hand = list(inv.hand)
         if event.token in hand:
             hand.remove(event.token)
@@ -220,7 +221,7 @@ def has_upkeep_card(state: GameState, clan: Clan) -> bool:
     )
 
 
-def _card_step(state: GameState, event) -> tuple[GameState, str]:
+def _card_step(state: GameState, event: Passed | CardPlayed) -> tuple[GameState, str]:
     """R-21, p.7 step 3: from the first player clockwise, play one card or pass; a player who passed
     may play later, until every player has passed in a row. A player with no upkeep card passes."""
     t = table_of(state)
@@ -252,7 +253,7 @@ def _card_step(state: GameState, event) -> tuple[GameState, str]:
         turn = (turn + 1) % n
     passes = 0 if playing else passes + 1
     state = _counted(state, card_step_started=True, card_turn=turn, passes_in_row=passes)
-    if playing:
+    if isinstance(event, CardPlayed):
         return play_card(state, event)
     over = _step_over(state)
     return state.with_(table=replace(table_of(state), card_step_over=over)), f"{clan} passes" + (

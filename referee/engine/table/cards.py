@@ -7,6 +7,7 @@ targets and applies its effect. A played card is gone for the game (p.11).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..model.errors import Refuse
@@ -50,6 +51,8 @@ SPECIAL_CARDS = {
 }
 NOT_SHADOWLANDS = {"code_of_honor", "bushido", "aid_of_the_kami", "ashigaru_levies", "port_of_prosperity"}
 
+Effect = Callable[[GameState, CardPlayed, str], tuple[GameState, str]]  # a card's effect: the state after, a note
+
 
 def held_card(state: GameState, clan: Clan, card: str) -> tuple[str, str | None]:
     """The (territory, card) the clan holds for this card; refused when it does not hold it."""
@@ -78,7 +81,7 @@ def play_card(state: GameState, e: CardPlayed) -> tuple[GameState, str]:
 
 
 # --- upkeep cards ---------------------------------------------------------------------------------
-def _specials(state: GameState, e: CardPlayed, ruling: str):
+def _specials(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     require_distinct(e.provinces, ruling)
     token = SPECIAL_CARDS[e.card]
     notes = []
@@ -90,8 +93,8 @@ def _specials(state: GameState, e: CardPlayed, ruling: str):
     return state, "; ".join(notes)
 
 
-def _faceup_in_own(n: int):
-    def effect(state: GameState, e: CardPlayed, ruling: str):
+def _faceup_in_own(n: int) -> Effect:
+    def effect(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
         require_distinct(e.provinces, ruling)
         notes = []
         for p in e.provinces:
@@ -104,7 +107,9 @@ def _faceup_in_own(n: int):
     return effect
 
 
-def _second_province(state: GameState, e: CardPlayed, due: bool, n: int, when: str, ruling: str):
+def _second_province(
+    state: GameState, e: CardPlayed, due: bool, n: int, when: str, ruling: str
+) -> tuple[GameState, str]:
     """Diplomatic Mission (an opponent's province) and Pirate Raids (your own): n faceup tokens elsewhere."""
     others = [p for p in state.provinces_of(e.clan) if p != e.provinces[0]]
     if not due:
@@ -124,7 +129,7 @@ def _second_province(state: GameState, e: CardPlayed, due: bool, n: int, when: s
     return state, "; " + text
 
 
-def _diplomatic_mission(state: GameState, e: CardPlayed, ruling: str):
+def _diplomatic_mission(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     p = e.provinces[0]
     owner = state.controller(p)
     state, text = place_special(state, p, SpecialToken(Special.PEACE), ruling)
@@ -133,7 +138,7 @@ def _diplomatic_mission(state: GameState, e: CardPlayed, ruling: str):
     return state, text + more
 
 
-def _pirate_raids(state: GameState, e: CardPlayed, ruling: str):
+def _pirate_raids(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     p = e.provinces[0]
     mine = state.controls(e.clan, p)
     state, text = place_special(state, p, SpecialToken(Special.SCORCHED), ruling)
@@ -141,14 +146,14 @@ def _pirate_raids(state: GameState, e: CardPlayed, ruling: str):
     return state, text + more
 
 
-def _bless_the_lands(state: GameState, e: CardPlayed, ruling: str):
+def _bless_the_lands(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     p = e.provinces[0]
     state, text = remove_special(state, p, Special.SCORCHED, ruling)
     state, more = add_control(state, e.clan, p, faceup=1, facedown=1, ruling=ruling)
     return state, f"{text}; {more}"
 
 
-def _foment_rebellion(state: GameState, e: CardPlayed, ruling: str):
+def _foment_rebellion(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     p = e.provinces[0]
     state, text = remove_special(state, p, Special.PEACE, ruling)
     if state.controls(e.clan, p):
@@ -157,7 +162,8 @@ def _foment_rebellion(state: GameState, e: CardPlayed, ruling: str):
     return state, text
 
 
-def _cultural_exchange(state: GameState, e: CardPlayed, ruling: str):
+def _cultural_exchange(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
+    assert e.swap is not None  # cultural_exchange names both provinces (card_plays)
     mine, theirs = e.swap
     require_controls(state, e.clan, mine, ruling)
     other = state.controller(theirs)
@@ -176,7 +182,7 @@ def _cultural_exchange(state: GameState, e: CardPlayed, ruling: str):
     )
 
 
-def _recall(state: GameState, e: CardPlayed, ruling: str):
+def _recall(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     """Promotion and Reinforcements: tokens from the discard pile to hand, then tokens given up."""
     if e.card == "promotion":
         if len(e.returned) != 1 or len(e.given_up) != 1:
@@ -245,7 +251,7 @@ def _bluff_out(state: GameState, clan: Clan, why: str) -> GameState:
     return state.with_(table=replace(t, bluff_out=t.bluff_out + ((clan, why),)))
 
 
-def _spy_network(state: GameState, e: CardPlayed, ruling: str):
+def _spy_network(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     other = e.other
     if other == e.clan or other not in state.clans:
         raise Refuse("looks at another player's hand", ruling)
@@ -271,6 +277,7 @@ def discard_target(
     """Reveal a targeted token and discard it (shugenja, Dark Favors, Purge the Weak)."""
     check_target(state, clan, target, ruling, opponent=opponent)
     owner, token = target.owner, target.token
+    assert token is not None  # every discarding card and ability names the token (need_token in the notation)
     t = table_of(state)
     animated = tuple(
         x for x in t.animated if not (x.clan == owner and x.token == token and (x.province, x.source) == target.place)
@@ -293,14 +300,16 @@ def discard_target(
     return state, f"reveal {format_target(target)} and discard it to {owner}'s discard pile"
 
 
-def _dark_favors(state: GameState, e: CardPlayed, ruling: str):
+def _dark_favors(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
+    assert e.cost is not None  # a Shadowlands card names its cost (card_plays)
     state, cost = take_control_token(state, e.clan, e.cost, ruling)
     state, text = discard_target(state, e.clan, e.targets[0], ruling, f"{e.clan}'s dark_favors")
     return state, f"{cost}; {text}"
 
 
-def _purge_the_weak(state: GameState, e: CardPlayed, ruling: str):
+def _purge_the_weak(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     token = e.hand_discard
+    assert token is not None  # purge_the_weak names the token discarded from hand (card_plays)
     require_available(state, e.clan, token, "R-08")
     if token == BLUFF:  # FAQ: the bluff may be the token discarded; it stays out for the round
         state = _bluff_out(state, e.clan, "discarded for purge_the_weak")
@@ -315,14 +324,16 @@ def _purge_the_weak(state: GameState, e: CardPlayed, ruling: str):
     return state, "; ".join(notes)
 
 
-def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str):
+def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     entry = e.animated
+    assert entry is not None  # animate_the_dead names its token (card_plays)
     if entry.token.kind in (Kind.BLUFF, Kind.BLESSING) or entry.blessings:
         raise Refuse(
             "puts one army, navy, shinobi, raid or diplomacy token from the discard pile on the board, alone", ruling
         )
     check_place(state, entry.province, entry.source, ruling)
     require_discarded(state, e.clan, entry.token, ruling)
+    assert e.cost is not None  # a Shadowlands card names its cost (card_plays)
     state, cost = take_control_token(state, e.clan, e.cost, ruling)
     if tracked(state):
         state = with_inventory(state, e.clan, inventory_of(state, e.clan).without_discarded(entry.token))
@@ -335,8 +346,9 @@ def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str):
     )
 
 
-def _inspire_fear(state: GameState, e: CardPlayed, ruling: str):
+def _inspire_fear(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
     require_distinct(e.provinces, ruling)
+    assert e.cost is not None  # a Shadowlands card names its cost (card_plays)
     state, cost = take_control_token(state, e.clan, e.cost, ruling)
     notes = [cost]
     for p in e.provinces:
@@ -345,7 +357,7 @@ def _inspire_fear(state: GameState, e: CardPlayed, ruling: str):
     return state, "; ".join(notes)
 
 
-EFFECTS = {
+EFFECTS: dict[str, Effect] = {
     **{card: _specials for card in SPECIAL_CARDS},
     "strength_of_purpose": _faceup_in_own(1),
     "bountiful_harvest": _faceup_in_own(2),

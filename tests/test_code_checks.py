@@ -1,0 +1,59 @@
+"""The code checks, run with the test suite and so by CI: ruff (lint and format), lint-imports (the
+contracts in pyproject.toml: the layers, the engine's own layers and purity, no import circles between
+packages) and mypy (the engine strict, the rest with the defaults). A failing tool's own output is shown.
+
+Beside them, what the contracts do not say in one line: no module imports a module that imports it back.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+CHECKS = {
+    "ruff check": [PYTHON, "-m", "ruff", "check", "referee", "tests", "bench"],
+    "ruff format": [PYTHON, "-m", "ruff", "format", "--check", "referee", "tests", "bench"],
+    "lint-imports": [PYTHON, "-c", LINT_IMPORTS, "--no-cache"],
+    "mypy": [PYTHON, "-m", "mypy"],  # files and settings: [tool.mypy] in pyproject.toml
+}
+
+
+@pytest.mark.parametrize("name", CHECKS)
+def test_the_code_check_passes(name):
+    done = subprocess.run(CHECKS[name], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{name} failed (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
+
+
+def import_circles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
+    """Every direct import a -> b where b also leads back to a, directly or through other modules."""
+    return sorted(
+        (a, b)
+        for a in graph.modules
+        for b in graph.find_modules_directly_imported_by(a)
+        if graph.find_shortest_chain(importer=b, imported=a)
+    )
+
+
+def test_no_module_imports_a_module_that_imports_it_back():
+    graph = grimp.build_graph("referee", cache_dir=None)  # every import, in functions and TYPE_CHECKING too
+    assert len(graph.modules) > 40
+    assert import_circles(graph) == []
+
+
+def test_the_circle_finder_finds_direct_and_longer_circles():
+    graph = grimp.ImportGraph()
+    for importer, imported in [
+        ("p.a", "p.b"),
+        ("p.b", "p.a"),
+        ("p.c", "p.d"),
+        ("p.d", "p.e"),
+        ("p.e", "p.c"),
+        ("p.f", "p.a"),
+    ]:
+        graph.add_import(importer=importer, imported=imported)
+    assert import_circles(graph) == [("p.a", "p.b"), ("p.b", "p.a"), ("p.c", "p.d"), ("p.d", "p.e"), ("p.e", "p.c")]
