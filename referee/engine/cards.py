@@ -202,7 +202,8 @@ def _give_up(state: GameState, clan: Clan, how: str, token: Token, ruling: str) 
         if token in hand:
             hand.remove(token)
         inv = replace(inv, hand=tuple(hand))
-        return with_inventory(state, clan, inv), f"{token} back to {clan}'s pool"
+        state = state.with_(table=table_of(state).with_pooled(clan, token, ruling))
+        return with_inventory(state, clan, inv), f"{token} back to {clan}'s pool until the next upkeep's draw (R-08)"
     return discard_tokens(state, clan, [token], ruling[5:]), f"{token} to {clan}'s discard pile"
 
 

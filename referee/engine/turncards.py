@@ -53,7 +53,8 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
         text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
     else:
         t = adjust(t, owner, -1, f"{token} returned to the pool by {e.clan}'s first player card")
-        text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
+        t = t.with_pooled(owner, token, f"{e.clan}'s first player card, R-21")
+        text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool until the next upkeep's draw (R-21, R-08)"
     return state.with_(table=replace(t, first_player_card_used=True)), text
 
 
