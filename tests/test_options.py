@@ -14,6 +14,7 @@ def test_documented_defaults():
     assert o.control_supply_limit is False
     assert o.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER  # R-20, referee reading
     assert o.emerald_any_connected is False  # R-24a
+    assert o.defense_on_discarded_attack is False  # R-17b
 
 
 def test_round_trip_through_a_plain_mapping():

@@ -12,6 +12,7 @@ from dataclasses import replace
 from .effects import (add_control, check_place, check_target, place_special, remove_special, require_controls,
                       require_distinct, require_not_shadowlands, take_control_token)
 from .errors import Refuse
+from .notation import Entry
 from .inventory import (adjust, available, discard_tokens, inventory_of, require_available, require_discarded,
                         table_of, tracked, with_inventory)
 from .options import BluffByCard
@@ -241,6 +242,9 @@ def discard_target(state: GameState, clan: Clan, target: Target, ruling: str, by
     t = table_of(state)
     animated = tuple(x for x in t.animated if not (x.clan == owner and x.token == token and (x.province, x.source) == target.place))
     state = state.with_(table=replace(t, animated=animated))
+    if token is not None and token != BLUFF:
+        taken = Entry(owner, token, target.province, target.source)
+        state = state.with_(table=table_of(state).with_taken_off(taken, by))
     if token == BLUFF:
         if state.options.bluff_discarded_by_card == BluffByCard.BACK_TO_HAND:
             return state, f"{format_target(target)} is a bluff: back behind {owner}'s screen, and it may be placed again (p.8)"

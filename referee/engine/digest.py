@@ -80,4 +80,6 @@ def _table(state: GameState) -> dict[str, Any]:
         }
         if t.pooled:  # only when present, so games without it keep their digests
             out["table"]["pooled"] = [[str(c), _token(tok), why] for c, tok, why in t.pooled]
+        if t.taken_off:
+            out["table"]["taken_off"] = [[str(e), by] for e, by in t.taken_off]
     return out

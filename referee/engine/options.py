@@ -40,6 +40,7 @@ class RulesOptions:
     initiative_tie_current_first: bool = False  # a tied current first player keeps it (True) or comes last
     bluff_discarded_by_card: BluffByCard = BluffByCard.OUT_FOR_ROUND  # R-21, FAQ (Purge the Weak)
     reinforcements_as_many_as_possible: bool = True  # card:reinforcements with fewer than two armies discarded
+    defense_on_discarded_attack: bool = False  # R-17b: an attack a card took off the board during placement
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}

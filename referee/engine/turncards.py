@@ -10,6 +10,7 @@ from .cards import discard_target
 from .effects import check_place, check_target
 from .errors import Refuse
 from .inventory import adjust, table_of
+from .notation import Entry
 from .state import GameState
 from .table import Swapped, TokenTargeted, format_place, format_target
 from .tokens import Clan
@@ -54,6 +55,7 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     else:
         t = adjust(t, owner, -1, f"{token} returned to the pool by {e.clan}'s first player card")
         t = t.with_pooled(owner, token, f"{e.clan}'s first player card, R-21")
+        t = t.with_taken_off(Entry(owner, token, e.target.province, e.target.source), f"{e.clan}'s first player card")
         text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool until the next upkeep's draw (R-21, R-08)"
     return state.with_(table=replace(t, first_player_card_used=True)), text
 
