@@ -219,7 +219,8 @@ def _spy_network(state: GameState, e: CardPlayed, ruling: str):
     other = e.other
     if other == e.clan or other not in state.clans:
         raise Refuse("looks at another player's hand", ruling)
-    text = f"{e.clan} looks at {other}'s hand; {other} may not use its bluff this round"
+    text = f"{e.clan} looks at {other}'s hand; {other} may not use its bluff this round" + (
+        ", not even to defend (R-21b)" if other == Clan.LION else "")
     if e.seen:
         if len(e.seen) != 6:
             raise Refuse(f"a hand holds six tokens after the draw (p.7); {len(e.seen)} named", ruling)
@@ -250,7 +251,7 @@ def discard_target(state: GameState, clan: Clan, target: Target, ruling: str, by
             return state, f"{format_target(target)} is a bluff: back behind {owner}'s screen, and it may be placed again (p.8)"
         state = _bluff_out(state, owner, f"discarded by {by}")
         state = state.with_(table=adjust(table_of(state), owner, -1, f"bluff taken off by {by}"))
-        return state, f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the round ends (FAQ)"
+        return state, f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the round ends (FAQ, R-21a)"
     state = discard_tokens(state, owner, [token], by)
     state = state.with_(table=adjust(table_of(state), owner, -1, f"{token} taken off by {by}"))
     return state, f"reveal {format_target(target)} and discard it to {owner}'s discard pile"
@@ -289,7 +290,7 @@ def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str):
         state = with_inventory(state, e.clan, inventory_of(state, e.clan).without_discarded(entry.token))
     t = adjust(table_of(state), e.clan, +1, f"{entry.token} put faceup on the board by animate_the_dead")
     state = state.with_(table=replace(t, animated=t.animated + (entry,)))
-    return state, f"{cost}; {entry} goes faceup on the board from the discard pile, judged at reveal like any token (R-09); {e.clan} still places a token from hand this turn"
+    return state, f"{cost}; {entry} goes faceup on the board from the discard pile, judged at reveal like any token (R-09) and counted among {e.clan}'s placements (R-21b); {e.clan} still places a token from hand this turn"
 
 
 def _inspire_fear(state: GameState, e: CardPlayed, ruling: str):

@@ -239,6 +239,8 @@ def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
     winner, why = _decide(attackers, against, defender, p)
     if "R-02" in why:
         rulings.append("R-02")
+    if "R-02a" in why:
+        rulings.append("R-02a")
     if winner is not None:
         outcome = "captured"
     elif defender is not None:
@@ -264,6 +266,8 @@ def _decide(attackers: tuple[Side, ...], against: dict[Clan, int], defender: Cla
                 a.total == against[a.clan] or any(o.total == a.total for o in attackers if o is not a)
             )
             tail = " (tie won by the Crane, R-02)" if crane_tie else ""
+            if crane_tie and defender is None and a.total == against[a.clan]:
+                tail = " (tie won by the Crane: nobody holds the province to keep it, R-02a)"
             return a.clan, f"{a.clan} {a.total} beats {defending} {against[a.clan]}" + (
                 f" and every other attacker{tail}" if len(attackers) > 1 else tail
             )

@@ -48,7 +48,7 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     check_target(state, e.clan, e.target, "R-21", opponent=False)
     owner, token = e.target.owner, e.target.token
     if token == BLUFF:
-        text = f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into the pool, and may be placed again"
+        text = f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into the pool, and may be placed again (R-21a)"
     elif token is None:
         t = adjust(t, owner, -1, f"a token returned to the pool by {e.clan}'s first player card (a bluff would be placed again)", certain=False)
         text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
@@ -67,7 +67,7 @@ def _peek(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     if t.peeked:
         raise Refuse("the Scorpion looks once per round", "R-06")
     check_target(state, e.clan, e.target, "R-06", opponent=False)
-    return state.with_(table=replace(t, peeked=True)), f"the Scorpion looks at {format_target(e.target)} (recorded for audit; no effect on the board)"
+    return state.with_(table=replace(t, peeked=True)), f"the Scorpion looks at {format_target(e.target)} (recorded for audit; no effect on the board; its timing is the table's word, R-06a)"
 
 
 def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
@@ -84,4 +84,4 @@ def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
         raise Refuse("the Unicorn swaps once per round", "R-07")
     return state.with_(table=replace(t, swapped=True, swap=(e.clan, e.first, e.second))), (
         f"the Unicorn swaps its tokens at {format_place(e.first)} and {format_place(e.second)}; the entries give the "
-        "positions after the swap, and neither token may be blessed (R-07, R-10)")
+        "positions after the swap, and neither token may be blessed (R-07, R-10; recorded as the table reports it, R-06a)")
