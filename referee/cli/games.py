@@ -47,7 +47,7 @@ def new(
     event: Annotated[str, typer.Option(help="The event's name.")] = "",
     table: Annotated[str, typer.Option(help="The table.")] = "",
     date: Annotated[str, typer.Option(help="The date played (YYYY-MM-DD).")] = "",
-    option: Annotated[list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE (RULINGS.md); repeatable.")] = [],
+    option: Annotated[list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE, as listed with its ruling by `referee rules` (referee/data/rulings.md); repeatable.")] = [],
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""

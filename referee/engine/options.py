@@ -1,4 +1,4 @@
-"""The rules options of RULINGS.md: a typed configuration recorded with every game."""
+"""The rules options of the rulings (referee/data/rulings.md): a typed configuration recorded with every game."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class HarborNavy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class RulesOptions:
-    """The rules options judges may differ on (RULINGS.md), each with its documented default."""
+    """The rules options judges may differ on (referee/data/rulings.md), each with its documented default."""
 
     crab_faceup_bonus: int = 2  # R-01
     defense_on_cancelled_attack: bool = True  # R-17 (b), last clause
