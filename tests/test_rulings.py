@@ -176,3 +176,21 @@ def test_a_malformed_document_is_refused():
         rulings.parse("## R-01 A\n- Sources: p.1\n\nx\n\n## R-01 B\n- Sources: p.2\n\ny\n")
     with pytest.raises(rulings.RulingsFormatError, match="is not '## R-xx Title'"):
         rulings.parse("## Rulings\n")
+
+
+def _anchor(r) -> str:
+    """The anchor a Markdown renderer gives the ruling's heading (GitHub's rule)."""
+    return re.sub(r"[^\w\- ]", "", f"{r.id} {r.title}".lower()).replace(" ", "-")
+
+
+def test_readme_ruling_references_link_to_the_shipped_document():
+    anchors = {r.id: _anchor(r) for r in rulings.load()}
+    readme = (ROOT / "README.md").read_text("utf-8")
+    links = re.findall(r"\[(R-\d+[a-z]?)\]\(referee/data/rulings\.md#([^)]+)\)", readme)
+    assert len(links) >= 20
+    for rid, anchor in links:
+        assert anchors[rid] == anchor, rid
+    prose = re.sub(r"```.*?```", "", readme, flags=re.S)  # code blocks show the tool's own output
+    prose = re.sub(r"`[^`]*`|\[[^\]]*\]\([^)]*\)", "", prose)  # inline code, and the links themselves
+    assert IDS.findall(prose) == []  # every other mention is a link
+    assert (ROOT / "referee" / "data" / "rulings.md").is_file()
