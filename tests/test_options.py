@@ -1,4 +1,4 @@
-"""The rules options of RULINGS.md: typed, with the documented defaults, round-tripping to the log."""
+"""The rules options of the rulings (referee/data/rulings.md): typed, with the documented defaults, round-tripping to the log."""
 
 import pytest
 

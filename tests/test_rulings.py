@@ -144,6 +144,7 @@ def test_every_id_a_report_cites_is_documented():
 def test_every_documented_id_is_cited_by_a_casebook_case():
     cited = {c for case in load_cases(ROOT / "tests" / "casebook") for c in case.cites}
     assert sorted(documented() - cited) == []
+    assert sorted(c for c in cited if IDS.fullmatch(c) and c not in documented()) == []  # and no case cites an unknown id
 
 
 def test_every_rules_option_is_documented_with_its_default_and_values():
