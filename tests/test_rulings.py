@@ -35,9 +35,9 @@ def test_rules_lists_every_ruling_with_its_title(tmp_path):
     result = rules(tmp_path)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == len(rulings.load()) >= 39
+    assert len(lines) == len(rulings.load()) >= 41
     assert "R-08    Impossible entries are refused at once" in lines
-    assert lines[0].startswith("R-01 ") and lines[-1].startswith("R-26 ")
+    assert lines[0].startswith("R-01 ") and lines[-1].startswith("R-28 ")
 
 
 def test_rules_id_prints_the_ruling_with_its_refinements(tmp_path):
@@ -85,8 +85,8 @@ def test_rules_json(tmp_path):
 
 
 @pytest.mark.parametrize("query, message", [
-    ("R-99", "error: no ruling R-99: `referee rules` lists the {n} rulings, R-01 to R-26"),
-    ("R-27", "error: no ruling R-27: `referee rules` lists the {n} rulings, R-01 to R-26"),
+    ("R-99", "error: no ruling R-99: `referee rules` lists the {n} rulings, R-01 to R-28"),
+    ("r-3b", "error: no ruling R-03b: `referee rules` lists the {n} rulings, R-01 to R-28"),
     ("kraken", "error: no ruling mentions 'kraken': `referee rules` lists them all"),
 ])
 def test_rules_unknown_id_or_no_match_is_one_line_exit_1(tmp_path, query, message):
