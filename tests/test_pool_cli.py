@@ -77,3 +77,26 @@ def test_first_player_card_then_entered_is_refused_through_round(tmp_path):
         'error: round 1, lion: "army 6 @ lion_coast": Lion\'s only army 6 went back to its pool this round (crab\'s first player card, R-21) (R-08)'
     ]
     assert events(db, "g") == before
+
+
+def test_promotion_and_reinforcements_then_entered_are_refused_through_round(tmp_path):
+    """card:promotion and card:reinforcements put a token back in the pool: refused at entry (R-08), one line each."""
+    db = str(tmp_path / "g.db")
+    invoke(db, "new", "g", "--clans", "crab,unicorn")
+    setup = ("crab: control @ crab_central\ncrab: control @ crab_northwest\ncrab: control @ crab_northeast\n"
+             "unicorn: control @ unicorn_southwest\nunicorn: control @ unicorn_southeast\n"
+             "crab: holds promotion\nunicorn: holds reinforcements\n")
+    invoke(db, "setup", "g", "-", input=setup)
+    invoke(db, "round", "g", "-", "--yes", input="crab: army 1 @ crab_capital\nunicorn: army 1 @ unicorn_capital\n")
+    invoke(db, "event", "g", "crab: discarded army 5 in round 1", "unicorn: discarded army 3, army 4 in round 1",
+           "crab: plays promotion army 5, pool navy 3", "unicorn: plays reinforcements army 3, army 4, discard raid, pool army 5")
+    before = events(db, "g")
+    sheet = "crab: navy 3 @ crab_capital\n" + "".join(f"crab: army {n} @ crab_capital\n" for n in (1, 2, 5)) + "crab: bluff @ crab_capital\n"
+    sheet += "unicorn: army 5 @ unicorn_capital\n" + "".join(f"unicorn: army {n} @ unicorn_capital\n" for n in (1, 3, 4)) + "unicorn: bluff @ unicorn_capital\n"
+    result = cli(db, "round", "g", "-", "--yes", stdin=sheet)
+    assert result.returncode == 1, result.stdout
+    assert result.stderr.splitlines() == [
+        'error: round 2, crab: "navy 3 @ crab_capital": Crab\'s only navy 3 went back to its pool this round (card:promotion) (R-08)',
+        'error: round 2, unicorn: "army 5 @ unicorn_capital": Unicorn\'s only army 5 went back to its pool this round (card:reinforcements) (R-08)',
+    ]
+    assert events(db, "g") == before
