@@ -435,6 +435,7 @@ COMMANDS = [
     ["replay", "{game}", "--to", "{n}"], ["export", "{game}", "-f", "text", "-o", "out.txt"], ["show", "{game}"],
     ["casebook", ".", "-k", "{text}"], ["event", "{game}"], ["event", "{game}", "{line}"],
     ["seal", "{game}", "{text}"], ["reveal", "{game}", "{text}", "{line}", "{text}"],
+    ["rules", "{text}"], ["rules", "{text}", "--json"], ["rules", "R-{n}"],
 ]
 
 
