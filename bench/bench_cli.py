@@ -3,7 +3,8 @@
     python bench/bench_cli.py [--runs 15] [--games 10]
 
 - cold start: `referee --help` in a new process (median of --runs), next to the floor every Python
-  program with these libraries pays: `python -c "import typer, rich, sqlmodel"`;
+  program with these libraries pays: `python -c "import typer, rich, sqlmodel"`; and `referee rules
+  R-17` / `referee rules harbor` (the rulings document read and searched), run from another folder;
 - one round end to end: `referee round GAME SHEET --yes` entering and resolving round 5 of a
   five-player game (23 tokens) stored in SQLite, one new process each time (on a fresh copy of the
   database), as a ratio to that import floor; and the command's peak memory (max RSS). On a shared
@@ -100,6 +101,16 @@ def main() -> None:
         f"{statistics.median(help_times) / statistics.median(floor):.2f}x the import floor"
     )
     print(f"RESULT cold_start_ms={statistics.median(help_times) * 1e3:.0f}")
+
+    # the rulings at the table: one ruling with its refinements, and a search (cold, from another folder)
+    with tempfile.TemporaryDirectory() as elsewhere:
+        rules_times = timed([*referee, "rules", "R-17"], args.runs, cwd=elsewhere)
+        search_times = timed([*referee, "rules", "harbor"], args.runs, cwd=elsewhere)
+    print(
+        f"referee rules R-17 (cold start, {args.runs} runs): {ms(rules_times)}; referee rules harbor: "
+        f"{ms(search_times)}"
+    )
+    print(f"RESULT rules_cli_ms={statistics.median(rules_times) * 1e3:.0f}")
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

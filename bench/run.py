@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 FIGURES = [  # (RESULT key, what it is, unit)
     ("resolve_ms", "resolve one round (five players, 25 tokens), engine only", "ms"),
     ("cold_start_ms", "CLI cold start: `referee --help`", "ms"),
+    ("rules_cli_ms", "`referee rules R-17`: one ruling and its refinements, cold start", "ms"),
     ("import_floor_ms", 'floor: `python -c "import typer, rich, sqlmodel"`', "ms"),
     ("round_cli_ms", "enter + resolve round 5 of a five-player game, one `referee round` command (SQLite)", "ms"),
     ("round_cli_vs_floor", "  the same, as a ratio to the import floor", "x"),

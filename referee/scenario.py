@@ -367,6 +367,8 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
             sorted(c.territory for c in report.claims if c.action == "returned"),
             sorted(exp["returned"]),
         )
+    if "warnings" in exp and not _as_list(exp["warnings"]):  # `warnings = []`: the report has none
+        _eq(problems, "warnings", list(report.warnings), [])
     for text in _as_list(exp.get("warnings")):
         if not any(text in w for w in report.warnings):
             problems.append(f"no warning mentions {text!r}: {list(report.warnings)}")

@@ -711,6 +711,9 @@ COMMANDS = [
     ["event", "{game}", "{line}"],
     ["seal", "{game}", "{text}"],
     ["reveal", "{game}", "{text}", "{line}", "{text}"],
+    ["rules", "{text}"],
+    ["rules", "{text}", "--json"],
+    ["rules", "R-{n}"],
 ]
 
 

@@ -1,4 +1,5 @@
-"""The rules options of RULINGS.md: typed, with the documented defaults, round-tripping to the log."""
+"""The rules options of the rulings (referee/data/rulings.md): typed, with the documented defaults, round-tripping
+to the log."""
 
 import pytest
 
@@ -14,6 +15,7 @@ def test_documented_defaults():
     assert o.control_supply_limit is False  # R-26
     assert o.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER  # R-20, referee reading
     assert o.emerald_any_connected is False  # R-24a
+    assert o.defense_on_discarded_attack is False  # R-17b
 
 
 def test_round_trip_through_a_plain_mapping():

@@ -7,6 +7,7 @@
     logcmds     replay, verify, export, import, what-if, correct
     table       the interactive table session
     tournament  `referee tournament ...`: roll call, seating, results, standings
+    rules       `referee rules`: the shipped rulings document, listed, printed, searched
 
 The command modules keep real annotations (no ``from __future__ import annotations``): Typer reads
 every command's signature at each start, and string annotations would all be evaluated again.
@@ -18,7 +19,7 @@ import sys
 import typer
 
 from ..engine.model.errors import RefereeError
-from . import games, logcmds, standalone, table, tournament
+from . import games, logcmds, rules, standalone, table, tournament
 from .checks import CheckedGroup
 
 app = typer.Typer(
@@ -30,7 +31,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, table, tournament):  # the order of `referee --help`
+for module in (standalone, games, logcmds, table, tournament, rules):  # the order of `referee --help`
     app.add_typer(module.commands)
 
 

@@ -42,7 +42,13 @@ def new(
     table: Annotated[str, typer.Option(help="The table.")] = "",
     date: Annotated[str, typer.Option(help="The date played (YYYY-MM-DD).")] = "",
     option: Annotated[
-        list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE (RULINGS.md); repeatable.")
+        list[str],
+        typer.Option(
+            "--option",
+            "-o",
+            help="A rules option NAME=VALUE, as listed with its ruling by `referee rules` (referee/data/rulings.md); "
+            "repeatable.",
+        ),
     ] = [],  # noqa: B006 (Typer's default for a repeatable option; never mutated)
     db: DbOpt = None,
 ) -> None:

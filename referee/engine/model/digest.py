@@ -84,4 +84,8 @@ def _table(state: GameState) -> dict[str, Any]:
             "bluff_out": [[str(c), why] for c, why in t.bluff_out],
             "animated": [str(e) for e in t.animated],
         }
+        if t.pooled:  # only when present, so games without it keep their digests
+            out["table"]["pooled"] = [[str(c), _token(tok), why] for c, tok, why in t.pooled]
+        if t.taken_off:
+            out["table"]["taken_off"] = [[str(e), by] for e, by in t.taken_off]
     return out

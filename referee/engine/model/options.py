@@ -1,4 +1,4 @@
-"""The rules options of RULINGS.md: a typed configuration recorded with every game."""
+"""The rules options of the rulings (referee/data/rulings.md): a typed configuration recorded with every game."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class HarborNavy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class RulesOptions:
-    """The rules options judges may differ on (RULINGS.md), each with its documented default."""
+    """The rules options judges may differ on (referee/data/rulings.md), each with its documented default."""
 
     crab_faceup_bonus: int = 2  # R-01
     defense_on_cancelled_attack: bool = True  # R-17 (b), last clause
@@ -40,6 +40,7 @@ class RulesOptions:
     initiative_tie_current_first: bool = False  # R-23: a tied current first player keeps it (True) or comes last
     bluff_discarded_by_card: BluffByCard = BluffByCard.OUT_FOR_ROUND  # R-21, FAQ (Purge the Weak)
     reinforcements_as_many_as_possible: bool = True  # card:reinforcements with fewer than two armies discarded
+    defense_on_discarded_attack: bool = False  # R-17b: an attack a card took off the board during placement
 
     def to_dict(self) -> dict[str, Any]:
         return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}

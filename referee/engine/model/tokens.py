@@ -1,4 +1,4 @@
-"""Clans and combat tokens (rulebook p.3, p.7-8; RULINGS.md clan table)."""
+"""Clans and combat tokens (rulebook p.3, p.7-8; the clan rulings R-01 to R-07 of referee/data/rulings.md)."""
 
 from __future__ import annotations
 

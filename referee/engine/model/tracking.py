@@ -103,13 +103,27 @@ class RoundTable:
     changes: tuple[Adjustment, ...] = ()
     bluff_out: tuple[tuple[Clan, str], ...] = ()  # clans whose bluff cannot be placed, and why
     animated: tuple[Entry, ...] = ()  # tokens put faceup on the board by Animate the Dead
+    pooled: tuple[tuple[Clan, Token, str], ...] = ()  # R-08: sent back to the pool this round, and by what
+    taken_off: tuple[tuple[Entry, str], ...] = ()  # R-17b: known tokens a card took off the board, and which card
     swap: tuple[Clan, tuple[str, str | None], tuple[str, str | None]] | None = None
     notes: tuple[str, ...] = ()
 
     @property
     def affects_entries(self) -> bool:
         """Whether the round's card effects change what the entries may hold (R-08)."""
-        return bool(self.changes or self.swap or self.bluff_out or self.animated)
+        return bool(self.changes or self.swap or self.bluff_out or self.animated or self.pooled)
+
+    def pooled_by(self, clan: Clan, token: Token) -> list[str]:
+        """What sent each copy of ``token`` back to the clan's pool this round (R-08)."""
+        return [why for c, t, why in self.pooled if c == clan and t == token]
+
+    def with_pooled(self, clan: Clan, token: Token, why: str) -> RoundTable:
+        """A token goes back to its pool: out of reach until the next upkeep's draw (R-08)."""
+        return replace(self, pooled=self.pooled + ((clan, token, why),))
+
+    def with_taken_off(self, entry: Entry, by: str) -> RoundTable:
+        """A token a card took off the board during placement: it never reaches resolution (R-17b)."""
+        return replace(self, taken_off=self.taken_off + ((entry, by),))
 
     def bluff_ban(self, clan: Clan) -> str | None:
         return next((why for c, why in self.bluff_out if c == clan), None)

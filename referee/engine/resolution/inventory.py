@@ -3,7 +3,9 @@
 Every clan owns 27 combat tokens (p.3). The referee knows its discard pile (faceup, p.9), the
 tokens cards moved, and a hand when one was looked at; the pool and the hidden hand are one
 unknown mix. So a token is *available* when the clan owns it and it is neither discarded nor
-known to be elsewhere: owned - discarded - (out for the round) - placed this round.
+known to be elsewhere: owned - discarded - (out for the round) - placed this round. A token sent
+back to its pool this round (the Dragon's return R-03, the first player card R-21, Promotion,
+Reinforcements) is out of reach until the next upkeep's draw (R-08): the round's table holds it.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def available(state: GameState, clan: Clan) -> Counter[Token]:
     inv = inventory_of(state, clan)
     table = table_of(state)
     animated = Counter(e.token for e in table.animated if e.clan == clan)
-    avail = owned(state, clan) - inv.discarded() - animated
+    pooled = Counter(t for c, t, _ in table.pooled if c == clan)
+    avail = owned(state, clan) - inv.discarded() - animated - pooled
     if table.bluff_ban(clan):
         avail[BLUFF] = 0
     if inv.hand_complete:
@@ -66,18 +69,25 @@ def explain(state: GameState, clan: Clan, token: Token, avail: int) -> str:
     if token == BLUFF and table.bluff_ban(clan):
         return f"{name} may not use its bluff this round ({table.bluff_ban(clan)})"
     gone = [d for d in inv.discard if d.token == token]
+    pooled = table.pooled_by(clan, token)
     n = state.board.clans[clan].owned(token)
-    if inv.hand_complete and len(gone) < n:
+    if inv.hand_complete and len(gone) + len(pooled) < n:
         in_hand = Counter(inv.hand)[token]
         return f"{name}'s hand was seen this round (spy_network) and holds {in_hand} {token}"
 
     def how(d: Discarded) -> str:
         return f"round {d.round}" + ("" if d.why == "revealed" else f", {d.why}")
 
+    if n == 1 and pooled:
+        return f"{name}'s only {token} went back to its pool this round ({pooled[-1]})"
     if n == 1 and gone:
         return f"{name}'s only {token} was discarded in {how(gone[-1])}"
-    rounds = "; ".join(how(d) for d in gone)
-    return f"{name} has {n} {token} in all, {len(gone)} discarded ({rounds}): at most {avail} can be in hand"
+    parts = []
+    if gone:
+        parts.append(f"{len(gone)} discarded ({'; '.join(how(d) for d in gone)})")
+    if pooled:
+        parts.append(f"{len(pooled)} back in its pool this round ({'; '.join(pooled)})")
+    return f"{name} has {n} {token} in all, {', '.join(parts) or '0 discarded ()'}: at most {avail} can be in hand"
 
 
 def require_available(state: GameState, clan: Clan, token: Token, ruling: str, extra: int = 0) -> None:

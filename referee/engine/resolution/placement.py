@@ -115,6 +115,10 @@ def judge_site(state: GameState, entry: Entry) -> Illegal | None:
             return Illegal(f"{p} is scorched earth: no token in it or on its borders (p.10)")
         if special == Special.PEACE:
             return Illegal(f"{p} is at peace: no token in it or on its borders (p.10)")
+        if special == Special.SHRINE and state.controller(p) is None:
+            return Illegal(
+                f"the shrine in {p}: nobody controls {p}, so no clan may place in it or on its borders (p.10, R-19b)"
+            )
         if special == Special.SHRINE and not state.controls(entry.clan, p):
             return Illegal(f"the shrine in {p}: only its controller may place in it or on its borders (p.10)")
     return None
@@ -159,7 +163,11 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
         if entry.on_sea:
             return None
         if state.special_at(p) == Special.HARBOR and state.options.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER:
-            return None  # a harbor province may be attacked by navies on its borders (p.10)
+            return None  # R-20, R-20a: from any land border of a harbor province, whoever holds the other side (p.10)
+        if state.special_at(p) == Special.HARBOR:
+            return Illegal(
+                f"harbor_navy is sea_only: a navy attacks harbor province {p} from its sea border alone", "R-20a"
+            )
         return Illegal("a navy cannot be placed on a land border (p.8)")
     if kind == Kind.SHINOBI:
         return None if entry.in_centre else Illegal("a shinobi goes only in the centre of a province (FAQ)")

@@ -14,9 +14,9 @@ from dataclasses import replace
 from ..model.entry import Entry
 from ..model.errors import EntriesRefused
 from ..model.state import Control, GameState, Special, SpecialToken
-from ..model.tokens import Clan, Kind
+from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind
 from .inventory import after_round, check_round, table_of
-from .placement import check_entries, is_kept_lion_bluff, judge
+from .placement import check_entries, is_kept_lion_bluff, judge, placed_tokens
 from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
 
 LION_BLUFF_DEFENSE = 2  # R-04
@@ -42,8 +42,11 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     raids, scorched, live = _step3_raids(state, live, fates)
     peace, live = _step4_diplomacy(state, live, scorched, fates)
     battles, captured = _step5_battles(state, live, fates)
-    defenses = _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2)
+    defenses = _successful_defense(
+        state, live, battles, captured, scorched, peace, attacked_after_step2, _attacks_taken_off(state)
+    )
     new_state, warnings = _apply(state, scorched, peace, captured, defenses)
+    warnings = _ronin_notes(state, entries) + warnings
     new_state, claims = _step6_claim(new_state)
     new_state = after_round(state, new_state.with_(round=state.round + 1), entries)  # step 7; R-08 discard piles
     report = RoundReport(
@@ -293,6 +296,8 @@ def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
     winner, why = _decide(attackers, against, defender, p)
     if "R-02" in why:
         rulings.append("R-02")
+    if "R-02a" in why:
+        rulings.append("R-02a")
     if winner is not None:
         outcome = "captured"
     elif defender is not None:
@@ -331,6 +336,8 @@ def _decide(
                 a.total == against[a.clan] or any(o.total == a.total for o in attackers if o is not a)
             )
             tail = " (tie won by the Crane, R-02)" if crane_tie else ""
+            if crane_tie and defender is None and a.total == against[a.clan]:
+                tail = " (tie won by the Crane: nobody holds the province to keep it, R-02a)"
             return a.clan, f"{a.clan} {a.total} beats {defending} {against[a.clan]}" + (
                 f" and every other attacker{tail}" if len(attackers) > 1 else tail
             )
@@ -356,9 +363,11 @@ def _successful_defense(
     scorched: set[str],
     peace: set[str],
     attacked_after_step2: set[str],
+    taken_off: frozenset[str] | set[str] = frozenset(),
 ) -> list[Defense]:
     """R-17: one faceup control token for a province not captured, scorched or made peaceful, that
-    (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2."""
+    (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2.
+    ``taken_off``: provinces whose attack a card took off the board during placement (R-17b)."""
     fought = {b.province for b in battles}
     defended = {e.province for e in live if _defends(state, e)}
     result: list[Defense] = []
@@ -374,10 +383,39 @@ def _successful_defense(
             why = "defending token(s) in place and no attack (p.10)"
         elif p in attacked_after_step2 and state.options.defense_on_cancelled_attack:
             why = "an attack on it failed: the attacking tokens were removed by a raid or diplomacy (p.10)"
+        elif p in taken_off:  # only filled with defense_on_discarded_attack on
+            why = (
+                "an attack on it failed: a card took the attacking token off the board during placement "
+                "(R-17b, option defense_on_discarded_attack)"
+            )
         else:
             continue
         result.append(Defense(p, clan, why))
     return result
+
+
+def _attacks_taken_off(state: GameState) -> frozenset[str]:
+    """R-17b: with ``defense_on_discarded_attack`` on, the provinces that a legal army, navy or shinobi
+    attacked before a card (shugenja, Dark Favors, Purge the Weak, the first player card) took it off
+    the board during placement. Off (the default), such a token never reached resolution: no attack."""
+    if not state.options.defense_on_discarded_attack:
+        return frozenset()
+    return frozenset(e.province for e, _ in table_of(state).taken_off if judge(state, e) is None and _attacks(state, e))
+
+
+def _ronin_notes(state: GameState, entries: list[Entry]) -> list[str]:
+    """R-11a: a ronin places at most its number of tokens; fewer are accepted, and the report says so."""
+    notes = []
+    table = table_of(state)
+    for clan in sorted(state.ronin):
+        placed = sum(len(placed_tokens(e)) for e in entries if e.clan == clan)
+        _, most = table.expected(clan, PLACEMENTS_PER_ROUND, True)
+        if placed < most:
+            notes.append(
+                f"{clan} is ronin and placed {placed} token(s), fewer than {most}: accepted; "
+                "the referee cannot tell whether it could have placed more (R-11a)"
+            )
+    return notes
 
 
 # --- applying the outcomes at once ----------------------------------------------------------------

@@ -209,9 +209,12 @@ def _dragon_return(state: GameState, event: TokenReturned) -> tuple[GameState, s
         if event.token in hand:
             hand.remove(event.token)
         state = with_inventory(state, event.clan, replace(inv, hand=tuple(hand)))
-    return _counted(
-        state, dragon_returned=True
-    ), f"the Dragon returns {event.token} from its hand to its pool, not the discard pile (R-03)"
+    state = state.with_(table=table_of(state).with_pooled(event.clan, event.token, "R-03"))
+    return (
+        _counted(state, dragon_returned=True),
+        f"the Dragon returns {event.token} from its hand to its pool, not the discard pile; out of "
+        "reach until the next upkeep's draw (R-03, R-08)",
+    )
 
 
 def has_upkeep_card(state: GameState, clan: Clan) -> bool:

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..model.entry import Entry
 from ..model.errors import Refuse
 from ..model.options import BluffByCard
 from ..model.state import GameState, Special, SpecialToken
@@ -240,7 +241,8 @@ def _give_up(state: GameState, clan: Clan, how: str, token: Token, ruling: str) 
         if token in hand:
             hand.remove(token)
         inv = replace(inv, hand=tuple(hand))
-        return with_inventory(state, clan, inv), f"{token} back to {clan}'s pool"
+        state = state.with_(table=table_of(state).with_pooled(clan, token, ruling))
+        return with_inventory(state, clan, inv), f"{token} back to {clan}'s pool until the next upkeep's draw (R-08)"
     return discard_tokens(state, clan, [token], ruling[5:]), f"{token} to {clan}'s discard pile"
 
 
@@ -255,7 +257,9 @@ def _spy_network(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameStat
     other = e.other
     if other == e.clan or other not in state.clans:
         raise Refuse("looks at another player's hand", ruling)
-    text = f"{e.clan} looks at {other}'s hand; {other} may not use its bluff this round"
+    text = f"{e.clan} looks at {other}'s hand; {other} may not use its bluff this round" + (
+        ", not even to defend (R-21b)" if other == Clan.LION else ""
+    )
     if e.seen:
         if len(e.seen) != 6:
             raise Refuse(f"a hand holds six tokens after the draw (p.7); {len(e.seen)} named", ruling)
@@ -283,6 +287,9 @@ def discard_target(
         x for x in t.animated if not (x.clan == owner and x.token == token and (x.province, x.source) == target.place)
     )
     state = state.with_(table=replace(t, animated=animated))
+    if token is not None and token != BLUFF:
+        taken = Entry(owner, token, target.province, target.source)
+        state = state.with_(table=table_of(state).with_taken_off(taken, by))
     if token == BLUFF:
         if state.options.bluff_discarded_by_card == BluffByCard.BACK_TO_HAND:
             return (
@@ -293,7 +300,8 @@ def discard_target(
         state = state.with_(table=adjust(table_of(state), owner, -1, f"bluff taken off by {by}"))
         return (
             state,
-            f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the round ends (FAQ)",
+            f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the "
+            "round ends (FAQ, R-21a)",
         )
     state = discard_tokens(state, owner, [token], by)
     state = state.with_(table=adjust(table_of(state), owner, -1, f"{token} taken off by {by}"))
@@ -342,7 +350,8 @@ def _animate_the_dead(state: GameState, e: CardPlayed, ruling: str) -> tuple[Gam
     return (
         state,
         f"{cost}; {entry} goes faceup on the board from the discard pile, judged at reveal like any "
-        f"token (R-09); {e.clan} still places a token from hand this turn",
+        f"token (R-09) and counted among {e.clan}'s placements (R-21b); {e.clan} still places a token "
+        "from hand this turn",
     )
 
 

@@ -121,7 +121,12 @@ def remove_special(state: GameState, province: str, kind: Special | None, ruling
         raise Refuse(f"{province} must hold {what}; {has}", ruling)
     special = dict(state.special)
     del special[province]
-    return state.with_(special=special), f"take the {current} token off {province} (back to the pile)"
+    why = (
+        " (peace and scorched earth are special tokens too, R-19a)"
+        if current.kind in (Special.PEACE, Special.SCORCHED)
+        else ""
+    )
+    return state.with_(special=special), f"take the {current} token off {province} (back to the pile){why}"
 
 
 def check_target(state: GameState, clan: Clan, target: Target, ruling: str, *, opponent: bool) -> None:

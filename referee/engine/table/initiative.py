@@ -130,7 +130,14 @@ def neutral_leader(state: GameState, card: str) -> tuple[Clan, str]:
     if state.options.initiative_tie_current_first:
         search = [current] + search[:-1]
     winner = next(c for c in search if c in tied)
+    rule = ""
+    if current in tied:
+        rule = (
+            " (a tied current first player keeps it, option initiative_tie_current_first, R-23a)"
+            if state.options.initiative_tie_current_first
+            else " (the search starts to its right, so a tied current first player comes last, R-23a)"
+        )
     return winner, (
         f"{card}: {', '.join(map(str, tied))} tie with the {what} ({best}); {winner} is the tied player "
-        f"closest to the right of the current first player {current}"
+        f"closest to the right of the current first player {current}{rule}"
     )

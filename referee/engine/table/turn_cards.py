@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..model.entry import Entry
 from ..model.errors import Refuse
 from ..model.state import GameState
 from ..model.tokens import Clan
@@ -51,8 +52,8 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     owner, token = e.target.owner, e.target.token
     if token == BLUFF:
         text = (
-            f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into "
-            "the pool, and may be placed again"
+            f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into the "
+            "pool, and may be placed again (R-21a)"
         )
     elif token is None:
         t = adjust(
@@ -65,7 +66,12 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
         text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
     else:
         t = adjust(t, owner, -1, f"{token} returned to the pool by {e.clan}'s first player card")
-        text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
+        t = t.with_pooled(owner, token, f"{e.clan}'s first player card, R-21")
+        t = t.with_taken_off(Entry(owner, token, e.target.province, e.target.source), f"{e.clan}'s first player card")
+        text = (
+            f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool until the next "
+            "upkeep's draw (R-21, R-08)"
+        )
     return state.with_(table=replace(t, first_player_card_used=True)), text
 
 
@@ -76,9 +82,11 @@ def _peek(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
     if t.peeked:
         raise Refuse("the Scorpion looks once per round", "R-06")
     check_target(state, e.clan, e.target, "R-06", opponent=False)
-    return state.with_(
-        table=replace(t, peeked=True)
-    ), f"the Scorpion looks at {format_target(e.target)} (recorded for audit; no effect on the board)"
+    return (
+        state.with_(table=replace(t, peeked=True)),
+        f"the Scorpion looks at {format_target(e.target)} (recorded for audit; no effect on the "
+        "board; its timing is the table's word, R-06a)",
+    )
 
 
 def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
@@ -95,5 +103,6 @@ def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
         raise Refuse("the Unicorn swaps once per round", "R-07")
     return state.with_(table=replace(t, swapped=True, swap=(e.clan, e.first, e.second))), (
         f"the Unicorn swaps its tokens at {format_place(e.first)} and {format_place(e.second)}; the entries give the "
-        "positions after the swap, and neither token may be blessed (R-07, R-10)"
+        "positions after the swap, and neither token may be blessed (R-07, R-10; recorded as the "
+        "table reports it, R-06a)"
     )

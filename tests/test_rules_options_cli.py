@@ -1,0 +1,92 @@
+"""Rulings added on 2026-11-23, through the commands a moderator types: R-17b's option recorded with the
+game by `referee new -o` and applied by `referee round`; R-11a's note in the round report."""
+
+import json
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+
+runner = CliRunner()
+
+
+def invoke(db, *args, input=None, code=0):
+    result = runner.invoke(app, [*args, "--db", db], input=input)
+    assert result.exit_code == code, result.output
+    return result
+
+
+def play_discarded_attack(db, game, *options):
+    """R-17b: the Crab's shugenja takes the only attack on crab_northeast off the board during placement."""
+    invoke(db, "new", game, "--clans", "crab,crane", *options)
+    invoke(db, "setup", game, "-", input="crab: control @ crab_northeast\ncrane: control @ crane_south\n")
+    invoke(db, "event", game, "crab: shugenja crane army 3 crane_south > crab_northeast")
+    return invoke(db, "round", game, "-", "--yes", "--json", input="crab: army 1 @ crab_capital\n")
+
+
+def test_r17b_default_no_defense_for_an_attack_a_card_discarded(tmp_path):
+    db = str(tmp_path / "g.db")
+    report = json.loads(play_discarded_attack(db, "plain").output)["report"]
+    header = json.loads(invoke(db, "show", "plain", "--json").output)
+    assert header["options"]["defense_on_discarded_attack"] is False  # recorded with the game
+    assert "crab_northeast" not in json.dumps(report["defenses"])
+
+
+def test_r17b_option_recorded_and_counts_the_discarded_attack(tmp_path):
+    db = str(tmp_path / "g.db")
+    report = json.loads(play_discarded_attack(db, "opt", "-o", "defense_on_discarded_attack=true").output)["report"]
+    header = json.loads(invoke(db, "show", "opt", "--json").output)
+    assert header["options"]["defense_on_discarded_attack"] is True
+    assert [d["province"] for d in report["defenses"] if d["province"] == "crab_northeast"] == ["crab_northeast"]
+    assert "R-17b" in json.dumps(report["defenses"])
+    board = json.loads(invoke(db, "board", "opt", "--json").output)
+    assert board["control"]["crab_northeast"] == ["crab", 1, 1]
+
+
+def test_r17b_option_bad_value_refused(tmp_path):
+    db = str(tmp_path / "g.db")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "referee",
+            "new",
+            "g",
+            "--clans",
+            "crab,crane",
+            "-o",
+            "defense_on_discarded_attack=maybe",
+            "--db",
+            db,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "error: game 'g': rules option defense_on_discarded_attack: 'maybe' is not a valid value: true or false"
+    ]
+
+
+def test_r11a_round_report_says_a_ronin_placed_fewer(tmp_path):
+    db = str(tmp_path / "g.db")
+    invoke(db, "new", "g", "--clans", "crab,unicorn")
+    invoke(db, "setup", "g", "-", input="crab: control @ crab_northeast\ncrab: control @ lion_northwest\n")
+    # round 1: the Crab takes the Unicorn's capital, its only province: the Unicorn is ronin in round 2 (R-11)
+    first = invoke(db, "round", "g", "-", "--yes", input="crab: army 5 lion_northwest > unicorn_capital\n")
+    assert "R-11a" not in first.output  # nobody is ronin in round 1
+    result = invoke(
+        db,
+        "round",
+        "g",
+        "-",
+        "--yes",
+        input="unicorn: army 3 scorpion_west > crab_northeast\ncrab: army 1 @ crab_capital\n",
+    )
+    assert (
+        "unicorn is ronin and placed 1 token(s), fewer than 5: accepted; the referee cannot tell "
+        "whether it could have placed more (R-11a)" in result.output
+    )
