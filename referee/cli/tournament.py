@@ -208,6 +208,7 @@ def players_add(
         if csv_file is not None:
             regs = _read_players_csv(log.t, csv_file)
         else:
+            assert name is not None, "exactly one of NAME and --csv is given (checked above)"
             regs = [_registration(log.t, name, club, pid)]
         try:
             log.record([PlayersRegistered([{k: v for k, v in r.items()} for r in regs])])
@@ -433,7 +434,7 @@ def seat(
             from ..tournament.standings import standings
 
             wishes = _preferences(log.t, preferences) if preferences is not None else None
-            needed = log.t.seatings and (wishes or log.t.info.group_by_standings)
+            needed = log.t.seatings and (wishes or log.t.created.group_by_standings)
             ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if needed else []
             event = plan_round(log.t, round_no, seed, wishes, ranking)
         log.record([event])

@@ -56,7 +56,10 @@ class TournamentEventRow(SQLModel, table=True):
     recorded_at: str = Field(max_length=40)
 
 
-TABLES = [TournamentRow.__table__, TournamentEventRow.__table__]
+TABLES = [
+    SQLModel.metadata.tables[TournamentRow.__tablename__],
+    SQLModel.metadata.tables[TournamentEventRow.__tablename__],
+]
 COLUMNS = ("tournament_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
 SELECT = text(f"SELECT {', '.join(COLUMNS)} FROM tournament_event WHERE tournament_id = :t ORDER BY seq")
 INSERT_T = text("INSERT INTO tournament (id, created_at) VALUES (:id, :created_at)")
@@ -456,9 +459,9 @@ def create_games(store: Store, t: Tournament, tables) -> int:
             tb.game,
             clans,
             players={s.clan: t.name(s.player) for s in tb.seats},
-            event=t.info.name,
+            event=t.created.name,
             table=str(tb.number),
-            date=t.info.date,
+            date=t.created.date,
             setup=capitals,
         )
         made += 1
@@ -506,7 +509,7 @@ def call_game(store: Store, log: OpenTournament, game: str, reason: str, objecti
     ]
     from ..tournament.scoring import Finish, winners
 
-    won = [rows[i]["player"] for i in winners([Finish(r["honor"], r["territories"], r["provinces"]) for r in rows])]
+    won = [rows[i]["player"] for i in winners([Finish(*scores[s.clan]) for s in table.seats])]
     event = GameCalled(round_no, table.number, game, reason.strip(), len(f.rounds), revealed, rows, won, events[-1].seq)
     log.record([event])
     return event
@@ -595,7 +598,10 @@ def seat_final(
                 chosen[pid] = wish
     rest = [c for c in CLANS if c not in chosen.values()]
     auto = seat_table(
-        [p for p in top if p not in chosen], history(t, t.info.rounds + 1), random.Random(seed_of(log.head)), clans=rest
+        [p for p in top if p not in chosen],
+        history(t, t.created.rounds + 1),
+        random.Random(seed_of(log.head)),
+        clans=rest,
     )
     clan_of = {**chosen, **dict(auto)}
     game = f"{log.tid}-final"

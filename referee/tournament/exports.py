@@ -87,7 +87,7 @@ def result_rows(loaded: Loaded) -> list[dict[str, Any]]:
     out = []
     for (r, table), res in sorted(results(loaded).items()):
         finishes = [Finish(x["honor"], x.get("territories", 0), x.get("provinces", 0)) for x in res.rows]
-        pts = table_points(t.info.scoring, finishes, t.info.points)
+        pts = table_points(t.created.scoring, finishes, t.created.points)
         ranks = places(finishes)
         for i, x in enumerate(res.rows):
             out.append(
@@ -120,7 +120,7 @@ def seating_sheet(loaded: Loaded, round_no: int) -> str:
     """The printable seating of a round: each table with its seats, then every player by name."""
     t = loaded.tournament
     width = 78
-    lines = [f"{t.info.name}".center(width), f"Round {round_no}: seating".center(width), ""]
+    lines = [f"{t.created.name}".center(width), f"Round {round_no}: seating".center(width), ""]
     for tb in seating_by_table(loaded, round_no):
         lines.append(f"Table {tb['table']}    game {tb['game']}")
         for s in tb["seats"]:

@@ -310,6 +310,13 @@ class Tournament:
         return self.info.tournament if self.info else ""
 
     @property
+    def created(self) -> TournamentCreated:
+        """The TournamentCreated event; every other event needs it, so a fold with any event has it."""
+        if self.info is None:
+            raise TournamentError("the tournament was not created")
+        return self.info
+
+    @property
     def last_round(self) -> int:
         """The last round seated (0: none yet)."""
         return max(self.seatings, default=0)
@@ -387,8 +394,8 @@ class Tournament:
         self.count += 1
 
     def _round(self, round_no: int) -> None:
-        if not 1 <= round_no <= self.info.rounds:
-            raise TournamentError(f"round {round_no}: tournament {self.id!r} has rounds 1 to {self.info.rounds}")
+        if not 1 <= round_no <= self.created.rounds:
+            raise TournamentError(f"round {round_no}: tournament {self.id!r} has rounds 1 to {self.created.rounds}")
 
     def _PlayersRegistered(self, e: PlayersRegistered) -> None:
         new: dict[str, Player] = {}
@@ -476,7 +483,7 @@ class Tournament:
         numbers = [t.number for t in tables]
         if len(set(numbers)) != len(numbers):
             raise TournamentError(f"round {round_no}: a table number appears twice")
-        sizes = self.info.sizes
+        sizes = self.created.sizes
         for t in tables:
             if len(t.seats) not in sizes:
                 raise TournamentError(
@@ -495,8 +502,8 @@ class Tournament:
                 if s.player in seen:
                     raise TournamentError(f"round {round_no}: {p.name} is seated twice")
                 seen.add(s.player)
-        if self.info.copies and len(tables) > self.info.copies:
-            raise TournamentError(f"round {round_no}: {len(tables)} tables, but only {self.info.copies} game copies")
+        if self.created.copies and len(tables) > self.created.copies:
+            raise TournamentError(f"round {round_no}: {len(tables)} tables, but only {self.created.copies} game copies")
 
     def _SeatingAmended(self, e: SeatingAmended) -> None:
         seating = self.seatings.get(e.round)

@@ -5,10 +5,24 @@ when the round is seated), so no one can predict later seatings at registration.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from .model import RoundSeated, SeatingAmended, Table, Tournament, TournamentError, game_id
 from .seating import ALGORITHM, VERSION, History, SeatingError, seat_players, seat_table, seating_cost, table_sizes
+
+
+class SeatRow(TypedDict):
+    player: str
+    clan: str
+
+
+class TableRow(TypedDict):
+    """A table as a ``RoundSeated`` event holds it."""
+
+    table: int
+    game: str
+    seats: list[SeatRow]
 
 
 def seed_of(head_hash: str) -> int:
@@ -22,7 +36,7 @@ def history(t: Tournament, before: int) -> History:
         if r < before
         for tb in seating.tables
     ]
-    return History.of(tables, max(t.info.sizes))
+    return History.of(tables, max(t.created.sizes))
 
 
 def apart_groups(t: Tournament) -> list[list[str]]:
@@ -41,11 +55,11 @@ def who_plays(t: Tournament, round_no: int) -> tuple[list[str], list[str]]:
     statuses = t.statuses(round_no)
     playing = [p for p, s in statuses.items() if s in ("present", "late")]
     standby = [p for p, s in statuses.items() if s == "standby"]
-    largest = max(t.info.sizes)
+    largest = max(t.created.sizes)
 
     def seatable(n: int) -> bool:
         try:
-            table_sizes(n, t.info.sizes, t.info.copies)
+            table_sizes(n, t.created.sizes, t.created.copies)
             return True
         except SeatingError:
             return False
@@ -60,7 +74,7 @@ def who_plays(t: Tournament, round_no: int) -> tuple[list[str], list[str]]:
 
 
 def preference_picks(
-    players: Sequence[str], preferences: dict[str, Sequence[str]], ranking: Sequence[str], rng: random.Random
+    players: Sequence[str], preferences: Mapping[str, Sequence[str]], ranking: Sequence[str], rng: random.Random
 ) -> dict[str, str]:
     """Clans by preference at one table: the lowest-ranked player chooses first, each taking the first clan of their
     list still free; players level in the ranking (or unranked) choose in an order drawn by ``rng``."""
@@ -80,7 +94,7 @@ def plan_round(
     t: Tournament,
     round_no: int,
     seed: int,
-    preferences: dict[str, Sequence[str]] | None = None,
+    preferences: Mapping[str, Sequence[str]] | None = None,
     ranking: Sequence[str] = (),
 ) -> RoundSeated:
     """Seat a round. ``preferences``: player -> clans in order of preference (clans by preference, the lowest-ranked
@@ -92,14 +106,14 @@ def plan_round(
         raise TournamentError(f"round {round_no}: round {round_no - 1} is not seated yet")
     playing, sat_out = who_plays(t, round_no)
     try:
-        sizes = table_sizes(len(playing), t.info.sizes, t.info.copies)
+        sizes = table_sizes(len(playing), t.created.sizes, t.created.copies)
     except SeatingError as exc:
         raise TournamentError(
             f"round {round_no}: {exc}", hint="mark players standby or absent in the roll call, or give more --copies"
         ) from None
     rng = random.Random(seed)
     h = history(t, round_no)
-    grouped = t.info.group_by_standings and round_no > 1
+    grouped = t.created.group_by_standings and round_no > 1
     if grouped and round_no - 1 not in t.closed:
         raise TournamentError(
             f"round {round_no}: this tournament groups by standings: close round {round_no - 1} first",
@@ -112,10 +126,10 @@ def plan_round(
         rng,
         apart=apart_groups(t),
         fixed=t.fixed,
-        future=t.info.rounds - round_no,
+        future=t.created.rounds - round_no,
         ranking=list(ranking) if grouped else None,
     )
-    tables = []
+    tables: list[TableRow] = []
     for i, players in enumerate(groups, 1):
         picks = preference_picks(players, preferences, ranking, rng) if preferences else None
         seats = seat_table(players, h, rng, fixed_clans=picks)
@@ -123,7 +137,7 @@ def plan_round(
             {"table": i, "game": game_id(t.id, round_no, i), "seats": [{"player": p, "clan": c} for p, c in seats]}
         )
     cost = seating_cost(
-        [[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t), max(t.info.sizes)
+        [[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t), max(t.created.sizes)
     )
     algorithm = f"{ALGORITHM}-grouped" if grouped else ALGORITHM
     return RoundSeated(
@@ -138,7 +152,7 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
     by_table: dict[int, list[tuple[int, str, str]]] = {}
     for table, seat, player, clan in rows:
         by_table.setdefault(table, []).append((seat, t.player(player).id, clan))
-    tables = []
+    tables: list[TableRow] = []
     for number in sorted(by_table):
         seats = sorted(by_table[number])
         if [s for s, _, _ in seats] != list(range(1, len(seats) + 1)):
@@ -157,7 +171,7 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
         raise TournamentError(f"round {round_no}: present but not seated: {', '.join(t.name(p) for p in missing)}")
     h = history(t, round_no)
     cost = seating_cost(
-        [[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t), max(t.info.sizes)
+        [[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t), max(t.created.sizes)
     )
     sat_out = [p for p, s in statuses.items() if s == "standby" and p not in seated]
     return RoundSeated(round_no, tables, "manual", 1, cost, seed, sat_out, "manual")
@@ -166,7 +180,7 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
 def recompute_cost(t: Tournament, round_no: int, tables: list[Table]) -> int:
     h = history(t, round_no)
     return seating_cost(
-        [[(s.player, s.clan) for s in tb.seats] for tb in tables], h, apart_groups(t), max(t.info.sizes)
+        [[(s.player, s.clan) for s in tb.seats] for tb in tables], h, apart_groups(t), max(t.created.sizes)
     )
 
 
@@ -199,6 +213,7 @@ def amend(
         for pid, tab in ((a, ta), (b, tb)):
             if tab is None:
                 raise TournamentError(f"round {round_no}: {t.name(pid)} is not seated; use --replace")
+        assert ta is not None and tb is not None, "the loop above refuses a player who is not seated"
         ca, cb = copy(ta), copy(tb)
         sa = next(s for s in ca.seats if s.player == a)
         sb = next(s for s in cb.seats if s.player == b)
@@ -224,6 +239,7 @@ def amend(
         raise TournamentError(f"unknown amendment {kind!r}")
     for number, tb in changed.items():
         old = seating.table(number)
+        assert old is not None, "every changed table is a table of this seating"
         if old.game in games_started:
             raise TournamentError(
                 f"round {round_no}, table {number}: its game {old.game} has begun; a judge enters "

@@ -148,6 +148,7 @@ class _Search:
         """Grouped by standings: the best-ranked fill table 1, the next table 2, and so on."""
         where = [-1] * len(self.players)
         slots = [t for t, size in enumerate(self.sizes) for _ in range(size)]
+        assert self.ranking is not None, "ranked_start is called only after seat_players sets the ranking"
         order = [p for p in self.ranking if p in self.index]
         order += sorted(p for p in self.players if p not in set(order))
         for p, t in zip(order, slots, strict=False):
@@ -340,7 +341,7 @@ def _canonical(where: list[int], players: list[str], sizes: Sequence[int]) -> tu
 
 
 def _ahead(
-    tables: tuple,
+    tables: Sequence[Sequence[str]],
     players: list[str],
     sizes: Sequence[int],
     history: History,
@@ -353,7 +354,7 @@ def _ahead(
     h = History(Counter(history.met), history.clans, Counter(history.short), history.positions)
     largest = max(sizes)
     total = 0
-    current = tables
+    current: Sequence[Sequence[str]] = tables
     for _ in range(future):
         for t in current:
             for a, b in combinations(t, 2):

@@ -225,7 +225,7 @@ class Standings:
 
 
 def settings_lines(t: Tournament) -> list[str]:
-    info = t.info
+    info = t.created
     system = f"scoring: {info.scoring} ({FORMULAS[info.scoring]})"
     if info.scoring == "placement":
         system += "; " + "; ".join(
@@ -242,7 +242,7 @@ def settings_lines(t: Tournament) -> list[str]:
 
 def standings(loaded: Loaded) -> Standings:
     t = loaded.tournament
-    info = t.info
+    info = t.created
     found = results(loaded)
     lines: dict[str, list[GameLine]] = defaultdict(list)
     clan_points: dict[str, list[Fraction]] = defaultdict(list)
@@ -301,7 +301,7 @@ def standings(loaded: Loaded) -> Standings:
         met = [o for g in row.games for o in g.opponents]
         row.aop = sum((ppg.get(o, Fraction(0)) for o in met), Fraction(0)) / len(met) if met else Fraction(0)
     ordered = _rank(rows, list(info.tiebreaks), lines)
-    clans = [
+    clans: list[dict[str, Any]] = [
         {
             "clan": c,
             "games": len(v),
