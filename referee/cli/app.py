@@ -5,6 +5,7 @@
     standalone  adjudicate, casebook: no stored game
     games       new, games, show, setup, round, board, score, demo, seal, reveal, event
     logcmds     replay, verify, export, import, what-if, correct
+    amendcmds   retract
     table       the interactive table session
 
 The command modules keep real annotations (no ``from __future__ import annotations``): Typer reads
@@ -17,7 +18,7 @@ import sys
 import typer
 
 from ..engine.model.errors import RefereeError
-from . import games, logcmds, standalone, table
+from . import amendcmds, games, logcmds, standalone, table
 
 app = typer.Typer(
     name="referee",
@@ -27,7 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, table):  # the order of `referee --help`
+for module in (standalone, games, logcmds, amendcmds, table):  # the order of `referee --help`
     app.add_typer(module.commands)
 
 

@@ -84,10 +84,19 @@ def create_game(store, game: str, seats, **header):
 @commands.command("games")
 def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the games in the database."""
+    from ..log import Fold
+    from ..log.ending import game_status
     from . import render
 
     with open_store(db) as store:
-        render.games(store.games(), json_out=json_out)
+        infos = store.games()
+        status = {}
+        for events in store.stream():
+            try:
+                status[events[0].game] = game_status(Fold.of(events))
+            except RefereeError:  # a log the engine cannot replay: `referee verify` names the event
+                status[events[0].game] = "damaged: run referee verify"
+    render.games(infos, status, json_out=json_out)
 
 
 @commands.command()
@@ -104,12 +113,11 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @commands.command()
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
-    from ..log import OpenGame
     from . import render
 
     text = read_input(sheet)
     with open_store(db) as store:
-        log = OpenGame(store, game)
+        log = _open_game(store, game)
         if log.state.round > 1:
             raise RefereeError(
                 f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead"
@@ -149,6 +157,10 @@ def _open_game(store, game: str):
     from ..log import OpenGame
 
     log = OpenGame(store, game)
+    if log.fold.ended:
+        raise RefereeError(
+            f"game {game!r}: the game has ended (p.10): only a correction may follow", hint=f"referee score {game}"
+        )
     if log.state.round > 5:
         raise RefereeError(f"game {game!r} is over: five rounds were played (p.10)", hint=f"referee score {game}")
     return log
@@ -187,14 +199,14 @@ def board(
 
 @commands.command()
 def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Final honor per player, line by line, the winner and the tie-break (R-24, R-25)."""
-    from ..engine import final_score
-    from ..log import Fold
+    """Honor per player, line by line, each objective with why it is met or not; the winner and the tie-break
+    (R-24, R-25) once the game is complete, until then a provisional score with no winner (R-28)."""
+    from ..log import Fold, game_score
     from . import render
 
     with open_store(db) as store:
         fold = Fold.of(store.events(game))
-    render.final_score(final_score(fold.state), json_out=json_out, provisional=fold.state.round <= 5)
+    render.final_score(game_score(fold), json_out=json_out)
 
 
 @commands.command()
@@ -205,8 +217,7 @@ def demo(
     ] = "five-player",
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
-    from ..engine import final_score
-    from ..log import EventType, OpenGame, golden
+    from ..log import EventType, OpenGame, game_score, golden
     from . import render
 
     events = golden(name)
@@ -236,7 +247,7 @@ def demo(
                 render.entry_echo(data["round"], data["entries"])
                 event, state, report = log.record_round(data["entries"])
                 render.round_report(report, state, seal=event.seal)
-    render.final_score(final_score(log.state))
+    render.final_score(game_score(log.fold))
     render.console.print(f"replay it with: referee replay {game}    check it with: referee verify {game}")
 
 

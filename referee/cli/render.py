@@ -125,30 +125,17 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def final_score(final, *, json_out: bool = False, provisional: bool = False) -> None:
-    """The final honor, line by line, winner and tie-break (R-24, R-25)."""
+def final_score(score, *, json_out: bool = False) -> None:
+    """Honor per player, line by line (R-24); the winner and tie-break (R-25) only once the game is
+    complete: until then the score is provisional and names no winner (R-28)."""
     if json_out:
-        print_json(
-            {
-                "winners": final.winners,
-                "tiebreak": final.tiebreak,
-                "scores": [
-                    {
-                        "clan": s.clan,
-                        "total": s.total,
-                        "territories": s.territories,
-                        "provinces": s.provinces,
-                        "lines": [{"label": line.label, "honor": line.honor} for line in s.lines],
-                    }
-                    for s in final.scores
-                ],
-            }
-        )
+        print_json(score.to_dict())
         return
-    console.rule("[bold]Honor so far (the game is not over)[/bold]" if provisional else "[bold]Final honor[/bold]")
+    final = score.final
+    console.rule("[bold]Honor: provisional[/bold]" if score.provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
         table = _table(
-            f"{s.clan}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
+            f"{score.who(s.clan)}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
             f"{_count(s.provinces, 'province', 'provinces')})"
         )
         table.add_column("line")
@@ -157,8 +144,20 @@ def final_score(final, *, json_out: bool = False, provisional: bool = False) -> 
             table.add_row(line.label, str(line.honor))
         table.add_row("[bold]total[/bold]", f"[bold]{s.total}[/bold]")
         console.print(table)
-    names = " and ".join(str(c) for c in final.winners)
-    console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")
+    if score.provisional:
+        console.print(f"[bold]{score.status()}[/bold]: no winner is named until then")
+    else:
+        names = " and ".join(score.who(c) for c in final.winners)
+        console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")
+
+
+def board_changes(lines: list[str], *seals: str) -> None:
+    """What to change on the physical board now, then the new seal(s)."""
+    console.print("[bold]On the board now:[/bold]")
+    for line in lines or ["nothing to change"]:
+        console.print(f"  • {line}")
+    for seal in seals:
+        console.print(f"[bold]seal {seal}[/bold]")
 
 
 def board_view(state: GameState, *, json_out: bool = False) -> None:
@@ -207,10 +206,11 @@ def game_created(game: str, state: GameState, where: str) -> None:
     )
 
 
-def games(infos, *, json_out: bool = False) -> None:
+def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False) -> None:
     rows = [
         {
             "game": g.game,
+            "state": (status or {}).get(g.game, ""),
             "clans": g.header.get("clans"),
             "event": g.header.get("event", ""),
             "table": g.header.get("table", ""),
@@ -225,13 +225,16 @@ def games(infos, *, json_out: bool = False) -> None:
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
+    table.add_column("state", min_width=min(16, max((len(r["state"]) for r in rows), default=0)))
     table.add_column("clans", min_width=max(map(len, Clan)) + 1)  # a clan's name (and its comma) is never cut
     for col in ("event", "table", "events"):
         table.add_column(col)
     table.add_column("created", min_width=len("2026-11-23"))  # the time goes under the date if need be
     for r in rows:
         created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
-        table.add_row(r["game"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
+        table.add_row(
+            r["game"], r["state"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created
+        )
     console.print(table)
 
 
@@ -293,13 +296,17 @@ def replay(steps, *, json_out: bool = False) -> None:
         round_report(s.report, s.state, seal=s.event.seal)
 
 
-def verified(target: str, events, found, lines, *, json_out: bool = False) -> None:
+def verified(target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None) -> None:
     if json_out:
         print_json(
             {
                 "target": target,
                 "events": len(events),
                 "ok": found is None,
+                "status": status,
+                "seal": None
+                if sealed is None
+                else {"seal": sealed.seal, "seq": sealed.seq, "type": sealed.type, "recorded_at": sealed.recorded_at},
                 "divergence": None
                 if found is None
                 else {
@@ -316,10 +323,36 @@ def verified(target: str, events, found, lines, *, json_out: bool = False) -> No
         console.print(
             f"{target}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
             + (f"; last seal {last}" if last else "")
+            + (f"; {status}" if status else "")
         )
+        if sealed is not None:
+            console.print(
+                f"seal {sealed.seal}: {event_label(sealed)}, event {sealed.seq} of {len(events)}"
+                + (f", recorded {sealed.recorded_at[:19].replace('T', ' ')}" if sealed.recorded_at else "")
+                + "; every event up to it is in this log, unchanged"
+            )
     else:
         where = f" (line {lines[found.index]})" if lines else ""
         console.print(f"[red]{target}: first divergence at {found}{where}[/red]")
+
+
+def event_label(e) -> str:
+    """An event in a few words: "round 3", "round 2's table events", "the end of the game"."""
+    d = e.data
+    labels = {
+        "GameCreated": lambda: "the game's creation",
+        "SetupRecorded": lambda: "setup facts",
+        "RoundResolved": lambda: f"round {d['round']}",
+        "TableEventsRecorded": lambda: f"round {d['round']}'s table events",
+        "EntryCorrected": lambda: f"the correction of round {d['round']}",
+        "TableEventsCorrected": lambda: f"the correction of round {d['round']}'s table events",
+        "SetupCorrected": lambda: "the correction of the setup",
+        "ObjectiveSealed": lambda: f"{d['clan']}'s objective sealed",
+        "ObjectiveRevealed": lambda: f"{d['clan']}'s objective revealed",
+        "EventRetracted": lambda: f"the retraction of event {d['seq']}",
+        "GameEnded": lambda: "the end of the game",
+    }
+    return labels.get(e.type, lambda: e.type)()
 
 
 def _outcome_table(title: str, outcome) -> Table:
@@ -332,8 +365,6 @@ def _outcome_table(title: str, outcome) -> Table:
 
 
 def what_if(w, *, json_out: bool = False) -> None:
-    from ..engine import final_score as score_of
-
     sides = [("as recorded", w.original), ("what if", w.changed)]
     if json_out:
         print_json(
@@ -345,7 +376,7 @@ def what_if(w, *, json_out: bool = False) -> None:
                         "entries": o.lines,
                         "state": state_to_dict(o.state),
                         "report": o.report,
-                        "final_honor": {str(s.clan): s.total for s in score_of(o.final).scores} if o.final else None,
+                        "final_honor": o.score.totals() if o.score else None,
                     }
                     for name, o in sides
                 },
@@ -377,11 +408,10 @@ def what_if(w, *, json_out: bool = False) -> None:
         return "; ".join(f"{c}: {', '.join(t for t, _ in v)}" for c, v in sorted(st.cards_held.items()) if v) or "-"
 
     table.add_row("territory cards", held(w.original.state), held(w.changed.state))
-    if w.original.final is not None and w.changed.final is not None:
-        ha = {str(s.clan): s.total for s in score_of(w.original.final).scores}
-        hb = {str(s.clan): s.total for s in score_of(w.changed.final).scores}
+    if w.original.score is not None and w.changed.score is not None:
+        ha, hb = w.original.score.totals(), w.changed.score.totals()
         for clan in ha:
-            table.add_row(f"honor {clan}", str(ha[clan]), str(hb.get(clan)))
+            table.add_row(f"honor {w.original.score.who(clan)}", str(ha[clan]), str(hb.get(clan)))
     console.print(table)
     console.print(
         Columns([_outcome_table("battles as recorded", w.original), _outcome_table("battles, what if", w.changed)])
@@ -390,16 +420,18 @@ def what_if(w, *, json_out: bool = False) -> None:
         console.print(f"[yellow]note:[/yellow] {w.note}")
 
 
-def correction(c, seal: str) -> None:
-    console.rule(f"[bold]Correction of round {c.round}[/bold] (event {c.seq})")
-    console.print(f"reason: {c.reason}")
-    for line in c.original.lines:
-        if line not in c.corrected.lines:
+def correction(title: str, reason: str, old: list[str], new: list[str], changes: list[str], seals: list[str]) -> None:
+    """A recorded correction: what changed in the entry, then what to change on the physical board now (the
+    board before the correction against the board after it, every later round re-run), and the new seals."""
+    console.rule(f"[bold]{title}[/bold]")
+    console.print(f"reason: {reason}")
+    for line in old:
+        if line not in new:
             console.print(f"  [red]- {line}[/red]")
-    for line in c.corrected.lines:
-        if line not in c.original.lines:
+    for line in new:
+        if line not in old:
             console.print(f"  [green]+ {line}[/green]")
-    round_report(c.corrected.report, c.corrected.after, seal=seal)
+    board_changes(changes, *seals)
 
 
 def table_notes(round_no: int, lines, notes, seal: str | None = None) -> None:
