@@ -245,8 +245,61 @@ def test_games_shows_each_games_state(db):
     assert rows == {
         "fresh": "setup",
         "mid": "round 3 of play",
-        "sealed": "provisional (2 objectives sealed)",
+        "sealed": "provisional (2 sealed)",
         "done": f"finished: {winner} wins",
     }
     out = ok(db, "games")
     assert "round 3 of play" in out and "finished:" in out
+
+
+# --- replay shows everything --------------------------------------------------------------------------
+def test_replay_shows_every_event_in_order_with_its_time(db, tmp_path):
+    """Issue 10: replay hid table events and reveals, and showed a correction as a second unlabelled round."""
+    import re
+
+    codes = play_sealed(db, rounds=2)
+    as_it_stood = json.loads(ok(db, "board", GAME, "--round", "2", "--json"))
+    ok(db, "event", GAME, "board: peace @ lion_capital")
+    ok(db, "retract", GAME, "--reason", "mistyped")
+    sheet = tmp_path / "r2.txt"
+    sheet.write_text(
+        golden_sheet(2).replace(
+            "crab: army 3 crab_northeast > crane_south + blessing 2", "crab: army 3 crab_northeast > crane_south"
+        )
+    )
+    ok(db, "correct", GAME, "2", str(sheet), "--reason", "no blessing under the crab army")
+    for n in range(3, 6):
+        ok(db, "round", GAME, "-", "--yes", input=golden_sheet(n))
+    reveal_all(db, codes)
+    out = ok(db, "replay", GAME)
+    heads = [
+        line for line in out.splitlines() if " event " in line and re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line)
+    ]
+    labels = [h.split(": ", 1)[1].strip(" ─") for h in heads]
+    assert labels == [
+        "the game's creation",
+        "setup facts",
+        "setup facts",
+        "crab's objective sealed",
+        "crane's objective sealed",
+        "round 1",
+        "round 2",
+        "round 3's table events",
+        "the retraction of event 8",
+        "the correction of round 2",
+        "round 3",
+        "round 4",
+        "round 5",
+        "crab's objective revealed",
+        "crane's objective revealed",
+        "the end of the game",
+    ]
+    assert "remove the peace token from lion_capital" in out  # what the retraction changed on the board
+    data = json.loads(ok(db, "replay", GAME, "--json"))
+    assert [e["seq"] for e in data["events"]] == list(range(1, len(heads) + 1)) and all(
+        e["recorded_at"] for e in data["events"]
+    )
+    stood = json.loads(ok(db, "replay", GAME, "--round", "2", "--json"))
+    assert stood["board"] == as_it_stood  # the board as it stood after round 2, before the correction
+    assert stood["events"][-1]["label"] == "round 2"
+    assert "Board after round 2" in ok(db, "replay", GAME, "--round", "2")

@@ -16,17 +16,32 @@ RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_d
 def replay(
     game: GameArg,
     to: Annotated[int | None, typer.Option("--to", min=0, max=5, help="Stop after this round.")] = None,
+    round_no: Annotated[
+        int | None,
+        typer.Option("--round", "-r", min=0, max=5, help="Stop after this round and show the board as it stood then."),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Replay a logged game round by round from its events (every report recomputed)."""
+    """Replay a logged game event by event: table events, rounds (every report recomputed), reveals,
+    retractions and corrections, in order, each labelled with the time it was recorded."""
     from ..log import states
     from . import render
 
     with open_store(db) as store:
         events = store.events(game)
-    steps = [s for s in states(events) if s.report is not None and (to is None or s.report.round <= to)]
-    render.replay(steps, json_out=json_out)
+    stop = round_no if round_no is not None else to
+    steps = []
+    for step in states(events):
+        if stop == 0 and step.event.type == "RoundResolved":
+            break
+        steps.append(step)
+        if stop and step.state.round > stop:  # round ``stop`` was just resolved: the board as it stood then
+            break
+    if round_no is not None and steps[-1].state.round <= round_no and round_no > 0:
+        played = steps[-1].state.round - 1
+        raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {played})")
+    render.replay(steps, json_out=json_out, board_after=steps[-1].state if round_no is not None else None)
 
 
 AllowIncomplete = Annotated[

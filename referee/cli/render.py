@@ -225,16 +225,14 @@ def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
-    table.add_column("state", min_width=min(16, max((len(r["state"]) for r in rows), default=0)))
     table.add_column("clans", min_width=max(map(len, Clan)) + 1)  # a clan's name (and its comma) is never cut
     for col in ("event", "table", "events"):
         table.add_column(col)
     table.add_column("created", min_width=len("2026-11-23"))  # the time goes under the date if need be
     for r in rows:
         created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
-        table.add_row(
-            r["game"], r["state"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created
-        )
+        game = r["game"] + (f"\n[dim]{r['state']}[/dim]" if r["state"] else "")  # the state under the id
+        table.add_row(game, ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
     console.print(table)
 
 
@@ -276,24 +274,88 @@ def entry_echo(round_no: int, lines) -> None:
         console.print(f"  {line}")
 
 
-def replay(steps, *, json_out: bool = False) -> None:
+def _at(e) -> str:
+    return e.recorded_at[:19].replace("T", " ") if e.recorded_at else "time not recorded"
+
+
+def _event_lines(e) -> list[str]:
+    """What an event holds, one line each, for the replay."""
+    d = e.data
+    if e.type == "GameCreated":
+        players = ", ".join(f"{c} ({d['players'][c]})" if d["players"].get(c) else c for c in d["clans"])
+        return [f"seats: {players}"]
+    if e.type in ("SetupRecorded", "TableEventsRecorded"):
+        return list(d["lines"])
+    if e.type in ("TableEventsCorrected", "SetupCorrected"):
+        return [f"reason: {d['reason']}", *d["lines"]]
+    if e.type == "EntryCorrected":
+        return [f"reason: {d['reason']}", *d["entries"]]
+    if e.type == "EventRetracted":
+        return [f"reason: {d['reason']}"]
+    if e.type == "ObjectiveRevealed":
+        return [f"{d['clan']} reveals {d['objective']}"]
+    if e.type == "ObjectiveSealed":
+        return [f"{d['clan']} seals a secret objective"]
+    if e.type == "GameEnded":
+        return [
+            ", ".join(f"{c} {n}" for c, n in d["scores"].items())
+            + f"; winner {' and '.join(d['winners'])}"
+            + f" ({d['tiebreak']})"
+        ]
+    return []
+
+
+def replay(steps, *, json_out: bool = False, board_after=None) -> None:
+    """Every event of the log in order, each labelled with the time it was recorded: a round with its report;
+    table events, reveals, retractions and corrections with what they changed on the board."""
+    from ..engine.model.board_changes import board_changes as changes_between
+
+    rows = []
+    before = None
+    for s in steps:
+        changes = (
+            []
+            if before is None or s.event.type in ("RoundResolved", "GameCreated")
+            else changes_between(before, s.state)
+        )
+        rows.append((s, changes))
+        before = s.state
     if json_out:
         print_json(
-            [
-                {
-                    "seq": s.event.seq,
-                    "round": s.report.round,
-                    "seal": s.event.seal,
-                    "report": s.report,
-                    "state": state_to_dict(s.state),
-                }
-                for s in steps
-            ]
+            {
+                "events": [
+                    {
+                        "seq": s.event.seq,
+                        "type": s.event.type,
+                        "recorded_at": s.event.recorded_at,
+                        "label": event_label(s.event),
+                        "seal": s.event.seal,
+                        "lines": _event_lines(s.event),
+                        "changes": changes,
+                        "report": s.report if s.event.type == "RoundResolved" else None,
+                    }
+                    for s, changes in rows
+                ],
+                "board": None if board_after is None else state_to_dict(board_after),
+            }
         )
         return
-    for s in steps:
-        entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
-        round_report(s.report, s.state, seal=s.event.seal)
+    for s, changes in rows:
+        e = s.event
+        console.rule(f"[bold]{_at(e)}  event {e.seq}: {event_label(e)}[/bold]", align="left")
+        if e.type == "RoundResolved":
+            entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
+            round_report(s.report, s.state, seal=e.seal)
+            continue
+        for line in _event_lines(e):
+            console.print(f"  {line}")
+        if changes:
+            console.print("On the board:")
+            for line in changes:
+                console.print(f"  • {line}")
+        console.print(f"[bold]seal {e.seal}[/bold]")
+    if board_after is not None:
+        board_view(board_after)
 
 
 def verified(target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None) -> None:

@@ -112,7 +112,7 @@ def game_status(fold: Fold) -> str:
     if played < ROUNDS:
         return f"round {played + 1} of play"
     sealed = sum(1 for c in fold.seals if c not in fold.revealed)
-    return f"provisional ({sealed} objective{'s' if sealed != 1 else ''} sealed)"
+    return f"provisional ({sealed} sealed)"
 
 
 def score_digest(score: GameScore) -> str:
