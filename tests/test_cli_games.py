@@ -35,7 +35,10 @@ def cli(db, *args, stdin=None):
 
 
 def new_game(db, game="t1"):
-    assert invoke(db, "new", game, "--clans", "crab,lion", "--players", "crab=Ann,lion=Bo").exit_code == 0
+    assert (
+        invoke(db, "new", game, "--clans", "crab,lion", "--players", "crab=Ann,lion=Bo", "--partial-setup").exit_code
+        == 0
+    )
     assert invoke(db, "setup", game, "-", input=SETUP).exit_code == 0
 
 
@@ -69,7 +72,7 @@ def test_interactive_entry_is_checked_line_by_line(any_db):
 
 def test_table_session_plays_rounds_without_reloading(any_db):
     db = any_db  # SQLite and PostgreSQL
-    assert invoke(db, "new", "t2", "--clans", "crab,lion").exit_code == 0
+    assert invoke(db, "new", "t2", "--clans", "crab,lion", "--partial-setup").exit_code == 0
     typed = SETUP + ROUND1 + "\nscore\n" + "crab: army 3 crab_central > crab_northeast\n\nshow\nquit\n"
     result = invoke(db, "table", "t2", input=typed)
     assert result.exit_code == 0, result.output
@@ -80,7 +83,7 @@ def test_table_session_plays_rounds_without_reloading(any_db):
 
 def test_table_session_shows_and_clears_the_pending_tokens(db):
     """Typed tokens wait, checked together as typed (R-08), until the round resolves; `clear` drops them unrecorded."""
-    assert invoke(db, "new", "t3", "--clans", "crab,lion").exit_code == 0
+    assert invoke(db, "new", "t3", "--clans", "crab,lion", "--partial-setup").exit_code == 0
     typed = "crab: army 2 @ crab_capital\nlion: army 1 @ LION_cap\npending\nclear\npending\nquit\n"
     result = invoke(db, "table", "t3", input=typed)
     assert result.exit_code == 0, result.output

@@ -120,3 +120,30 @@ def test_correct_the_setup_reruns_every_round(db):
     out = ok(db, "correct", GAME, "0", fixed, "--reason", "one token too many at setup")
     assert gone in out and "seal " in out
     assert cli(db, "verify", GAME).exit_code == 0
+
+
+# --- setup completeness (p.4 step 7, p.5 step 10) --------------------------------------------------------
+def test_round_1_waits_for_the_rulebooks_setup(db):
+    """p.4 step 7: two players each set aside 11 control tokens (besides the capital's): round 1 is refused,
+    naming what is missing, and nothing is recorded until they are all on the board."""
+    ok(db, "new", GAME, "--clans", "crab,crane")
+    ok(db, "setup", GAME, "-", input="\n".join(golden_setup()[:-3]) + "\n")  # three tokens short
+    n = len(events(db))
+    refused = cli(db, "round", GAME, "-", "--yes", input=golden_sheet(1))
+    assert refused.exit_code == 1 and "round 1: the setup is incomplete" in refused.stderr
+    assert "crab has 11 of its 12 starting control tokens on the board (1 to place)" in refused.stderr
+    assert "crane has 10 of its 12 starting control tokens on the board (2 to place)" in refused.stderr
+    assert len(events(db)) == n
+    table = cli(db, "table", GAME, input=golden_sheet(1) + "\nquit\n")
+    assert "the setup is incomplete" in table.output and len(events(db)) == n
+    ok(db, "setup", GAME, "-", input="\n".join(golden_setup()[-3:]) + "\n")
+    ok(db, "round", GAME, "-", "--yes", input=golden_sheet(1))
+
+
+def test_a_game_taken_over_mid_way_says_so(db):
+    ok(db, "new", GAME, "--clans", "crab,crane", "--partial-setup")
+    ok(db, "setup", GAME, "-", input="crab: control @ crab_central\n")
+    ok(db, "round", GAME, "-", "--yes", input="crab: army 2 @ crab_central\n")
+    assert "setup: partial" in ok(db, "show", GAME) and "setup: partial" in ok(db, "score", GAME)
+    assert json.loads(ok(db, "show", GAME, "--json"))["partial_setup"] is True
+    assert '[Setup "partial"]' in ok(db, "export", GAME, "-f", "text")

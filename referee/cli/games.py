@@ -44,6 +44,12 @@ def new(
     option: Annotated[
         list[str], typer.Option("--option", "-o", help="A rules option NAME=VALUE (RULINGS.md); repeatable.")
     ] = [],  # noqa: B006 (Typer's default for a repeatable option; never mutated)
+    partial_setup: Annotated[
+        bool,
+        typer.Option(
+            "--partial-setup", help="A game taken over mid-way: round 1 is not held to the rulebook's setup (p.4)."
+        ),
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
@@ -61,8 +67,9 @@ def new(
             table=table,
             date=date,
             options=parse_options(option),
+            partial_setup=partial_setup,
         )
-    render.game_created(game, state, store.where)
+    render.game_created(game, state, store.where, partial_setup=partial_setup)
 
 
 def capital_lines(seats) -> list[str]:
@@ -145,6 +152,7 @@ def play_round(
 
     with open_store(db) as store:
         log = _open_game(store, game)
+        log.check_setup()  # before the tokens are typed: round 1 waits for a complete setup (p.4)
         text = read_input(sheet) if sheet is not None else enter_round(log.state)
         entries = read_round(log.state, text)
         if not yes and not json_out and sys.stdin.isatty() and not confirm_entry(log.state, entries):

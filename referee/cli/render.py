@@ -144,6 +144,8 @@ def final_score(score, *, json_out: bool = False) -> None:
             table.add_row(line.label, str(line.honor))
         table.add_row("[bold]total[/bold]", f"[bold]{s.total}[/bold]")
         console.print(table)
+    if score.partial_setup:
+        console.print(PARTIAL)
     if score.provisional:
         console.print(f"[bold]{score.status()}[/bold]: no winner is named until then")
     else:
@@ -198,12 +200,17 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
     console.print(table)
 
 
-def game_created(game: str, state: GameState, where: str) -> None:
+PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"
+
+
+def game_created(game: str, state: GameState, where: str, *, partial_setup: bool = False) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
     console.print(
         "capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), "
         "then referee round GAME SHEET"
     )
+    if partial_setup:
+        console.print(PARTIAL)
 
 
 def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False) -> None:
@@ -250,6 +257,7 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
         "engine_version": h.engine_version,
         "board_version": h.board_version,
         "round": fold.state.round,
+        "partial_setup": h.partial_setup,
         "events": len(events),
         "seals": [{"round": r, "seal": s, "event": t} for r, s, t in seals],
     }
@@ -262,6 +270,8 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
     console.print(f"seats: {players}")
     console.print(f"rules options: {', '.join(f'{k}={v}' for k, v in h.options.to_dict().items())}")
     console.print(f"engine {h.engine_version}, board data {h.board_version}; {len(events)} events")
+    if h.partial_setup:
+        console.print(PARTIAL)
     done = fold.state.round - 1
     console.print(f"rounds played: {done} of 5" + ("  (game over)" if done >= 5 else ""))
     for r, seal, t in seals:

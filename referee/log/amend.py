@@ -115,6 +115,28 @@ def check_new_facts(recorded: Sequence[str], lines: Sequence[str], board: Board)
         known[key] = line
 
 
+def setup_missing(fold: Fold) -> list[str]:
+    """What the rulebook's setup still lacks (p.4 steps 6-7, p.5 step 10): every clan's capital token and its
+    set-aside control tokens for this number of players, counted on the setup board (setup facts and the
+    setup's table events; a card played in round 1 does not count against it)."""
+    from ..engine.notation.table_events import parse_table_event
+    from ..engine.table.apply import FACTS, SETUP_ONLY
+    from .replay import apply_table_lines
+
+    board, clans = fold.board, fold.header.clans
+    setup = [line for line in fold.pending if isinstance(parse_table_event(line, board), SETUP_ONLY + FACTS)]
+    state = fold.start
+    if setup:
+        state, _ = apply_table_lines(state, setup, board)
+    need = 1 + board.control_set_aside.get(len(clans), 0)
+    out = []
+    for c in clans:
+        have = state.control_tokens_on_board(c)
+        if have < need:
+            out.append(f"{c} has {have} of its {need} starting control tokens on the board ({need - have} to place)")
+    return out
+
+
 def setup_board(fold: Fold, lines: Sequence[str]) -> GameState:
     """The board before round 1 with ``lines`` as the whole setup (the game's creation, then the facts)."""
     from .replay import ReplayError

@@ -34,6 +34,7 @@ class GameScore:
     rounds: int  # rounds resolved
     sealed: tuple[str, ...]  # clans whose objective is still sealed
     players: dict[str, str]
+    partial_setup: bool = False  # a game taken over mid-way (the score says so)
 
     @property
     def provisional(self) -> bool:
@@ -65,6 +66,7 @@ class GameScore:
     def to_dict(self) -> dict[str, Any]:
         return {
             "provisional": self.provisional,
+            "partial_setup": self.partial_setup,
             "status": self.status(),
             "rounds": self.rounds,
             "sealed": list(self.sealed),
@@ -98,7 +100,7 @@ def game_score(fold: Fold, state: GameState | None = None) -> GameScore:
 
     board = fold.state if state is None else with_objectives(fold, state)
     sealed = tuple(str(c) for c in fold.header.clans if c in fold.seals and c not in fold.revealed)
-    return GameScore(final_score(board), len(fold.rounds), sealed, dict(fold.header.players))
+    return GameScore(final_score(board), len(fold.rounds), sealed, dict(fold.header.players), fold.header.partial_setup)
 
 
 def game_status(fold: Fold) -> str:

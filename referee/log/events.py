@@ -250,8 +250,9 @@ def game_created(
     date: str = "",
     engine_version: str,
     board_version: str,
+    partial_setup: bool = False,
 ) -> dict[str, Any]:
-    return {
+    payload = {
         "game": game,
         "clans": [str(c) for c in clans],
         "players": {str(k): v for k, v in players.items()},
@@ -262,6 +263,9 @@ def game_created(
         "engine_version": engine_version,
         "board_version": board_version,
     }
+    if partial_setup:  # a game taken over mid-way: its setup is not checked (written only when set)
+        payload["partial_setup"] = True
+    return payload
 
 
 def setup_recorded(lines: Sequence[str]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from ..boarddata import load_board
 from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
 from ..engine.model.digest import state_digest
 from . import events as ev
-from .amend import setup_board, to_retract
+from .amend import setup_board, setup_missing, to_retract
 from .ending import game_ended_payload, game_score
 from .events import Event, LogError
 from .replay import (
@@ -39,6 +39,7 @@ def new_game(
     date: str = "",
     options: dict[str, Any] | None = None,
     setup: str | Iterable[str] = (),
+    partial_setup: bool = False,
 ) -> list[Event]:
     """Record a new game, and its first setup facts (``setup``) in the same transaction: both or neither."""
     ev.check_game_id(game)
@@ -67,6 +68,7 @@ def new_game(
                 date=date,
                 engine_version=ENGINE_VERSION,
                 board_version=board.version,
+                partial_setup=partial_setup,
             ),
         )
     ]
@@ -159,7 +161,23 @@ class OpenGame:
         payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
         return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
 
+    def check_setup(self) -> None:
+        """Round 1 is refused while the rulebook's setup is incomplete (p.4), unless the game was taken over
+        mid-way (``partial_setup``)."""
+        fold = self.fold
+        if fold.rounds or fold.header.partial_setup:
+            return
+        missing = setup_missing(fold)
+        if missing:
+            raise LogError(
+                f"game {self.game!r}, round 1: the setup is incomplete (p.4 step 7, p.5 step 10): "
+                + "; ".join(missing),
+                hint="`referee setup GAME FILE` places them; a game taken over mid-way is started with "
+                "`referee new GAME --partial-setup ...`",
+            )
+
     def record_round(self, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+        self.check_setup()
         lines, state, report = round_outcome(self.fold, entries)
         payload = ev.round_resolved(report.round, lines, state_digest(state))
         return self._append(ev.EventType.ROUND_RESOLVED, payload, (state, report)), state, report

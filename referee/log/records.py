@@ -173,6 +173,8 @@ def export_text(events: Sequence[Event]) -> str:
         "Engine": h["engine_version"],
         "Board": h["board_version"],
     }
+    if h.get("partial_setup") is True:
+        headers["Setup"] = "partial"
     out = [f'[{k} "{_quote(v)}"]' for k, v in headers.items()]
     fold = Fold() if any(e.type == EventType.GAME_ENDED for e in events) else None
     if fold is not None:
@@ -282,6 +284,7 @@ def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
         date=get("Date"),
         engine_version=get("Engine"),
         board_version=get("Board"),
+        partial_setup=get("Setup") == "partial",
     )
     return payload, headers["Game"][1]
 

@@ -57,6 +57,7 @@ class Header:
     options: RulesOptions
     engine_version: str
     board_version: str
+    partial_setup: bool = False  # taken over mid-way: round 1 is not held to the rulebook's setup (p.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +343,7 @@ class Fold:
             options,
             data["engine_version"],
             data["board_version"],
+            data.get("partial_setup") is True,
         )
         self.start = new_state(self.board, clans, options=options)
 
