@@ -72,6 +72,15 @@ def test_retract_a_setup_fact_then_a_second_retraction_takes_the_one_before(db):
     assert [e.type for e in events(db)].count("EventRetracted") == 2
 
 
+def test_retract_a_sealed_objective_then_seal_it_again(db):
+    ok(db, "new", GAME, "--clans", "crab,crane")
+    ok(db, "seal", GAME, "crab", input="emerald_empire\n")
+    out = ok(db, "retract", GAME, "--reason", "the player typed the wrong objective")
+    assert "crab's sealed objective" in out and "nothing to change" in out
+    ok(db, "seal", GAME, "crab", input="reclaiming_lost_lands\n")  # sealed anew
+    assert [e.type for e in events(db)][-3:] == ["ObjectiveSealed", "EventRetracted", "ObjectiveSealed"]
+
+
 def test_retract_with_nothing_to_take_back_is_refused(db):
     ok(db, "new", GAME, "--clans", "crab,crane")
     ok(db, "retract", GAME, "--reason", "capitals")  # the capitals are a setup fact like any other

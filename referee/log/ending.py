@@ -103,18 +103,31 @@ def game_score(fold: Fold, state: GameState | None = None) -> GameScore:
     return GameScore(final_score(board), len(fold.rounds), sealed, dict(fold.header.players), fold.header.partial_setup)
 
 
-def game_status(fold: Fold) -> str:
-    """Where a game stands, in a word or three: setup, round N of play, provisional, finished (and the winner)."""
-    if fold.ended:
-        winners = [str(c) for c in game_score(fold).final.winners]
+def game_status(events: Sequence[Event]) -> str:
+    """Where a game stands, in a few words: setup, round N of play, provisional, finished with its winner.
+
+    Read from the events alone (no engine run), so that listing a tournament's games stays fast; the events
+    taken back by a retraction do not count."""
+    live: list[Event] = []
+    for e in events:
+        if e.type == EventType.EVENT_RETRACTED:
+            if len(live) > 1:
+                live.pop()
+        else:
+            live.append(e)
+    end = game_ended(live)
+    if end is not None:
+        players = live[0].data.get("players", {}) if live else {}
+        winners = [f"{c} ({players[c]})" if players.get(c) else c for c in end.data["winners"]]
         return f"finished: {winners[0]} wins" if len(winners) == 1 else f"finished: {' and '.join(winners)} share it"
-    played = len(fold.rounds)
+    played = len({e.data["round"] for e in live if e.type == EventType.ROUND_RESOLVED})
     if played == 0:
         return "setup"
     if played < ROUNDS:
         return f"round {played + 1} of play"
-    sealed = sum(1 for c in fold.seals if c not in fold.revealed)
-    return f"provisional ({sealed} sealed)"
+    sealed = {e.data["clan"] for e in live if e.type == EventType.OBJECTIVE_SEALED}
+    sealed -= {e.data["clan"] for e in live if e.type == EventType.OBJECTIVE_REVEALED}
+    return f"provisional ({len(sealed)} sealed)"
 
 
 def score_digest(score: GameScore) -> str:
