@@ -105,7 +105,19 @@ def test_setup_refuses_a_fact_already_recorded_and_a_contradicting_count(db):
     assert board(db)["control"]["crab_central"] == ["crab", 1, 0]
 
 
-def test_correct_a_table_event_reruns_the_rounds_after_it(db):
+def _round_trips(db, tmp_path):
+    """The record, in both formats, verifies and imports as the same chain (the corrections and retractions in it)."""
+    hashes = [e.hash for e in events(db)]
+    for fmt in ("jsonl", "text"):
+        path = tmp_path / f"record.{fmt}"
+        path.write_text(ok(db, "export", GAME, "-f", fmt))
+        ok(db, "verify", str(path), "--allow-incomplete")
+        other = str(tmp_path / f"other-{fmt}.db")
+        ok(other, "import", str(path), "--allow-incomplete")
+        assert [e.hash for e in events(other)] == hashes
+
+
+def test_correct_a_table_event_reruns_the_rounds_after_it(db, tmp_path):
     start(db, rounds=1)
     ok(db, "event", GAME, "board: peace @ lion_capital")
     ok(db, "round", GAME, "-", "--yes", input=golden_sheet(2))
@@ -117,9 +129,10 @@ def test_correct_a_table_event_reruns_the_rounds_after_it(db):
     assert board(db)["special"].get("lion_coast") and not board(db)["special"].get("lion_capital")
     assert events(db)[-1].type == "TableEventsCorrected"
     assert cli(db, "verify", GAME).exit_code == 0
+    _round_trips(db, tmp_path)
 
 
-def test_correct_the_setup_reruns_every_round(db):
+def test_correct_the_setup_reruns_every_round(db, tmp_path):
     start(db, rounds=1)
     lines = golden_setup()
     fixed = db + ".setup.txt"
@@ -129,6 +142,8 @@ def test_correct_the_setup_reruns_every_round(db):
     out = ok(db, "correct", GAME, "0", fixed, "--reason", "one token too many at setup")
     assert gone in out and "seal " in out
     assert cli(db, "verify", GAME).exit_code == 0
+    ok(db, "retract", GAME, "--reason", "the correction was a mistake")
+    _round_trips(db, tmp_path)
 
 
 # --- setup completeness (p.4 step 7, p.5 step 10) --------------------------------------------------------
