@@ -315,3 +315,23 @@ def test_replay_shows_every_event_in_order_with_its_time(db, tmp_path):
     assert stood["board"] == as_it_stood  # the board as it stood after round 2, before the correction
     assert stood["events"][-1]["label"] == "round 2"
     assert "Board after round 2" in ok(db, "replay", GAME, "--round", "2")
+
+
+def test_a_sealed_objective_declared_not_met_ends_the_game(db, tmp_path):
+    """R-28: every sealed objective revealed, or declared not met by its player: then the score is final."""
+    codes = play_sealed(db)
+    ok(db, "reveal", GAME, "crab", OBJECTIVES["crab"], codes["crab"])
+    out = ok(db, "reveal", GAME, "crane", "--not-met")
+    assert "declares its sealed objective not met" in out
+    data = json.loads(ok(db, "score", GAME, "--json"))
+    assert data["provisional"] is False and data["winners"]
+    crane = next(s for s in data["scores"] if s["clan"] == "crane")
+    assert not any(x["label"].startswith("objective") for x in crane["lines"])
+    with Store(db) as store:
+        assert game_ended(store.events(GAME)) is not None
+    path = tmp_path / "g.txt"
+    path.write_text(ok(db, "export", GAME, "-f", "text"))
+    assert "crane: declares not met" in path.read_text()
+    assert cli(db, "verify", str(path)).exit_code == 0
+    assert cli(db, "reveal", GAME, "crab", "--not-met").exit_code == 1  # already revealed
+    assert cli(db, "reveal", GAME, "crab").exit_code == 2  # neither an objective nor --not-met

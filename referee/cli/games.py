@@ -296,19 +296,29 @@ def seal(
 def reveal(
     game: GameArg,
     clan: Annotated[str, typer.Argument(help="The clan revealing its objective.", show_default=False)],
-    objective: Annotated[str, typer.Argument(help="The objective's id (prefixes work).", show_default=False)],
+    objective: Annotated[str, typer.Argument(help="The objective's id (prefixes work).", show_default=False)] = "",
     code: Annotated[str, typer.Argument(help="The reveal code given at sealing; omit if it was never sealed.")] = "",
+    not_met: Annotated[
+        bool, typer.Option("--not-met", help="The player declares its sealed objective not met, without revealing it.")
+    ] = False,
     db: DbOpt = None,
 ) -> None:
-    """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring."""
+    """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring, or
+    declare it not met (--not-met, R-28)."""
     from ..engine.notation.round import parse_clan, resolve_name
     from ..log import OpenGame
     from . import render
 
     seat = str(parse_clan(clan, clan))
+    if not_met == bool(objective):
+        raise typer.BadParameter("name the objective revealed, or declare it --not-met (not both)")
     with open_store(db) as store:
         log = OpenGame(store, game)
         board = log.fold.board
+        if not_met:
+            log.reveal_objective(seat, "", "")
+            render.console.print(f"{seat} declares its sealed objective not met (R-28): it scores nothing")
+            return
         name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
         log.reveal_objective(seat, name, code.strip().upper())
     render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")

@@ -88,9 +88,8 @@ class GameScore:
 
 def with_objectives(fold: Fold, state: GameState) -> GameState:
     """``state`` with the objectives revealed at the end of the game (setup objectives are on it already)."""
-    if not fold.revealed:
-        return state
-    return state.with_(objectives={**state.objectives, **fold.revealed})
+    shown = {c: o for c, o in fold.revealed.items() if o}  # "": declared not met (R-28)
+    return state.with_(objectives={**state.objectives, **shown}) if shown else state
 
 
 def game_score(fold: Fold, state: GameState | None = None) -> GameScore:

@@ -204,6 +204,8 @@ def _section(e: Event, result: str = "") -> list[str]:
         return [f"== table round {d['round']} (seal {e.seal})", *d["lines"]]
     if e.type == EventType.OBJECTIVE_SEALED:
         return [f"== sealed objective (seal {e.seal})", f"{d['clan']}: commitment {d['commitment']}"]
+    if e.type == EventType.OBJECTIVE_REVEALED and not d["objective"]:
+        return [f"== objective (seal {e.seal})", f"{d['clan']}: declares not met"]
     if e.type == EventType.OBJECTIVE_REVEALED:
         code = f" code {d['code']}" if d["code"] else ""
         return [f"== objective (seal {e.seal})", f"{d['clan']}: objective {d['objective']}{code}"]
@@ -389,7 +391,9 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
     return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
 
 
-OBJECTIVE_LINE = re.compile(r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64})|objective\s+(\w+)(?:\s+code\s+(\S+))?)$")
+OBJECTIVE_LINE = re.compile(
+    r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64})|objective\s+(\w+)(?:\s+code\s+(\S+))?|(declares\s+not\s+met))$"
+)
 
 
 def _objective_payload(sec: _Section) -> tuple[str, dict[str, Any]]:
@@ -400,6 +404,8 @@ def _objective_payload(sec: _Section) -> tuple[str, dict[str, Any]]:
         raise RecordError(f"expected one line: {form}", sec.lines[0][0] if sec.lines else sec.lineno)
     if sealed:
         return EventType.OBJECTIVE_SEALED, ev.objective_sealed(m.group(1), m.group(2))
+    if m.group(5):  # declared not met, the objective never shown
+        return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), "", "")
     return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), m.group(3), m.group(4) or "")
 
 

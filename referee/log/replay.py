@@ -186,7 +186,8 @@ class Fold:
         if self.start is None:
             raise ReplayError("the log has no GameCreated event")
         state = self._current
-        return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
+        shown = {c: o for c, o in self.revealed.items() if o}  # "": declared not met, nothing to score
+        return state.with_(objectives={**state.objectives, **shown}) if shown else state
 
     def apply(self, event: Event, outcome: tuple | None = None) -> RoundReport | None:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
@@ -310,6 +311,11 @@ class Fold:
         seat = self._seat(clan)
         if len(self.rounds) < ROUNDS:
             raise ReplayError(f"{seat}: objectives are revealed at the end of the game (p.10), after round 5")
+        if not objective:  # R-28: the player declares its sealed objective not met, without revealing it
+            if seat not in self.seals or seat in self.revealed:
+                raise ReplayError(f"{seat}: only an objective still sealed is declared not met (R-28)")
+            self.revealed[seat] = ""
+            return
         if objective not in self.board.objectives:
             raise ReplayError(f"{seat}: unknown objective {objective!r}")
         if seat in self.revealed or seat in self.start.objectives:
