@@ -32,6 +32,7 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),
     ("verify_rss_growth_mb", "  resident-set growth during the pass (streamed)", "MB"),
     ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
+    ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
 ]
 
 
@@ -55,6 +56,7 @@ def main() -> None:
         ["bench_resolve.py", "--repeat", "100" if args.quick else "300"],
         ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
+        ["bench_games.py", "--games", "500" if args.quick else "2000", "--runs", "3" if args.quick else "5"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()
@@ -72,7 +74,8 @@ def main() -> None:
     print(f"\n=== medians ({'quick' if args.quick else 'full'} run, {time.perf_counter() - start:.0f} s)")
     print(f"machine: {machine()}")
     games = "1,000" if args.quick else "10,000"
-    labels = [(key, what.format(games=games), unit) for key, what, unit in FIGURES]
+    listed = "500" if args.quick else "2,000"
+    labels = [(key, what.format(games=games, list_games=listed), unit) for key, what, unit in FIGURES]
     width = max(len(what) for _, what, _ in labels)
     for key, what, unit in labels:
         if key in results:
