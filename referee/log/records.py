@@ -20,6 +20,13 @@
       == correction of round 1 (seal 9C0D-1E2F)
       reason: "the judge's ruling, as a JSON string"
       crab: army 2 crab_central > neutral_mainland_inland
+      == end (seal 3A4B-5C6D)
+      result: crab 52, crane 40; winner crab (most honor)
+
+  Other sections: ``== table round N``, ``== sealed objective``, ``== objective``, ``== retraction of
+  event N`` (its reason), ``== correction of round N table events`` and ``== correction of setup`` (a
+  reason, then the lines). A finished game's record ends with ``== end`` and its result line, like a chess
+  record's result: a record without it was cut, or the game is not over (``--allow-incomplete``).
 
   Importing a record re-runs it with the engine (digests are recomputed) and checks every seal it
   carries; a section without a seal is accepted as written (hand-written records).
