@@ -499,6 +499,12 @@ CLI_WORDS = [
     "event",
     "seal",
     "reveal",
+    "retract",
+    "--reason",
+    "--not-met",
+    "--seal",
+    "--allow-incomplete",
+    "--partial-setup",
     "--json",
     "--yes",
     "-y",
@@ -712,6 +718,14 @@ COMMANDS = [
     ["event", "{game}", "{line}"],
     ["seal", "{game}", "{text}"],
     ["reveal", "{game}", "{text}", "{line}", "{text}"],
+    ["reveal", "{game}", "{text}", "--not-met"],
+    ["retract", "{game}", "--reason", "{text}"],
+    ["correct", "{game}", "{n}", "sheet.txt", "--table", "--reason", "{text}"],
+    ["correct", "{game}", "0", "board.txt", "--reason", "{text}"],
+    ["verify", "{game}", "--seal", "{text}"],
+    ["verify", "record.txt", "--allow-incomplete"],
+    ["import", "record.jsonl", "--allow-incomplete"],
+    ["replay", "{game}", "--round", "{n}", "--json"],
 ]
 
 
@@ -775,6 +789,8 @@ DB_COMMANDS = [
     ["new", "another", "--clans", "crab,lion"],
     ["import", "record.jsonl"],
     ["table", "five-player"],
+    ["retract", "five-player", "--reason", "typo"],
+    ["replay", "five-player"],
 ]
 
 
