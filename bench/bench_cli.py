@@ -164,7 +164,7 @@ def table_session(db: Path, games: int) -> list[float]:
 
     render.console = Console(file=io.StringIO(), width=100, highlight=False)  # rendering, not the terminal
     log = golden(GAME)
-    rounds = [e.data["entries"] for e in log[2:]]
+    rounds = [e.data["entries"] for e in log if e.type == "RoundResolved"]
     times = []
     with Store(str(db)) as store:
         for g in range(games):

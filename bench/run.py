@@ -49,6 +49,7 @@ FIGURES = [  # (RESULT key, what it is, unit)
         "seating: repeated opponents, 25 players, tables of 5, 6 rounds (worst of 5 seeds)",
         "pairs",
     ),
+    ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
 ]
 
 
@@ -74,6 +75,7 @@ def main() -> None:
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
         ["bench_objective.py", "--runs", "5" if args.quick else "15"],
         ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
+        ["bench_games.py", "--games", "500" if args.quick else "2000", "--runs", "3" if args.quick else "5"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()
@@ -91,7 +93,8 @@ def main() -> None:
     print(f"\n=== medians ({'quick' if args.quick else 'full'} run, {time.perf_counter() - start:.0f} s)")
     print(f"machine: {machine()}")
     games = "1,000" if args.quick else "10,000"
-    labels = [(key, what.format(games=games), unit) for key, what, unit in FIGURES]
+    listed = "500" if args.quick else "2,000"
+    labels = [(key, what.format(games=games, list_games=listed), unit) for key, what, unit in FIGURES]
     width = max(len(what) for _, what, _ in labels)
     for key, what, unit in labels:
         if key in results:

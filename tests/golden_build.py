@@ -26,7 +26,19 @@ from referee.engine import final_score  # noqa: E402
 from referee.engine.model.tokens import PLACEMENTS_PER_ROUND, Kind  # noqa: E402
 from referee.engine.notation.round import parse_entry  # noqa: E402
 from referee.engine.resolution.placement import placed_tokens  # noqa: E402
-from referee.log import GOLDEN_GAMES, Event, EventType, export_jsonl, export_text, parse_text, states  # noqa: E402
+from referee.log import (  # noqa: E402
+    GOLDEN_GAMES,
+    Event,
+    EventType,
+    Fold,
+    export_jsonl,
+    export_text,
+    game_ended,
+    parse_text,
+    states,
+)
+from referee.log.ending import game_ended_payload, game_score  # noqa: E402
+from referee.log.events import chain  # noqa: E402
 
 GAMES = ROOT / "referee" / "data" / "games"
 TRANSCRIPTS = Path(__file__).resolve().parent / "golden"
@@ -64,6 +76,12 @@ def build(name: str, reseal: bool = False) -> list[Event]:
     record = GAMES / f"{name}.txt"
     text = record.read_text("utf-8")
     events, _ = parse_text(SEAL.sub("", text) if reseal else text)
+    if game_ended(events) is None:  # a record written by hand ends with its last round: close it
+        fold = Fold.of(events)
+        if fold.complete:
+            events.append(
+                chain(events[-1].game, events[-1], EventType.GAME_ENDED, game_ended_payload(game_score(fold)))
+            )
     problems = budget_problems(events)
     if problems:
         raise SystemExit(f"{record.name}: " + "; ".join(problems))
@@ -84,6 +102,9 @@ def transcript(events: list[Event]) -> str:
             out += [f"game {d['game']}: {players}", f"event {d['event']!r}, table {d['table']!r}, {d['date']}"]
         elif e.type == EventType.SETUP_RECORDED:
             out += ["", f"== setup (seal {e.seal})", *(f"  {line}" for line in d["lines"]), *_control(state)]
+        elif e.type == EventType.GAME_ENDED:
+            scores = ", ".join(f"{c} {n}" for c, n in d["scores"].items())
+            out += ["", f"== end (seal {e.seal})", f"  {scores}; winner(s) {', '.join(d['winners'])} ({d['tiebreak']})"]
         else:
             title = f"round {d['round']}" if e.type == EventType.ROUND_RESOLVED else f"correction of round {d['round']}"
             out += [

@@ -156,9 +156,10 @@ def crash_writer(url: str, trial: int, games: int, acks: str, kill_at: int | Non
         start_game(store, game, name)  # two events: GameCreated, SetupRecorded
         ack(f"done {game} 2 {name}")
         for r in range(1, 6):
-            ack(f"begin {game} {2 + r} {name}")
+            seq = 2 + r + (r == 5)  # round 5 closes the game: its GameEnded is written with it
+            ack(f"begin {game} {seq} {name}")
             OpenGame(store, game).record_round(golden_round(name, r))
-            ack(f"done {game} {2 + r} {name}")
+            ack(f"done {game} {seq} {name}")
     ack("finished")
     store.close()
     os.close(fd)

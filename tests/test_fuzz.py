@@ -498,6 +498,12 @@ CLI_WORDS = [
     "event",
     "seal",
     "reveal",
+    "retract",
+    "--reason",
+    "--not-met",
+    "--seal",
+    "--allow-incomplete",
+    "--partial-setup",
     "--json",
     "--yes",
     "-y",
@@ -714,6 +720,14 @@ COMMANDS = [
     ["rules", "{text}"],
     ["rules", "{text}", "--json"],
     ["rules", "R-{n}"],
+    ["reveal", "{game}", "{text}", "--not-met"],
+    ["retract", "{game}", "--reason", "{text}"],
+    ["correct", "{game}", "{n}", "sheet.txt", "--table", "--reason", "{text}"],
+    ["correct", "{game}", "0", "board.txt", "--reason", "{text}"],
+    ["verify", "{game}", "--seal", "{text}"],
+    ["verify", "record.txt", "--allow-incomplete"],
+    ["import", "record.jsonl", "--allow-incomplete"],
+    ["replay", "{game}", "--round", "{n}", "--json"],
 ]
 
 
@@ -777,6 +791,8 @@ DB_COMMANDS = [
     ["new", "another", "--clans", "crab,lion"],
     ["import", "record.jsonl"],
     ["table", "five-player"],
+    ["retract", "five-player", "--reason", "typo"],
+    ["replay", "five-player"],
 ]
 
 

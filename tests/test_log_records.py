@@ -58,7 +58,7 @@ def test_a_corrected_game_round_trips_through_both_formats(stores):
         assert [e.hash for e in events] == [e.hash for e in a.events("two-player")]
         assert export(events) == text
     import_records(b, export_text(a.events("two-player")))
-    assert b.events("two-player")[-1].data["reason"] == 'judge "Ito": no blessing\nunder the army'
+    assert b.events("two-player")[-2].data["reason"] == 'judge "Ito": no blessing\nunder the army'
 
 
 @pytest.mark.parametrize("name", GOLDEN_GAMES)
@@ -139,7 +139,7 @@ def test_importing_a_game_that_exists_changes_nothing(stores):
 
 def test_parse_jsonl_keeps_line_numbers_across_blank_lines():
     events, lines = parse_jsonl("\n" + JSONL.replace("\n", "\n\n", 1))
-    assert lines[:3] == [2, 4, 5] and len(events) == 7
+    assert lines[:3] == [2, 4, 5] and len(events) == 8
 
 
 # --- copies under another id --------------------------------------------------------------------------

@@ -55,8 +55,10 @@ def _replay_live(store: Store, name: str) -> tuple[list, list]:
     for e in events[1:]:
         if e.type == EventType.SETUP_RECORDED:
             live.append(OpenGame(store, game).record_setup(e.data["lines"])[1])
-        else:
+        elif e.type == EventType.ROUND_RESOLVED:
             live.append(OpenGame(store, game).record_round(e.data["entries"])[1])
+        else:  # GameEnded: recorded by the store with round 5, the game being complete
+            live.append(replay(store.events(game)))
     return store.events(game), live
 
 
@@ -88,7 +90,7 @@ def test_golden_game_is_complete_and_verifies(name):
 def test_replay_equals_live_state_after_every_event(store, name):
     recorded, live = _replay_live(store, name)
     steps = list(states(recorded))
-    assert len(steps) == len(live) == 7
+    assert len(steps) == len(live) == 8  # created, setup, five rounds, the closing GameEnded
     for k, (step, state) in enumerate(zip(steps, live, strict=True)):
         if state is not None:
             assert step.state == state, f"event {k + 1}"
@@ -99,7 +101,7 @@ def test_replay_equals_live_state_after_every_event(store, name):
 
 def test_states_gives_reports_for_rounds_only():
     steps = list(states(golden("four-player")))
-    assert [s.report is not None for s in steps] == [False, False, True, True, True, True, True]
+    assert [s.report is not None for s in steps] == [False, False, True, True, True, True, True, False]
     assert [s.report.round for s in steps if s.report] == [1, 2, 3, 4, 5]
     assert steps[1].state.round == 1 and steps[2].state.round == 2
 
@@ -119,11 +121,11 @@ def test_replay_stops_after_the_fifth_round(store):
     h = events[0].data
     new_game(store, "over", h["clans"])
     OpenGame(store, "over").record_setup(events[1].data["lines"])
-    for e in events[2:]:
+    for e in events[2:7]:
         OpenGame(store, "over").record_round(e.data["entries"])
     with pytest.raises(ReplayError, match="fifth round is over"):
         OpenGame(store, "over").record_round(["crab: bluff @ crab_capital"])
-    assert len(store.events("over")) == 7
+    assert [e.type for e in store.events("over")][-2:] == ["RoundResolved", "GameEnded"]  # closed with round 5
 
 
 def test_a_round_recorded_out_of_turn_is_an_engine_divergence():
@@ -161,7 +163,7 @@ def test_what_if_gives_both_outcomes_and_records_nothing():
     assert result.changed.state.controller("crane_south") == "crane"
     assert result.original.final == replay(events)
     assert result.changed.final is not None and result.changed.final != result.original.final
-    assert verify(events) is None and len(events) == 7
+    assert verify(events) is None and len(events) == 8
 
 
 def test_correction_is_appended_and_replay_uses_it(store):
@@ -172,8 +174,8 @@ def test_correction_is_appended_and_replay_uses_it(store):
         2, ROUND2_CHANGED, "judge: no blessing under the crab army"
     )
     log = store.events("two-player")
-    assert [e.type for e in log][-1] == EventType.ENTRY_CORRECTED and recorded.seq == 8
-    assert log[:7] == events  # nothing overwritten
+    assert [e.type for e in log][-2:] == [EventType.ENTRY_CORRECTED, EventType.GAME_ENDED] and recorded.seq == 9
+    assert log[:8] == events  # nothing overwritten; the corrected game is closed again
     assert sorted(int(r) for r in recorded.data["digests"]) == [2, 3, 4, 5]
     assert verify(log) is None
     after = replay(log)
@@ -211,10 +213,10 @@ def test_an_edited_correction_digest_is_caught(store):
     store.import_logs([events])
     OpenGame(store, "two-player").correct(2, ROUND2_CHANGED, "ruling")
     log = store.events("two-player")
-    payload = {**log[-1].payload, "digests": {**log[-1].payload["digests"], "4": "0" * 64}}
-    forged = log[:-1] + [ev.chain("two-player", log[-2], EventType.ENTRY_CORRECTED, payload)]
+    payload = {**log[-2].payload, "digests": {**log[-2].payload["digests"], "4": "0" * 64}}
+    forged = log[:-2] + [ev.chain("two-player", log[-3], EventType.ENTRY_CORRECTED, payload)]
     found = verify(forged)
-    assert found.seq == 8 and found.problem == Problem.ENGINE and "round 4" in found.detail
+    assert found.seq == 9 and found.problem == Problem.ENGINE and "round 4" in found.detail
 
 
 # --- upcasting ------------------------------------------------------------------------------------------

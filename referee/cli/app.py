@@ -5,6 +5,7 @@
     standalone  adjudicate, casebook: no stored game
     games       new, games, show, setup, round, board, score, demo, seal, reveal, event
     logcmds     replay, verify, export, import, what-if, correct
+    amendcmds   retract
     table       the interactive table session
     tournament  `referee tournament ...`: roll call, seating, results, standings
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
@@ -19,7 +20,7 @@ import sys
 import typer
 
 from ..engine.model.errors import RefereeError
-from . import games, logcmds, rules, standalone, table, tournament
+from . import amendcmds, games, logcmds, rules, standalone, table, tournament
 from .checks import CheckedGroup
 
 app = typer.Typer(
@@ -31,7 +32,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, table, tournament, rules):  # the order of `referee --help`
+for module in (standalone, games, logcmds, amendcmds, table, tournament, rules):  # the order of `referee --help`
     app.add_typer(module.commands)
 
 

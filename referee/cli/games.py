@@ -50,6 +50,12 @@ def new(
             "repeatable.",
         ),
     ] = [],  # noqa: B006 (Typer's default for a repeatable option; never mutated)
+    partial_setup: Annotated[
+        bool,
+        typer.Option(
+            "--partial-setup", help="A game taken over mid-way: round 1 is not held to the rulebook's setup (p.4)."
+        ),
+    ] = False,
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
@@ -76,8 +82,9 @@ def new(
             table=table,
             date=date,
             options=options,
+            partial_setup=partial_setup,
         )
-    render.game_created(game, state, store.where)
+    render.game_created(game, state, store.where, partial_setup=partial_setup)
 
 
 def capital_lines(seats) -> list[str]:
@@ -99,10 +106,18 @@ def create_game(store, game: str, seats, **header):
 @commands.command("games")
 def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the games in the database."""
+    from ..log.ending import game_status
     from . import render
 
     with open_store(db) as store:
-        render.games(store.games(), json_out=json_out, where=store.where)
+        infos = store.games()
+        status = {}
+        for events in store.stream():
+            try:
+                status[events[0].game] = game_status(events)  # from the events alone: no engine run per game
+            except RefereeError:  # an unreadable payload: `referee verify` names the event
+                status[events[0].game] = "damaged: run referee verify"
+    render.games(infos, status, json_out=json_out, where=store.where)
 
 
 @commands.command()
@@ -119,12 +134,11 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @commands.command()
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
-    from ..log import OpenGame
     from . import render
 
     text = read_input(sheet)
     with open_store(db) as store:
-        log = OpenGame(store, game)
+        log = _open_game(store, game)
         if log.state.round > 1:
             raise RefereeError(
                 f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead"
@@ -152,6 +166,7 @@ def play_round(
 
     with open_store(db) as store:
         log = _open_game(store, game)
+        log.check_setup()  # before the tokens are typed: round 1 waits for a complete setup (p.4)
         text = read_input(sheet) if sheet is not None else enter_round(log.state)
         entries = read_round(log.state, text)
         if not yes and not json_out and sys.stdin.isatty() and not confirm_entry(log.state, entries):
@@ -164,6 +179,10 @@ def _open_game(store, game: str):
     from ..log import OpenGame
 
     log = OpenGame(store, game)
+    if log.fold.ended:
+        raise RefereeError(
+            f"game {game!r}: the game has ended (p.10): only a correction may follow", hint=f"referee score {game}"
+        )
     if log.state.round > 5:
         raise RefereeError(f"game {game!r} is over: five rounds were played (p.10)", hint=f"referee score {game}")
     return log
@@ -202,14 +221,14 @@ def board(
 
 @commands.command()
 def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Final honor per player, line by line, the winner and the tie-break (R-24, R-25)."""
-    from ..engine import final_score
-    from ..log import Fold
+    """Honor per player, line by line, each objective with why it is met or not; the winner and the tie-break
+    (R-24, R-25) once the game is complete, until then a provisional score with no winner (R-28)."""
+    from ..log import Fold, game_score
     from . import render
 
     with open_store(db) as store:
         fold = Fold.of(store.events(game))
-    render.final_score(final_score(fold.state), json_out=json_out, provisional=fold.state.round <= 5)
+    render.final_score(game_score(fold), json_out=json_out)
 
 
 @commands.command()
@@ -220,8 +239,7 @@ def demo(
     ] = "five-player",
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
-    from ..engine import final_score
-    from ..log import EventType, OpenGame, golden
+    from ..log import EventType, OpenGame, game_score, golden
     from . import render
 
     events = golden(name)
@@ -251,7 +269,7 @@ def demo(
                 render.entry_echo(data["round"], data["entries"])
                 event, state, report = log.record_round(data["entries"])
                 render.round_report(report, state, seal=event.seal)
-    render.final_score(final_score(log.state))
+    render.final_score(game_score(log.fold))
     render.console.print(f"replay it with: referee replay {game}    check it with: referee verify {game}")
 
 
@@ -304,19 +322,29 @@ def seal(
 def reveal(
     game: GameArg,
     clan: Annotated[str, typer.Argument(help="The clan revealing its objective.", show_default=False)],
-    objective: Annotated[str, typer.Argument(help="The objective's id (prefixes work).", show_default=False)],
+    objective: Annotated[str, typer.Argument(help="The objective's id (prefixes work).", show_default=False)] = "",
     code: Annotated[str, typer.Argument(help="The reveal code given at sealing; omit if it was never sealed.")] = "",
+    not_met: Annotated[
+        bool, typer.Option("--not-met", help="The player declares its sealed objective not met, without revealing it.")
+    ] = False,
     db: DbOpt = None,
 ) -> None:
-    """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring."""
+    """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring, or
+    declare it not met (--not-met, R-28)."""
     from ..engine.notation.round import parse_clan, resolve_name
     from ..log import OpenGame
     from . import render
 
     seat = str(parse_clan(clan, clan))
+    if not_met == bool(objective):
+        raise typer.BadParameter("name the objective revealed, or declare it --not-met (not both)")
     with open_store(db) as store:
         log = OpenGame(store, game)
         board = log.fold.board
+        if not_met:
+            log.reveal_objective(seat, "", "")
+            render.console.print(f"{seat} declares its sealed objective not met (R-28): it scores nothing")
+            return
         name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
         log.reveal_objective(seat, name, code)
     render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")

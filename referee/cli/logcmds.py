@@ -16,17 +16,38 @@ RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_d
 def replay(
     game: GameArg,
     to: Annotated[int | None, typer.Option("--to", min=0, max=5, help="Stop after this round.")] = None,
+    round_no: Annotated[
+        int | None,
+        typer.Option("--round", "-r", min=0, max=5, help="Stop after this round and show the board as it stood then."),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Replay a logged game round by round from its events (every report recomputed)."""
+    """Replay a logged game event by event: table events, rounds (every report recomputed), reveals,
+    retractions and corrections, in order, each labelled with the time it was recorded."""
     from ..log import states
     from . import render
 
     with open_store(db) as store:
         events = store.events(game)
-    steps = [s for s in states(events) if s.report is not None and (to is None or s.report.round <= to)]
-    render.replay(steps, json_out=json_out)
+    stop = round_no if round_no is not None else to
+    steps = []
+    for step in states(events):
+        if stop == 0 and step.event.type == "RoundResolved":
+            break
+        steps.append(step)
+        if stop and step.state.round > stop:  # round ``stop`` was just resolved: the board as it stood then
+            break
+    if round_no is not None and steps[-1].state.round <= round_no and round_no > 0:
+        played = steps[-1].state.round - 1
+        raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {played})")
+    render.replay(steps, json_out=json_out, board_after=steps[-1].state if round_no is not None else None)
+
+
+AllowIncomplete = Annotated[
+    bool,
+    typer.Option("--allow-incomplete", help="Accept a record of a game not finished (no closing result) on purpose."),
+]
 
 
 @commands.command()
@@ -34,11 +55,17 @@ def verify(
     target: Annotated[
         str, typer.Argument(help="A game id in the database, or an exported file (.jsonl or game record).")
     ],
+    seal: Annotated[
+        str | None, typer.Option("--seal", help="Confirm that the event with this seal (XXXX-XXXX) is in the log.")
+    ] = None,
+    allow_incomplete: AllowIncomplete = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence."""
-    from ..log import parse_records, verify as verify_log
+    """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence.
+    A record (a file) must end with the game's result: one cut anywhere is incomplete."""
+    from ..log import game_ended, parse_records, verify as verify_log
+    from ..log.ending import check_complete, rounds_in
     from . import render
 
     path = Path(target)
@@ -49,9 +76,21 @@ def verify(
         with open_store(db) as store:
             events = store.events(target)
     found = verify_log(events)
-    render.verified(target, events, found, lines, json_out=json_out)
+    sealed = None
+    if seal is not None and not found:
+        code = seal.strip().upper()
+        sealed = next((e for e in events if e.seal == code), None)
+        if sealed is None:
+            raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
+    end = game_ended(events)
+    status = "finished" if end else f"in progress: round {rounds_in(events) + 1} to play"
+    if end is None and rounds_in(events) >= 5:
+        status = "in progress: objectives to reveal"
+    render.verified(target, events, found, lines, json_out=json_out, status=status, sealed=sealed)
     if found:
         raise typer.Exit(1)
+    if lines is not None and not allow_incomplete:
+        check_complete(events)
 
 
 @commands.command()
@@ -82,16 +121,20 @@ def export(
 @commands.command("import")
 def import_(
     file: Annotated[Path, typer.Argument(help="A JSON Lines log or a plain-text game record.", show_default=False)],
+    allow_incomplete: AllowIncomplete = False,
     db: DbOpt = None,
 ) -> None:
-    """Import a game: verified first; a damaged file is refused with its line number, nothing stored."""
-    from ..log import import_records
+    """Import a game: verified first; a damaged file is refused with its line number, nothing stored. A
+    record cut anywhere (without the game's result) is refused unless --allow-incomplete."""
+    from ..log import game_ended, import_records
+    from ..log.ending import rounds_in
     from . import render
 
     text = read_input(file)
     with open_store(db, create=True) as store:
-        events = import_records(store, text)
-    render.console.print(f"imported {events[0].game}: {len(events)} events, verified")
+        events = import_records(store, text, allow_incomplete=allow_incomplete)
+    note = "" if game_ended(events) else f"; incomplete: ends after round {rounds_in(events)} (imported on purpose)"
+    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{note}")
 
 
 @commands.command("what-if")
@@ -109,20 +152,45 @@ def what_if(game: GameArg, round_no: RoundArg, sheet: SheetArg, db: DbOpt = None
 @commands.command()
 def correct(
     game: GameArg,
-    round_no: RoundArg,
+    round_no: Annotated[int, typer.Argument(min=0, max=5, help="The round (0: the setup facts).", show_default=False)],
     sheet: SheetArg,
-    reason: Annotated[str, typer.Option("--reason", help="Why the round's entry is corrected (the judge's ruling).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the entry is corrected (the judge's ruling).")],
+    table: Annotated[
+        bool, typer.Option("--table", help="The file holds the round's table events, not its tokens.")
+    ] = False,
     db: DbOpt = None,
 ) -> None:
-    """Record a correction of a round's entry, with its reason. The original stays in the log."""
+    """Record a correction, with its reason: a round's tokens, a round's table events (--table), or the
+    whole setup (round 0). Every later round is re-run; the original stays in the log. Prints what to
+    change on the physical board now and the new seals."""
+    from ..engine.model.board_changes import board_changes
     from ..log import OpenGame
     from . import render
 
+    text = read_input(sheet)
     with open_store(db) as store:
         log = OpenGame(store, game)
-        _played(log.fold, game, round_no)
-        event, correction = log.correct(round_no, read_input(sheet), reason)
-    render.correction(correction, event.seal)
+        before, fold = log.state, log.fold
+        if round_no == 0:
+            if table:
+                raise typer.BadParameter("round 0 is the setup: its facts are corrected without --table")
+            old = list(fold.setup_lines)
+            event = log.correct_setup(text, reason)
+            title, new = "Correction of the setup", list(log.fold.setup_lines)
+        else:
+            _played(fold, game, round_no)
+            if table:
+                old = list(fold.played(round_no).table)
+                event = log.correct_table(round_no, text, reason)
+                title, new = f"Correction of round {round_no}'s table events", list(log.fold.played(round_no).table)
+            else:
+                old = list(fold.played(round_no).lines)
+                event, _ = log.correct(round_no, text, reason)
+                title, new = f"Correction of round {round_no}", list(log.fold.played(round_no).lines)
+        seals = [e.seal for e in log.events[log.events.index(event) :]]
+    render.correction(
+        f"{title} (event {event.seq})", event.data["reason"], old, new, board_changes(before, log.state), seals
+    )
 
 
 def _played(fold, game: str, round_no: int) -> None:

@@ -142,30 +142,17 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def final_score(final, *, json_out: bool = False, provisional: bool = False) -> None:
-    """The final honor, line by line, winner and tie-break (R-24, R-25)."""
+def final_score(score, *, json_out: bool = False) -> None:
+    """Honor per player, line by line (R-24); the winner and tie-break (R-25) only once the game is
+    complete: until then the score is provisional and names no winner (R-28)."""
     if json_out:
-        print_json(
-            {
-                "winners": final.winners,
-                "tiebreak": final.tiebreak,
-                "scores": [
-                    {
-                        "clan": s.clan,
-                        "total": s.total,
-                        "territories": s.territories,
-                        "provinces": s.provinces,
-                        "lines": [{"label": line.label, "honor": line.honor} for line in s.lines],
-                    }
-                    for s in final.scores
-                ],
-            }
-        )
+        print_json(score.to_dict())
         return
-    console.rule("[bold]Honor so far (the game is not over)[/bold]" if provisional else "[bold]Final honor[/bold]")
+    final = score.final
+    console.rule("[bold]Honor: provisional[/bold]" if score.provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
         table = _table(
-            f"{s.clan}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
+            f"{score.who(s.clan)}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
             f"{_count(s.provinces, 'province', 'provinces')})"
         )
         table.add_column("line")
@@ -174,8 +161,22 @@ def final_score(final, *, json_out: bool = False, provisional: bool = False) -> 
             table.add_row(line.label, str(line.honor))
         table.add_row("[bold]total[/bold]", f"[bold]{s.total}[/bold]")
         console.print(table)
-    names = " and ".join(str(c) for c in final.winners)
-    console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")
+    if score.partial_setup:
+        console.print(PARTIAL)
+    if score.provisional:
+        console.print(f"[bold]{score.status()}[/bold]: no winner is named until then")
+    else:
+        names = " and ".join(score.who(c) for c in final.winners)
+        console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")
+
+
+def board_changes(lines: list[str], *seals: str) -> None:
+    """What to change on the physical board now, then the new seal(s)."""
+    console.print("[bold]On the board now:[/bold]")
+    for line in lines or ["nothing to change"]:
+        console.print(f"  • {line}")
+    for seal in seals:
+        console.print(f"[bold]seal {seal}[/bold]")
 
 
 def board_view(state: GameState, *, json_out: bool = False) -> None:
@@ -216,18 +217,24 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
     console.print(table)
 
 
-def game_created(game: str, state: GameState, where: str) -> None:
+PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"
+
+
+def game_created(game: str, state: GameState, where: str, *, partial_setup: bool = False) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
     console.print(
         "capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), "
         "then referee round GAME SHEET"
     )
+    if partial_setup:
+        console.print(PARTIAL)
 
 
-def games(infos, *, json_out: bool = False, where: str = "") -> None:
+def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False, where: str = "") -> None:
     rows = [
         {
             "game": g.game,
+            "state": (status or {}).get(g.game, ""),
             "clans": g.header.get("clans"),
             "event": g.header.get("event", ""),
             "table": g.header.get("table", ""),
@@ -250,7 +257,8 @@ def games(infos, *, json_out: bool = False, where: str = "") -> None:
     table.add_column("created", min_width=len("2026-11-23"))  # the time goes under the date if need be
     for r in rows:
         created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
-        table.add_row(r["game"], ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
+        game = r["game"] + (f"\n[dim]{r['state']}[/dim]" if r["state"] else "")  # the state under the id
+        table.add_row(game, ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
     console.print(table)
 
 
@@ -268,6 +276,7 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
         "engine_version": h.engine_version,
         "board_version": h.board_version,
         "round": fold.state.round,
+        "partial_setup": h.partial_setup,
         "events": len(events),
         "seals": [{"round": r, "seal": s, "event": t} for r, s, t in seals],
     }
@@ -280,6 +289,8 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
     console.print(f"seats: {players}")
     console.print(f"rules options: {', '.join(f'{k}={v}' for k, v in h.options.to_dict().items())}")
     console.print(f"engine {h.engine_version}, board data {h.board_version}; {len(events)} events")
+    if h.partial_setup:
+        console.print(PARTIAL)
     done = fold.state.round - 1
     console.print(f"rounds played: {done} of 5" + ("  (game over)" if done >= 5 else ""))
     for r, seal, t in seals:
@@ -292,33 +303,101 @@ def entry_echo(round_no: int, lines) -> None:
         console.print(f"  {line}")
 
 
-def replay(steps, *, json_out: bool = False) -> None:
+def _at(e) -> str:
+    return e.recorded_at[:19].replace("T", " ") if e.recorded_at else "time not recorded"
+
+
+def _event_lines(e) -> list[str]:
+    """What an event holds, one line each, for the replay."""
+    d = e.data
+    if e.type == "GameCreated":
+        players = ", ".join(f"{c} ({d['players'][c]})" if d["players"].get(c) else c for c in d["clans"])
+        return [f"seats: {players}"]
+    if e.type in ("SetupRecorded", "TableEventsRecorded"):
+        return list(d["lines"])
+    if e.type in ("TableEventsCorrected", "SetupCorrected"):
+        return [f"reason: {d['reason']}", *d["lines"]]
+    if e.type == "EntryCorrected":
+        return [f"reason: {d['reason']}", *d["entries"]]
+    if e.type == "EventRetracted":
+        return [f"reason: {d['reason']}"]
+    if e.type == "ObjectiveRevealed":
+        return [f"{d['clan']} reveals {d['objective']}"]
+    if e.type == "ObjectiveSealed":
+        return [f"{d['clan']} seals a secret objective"]
+    if e.type == "GameEnded":
+        return [
+            ", ".join(f"{c} {n}" for c, n in d["scores"].items())
+            + f"; winner {' and '.join(d['winners'])}"
+            + f" ({d['tiebreak']})"
+        ]
+    return []
+
+
+def replay(steps, *, json_out: bool = False, board_after=None) -> None:
+    """Every event of the log in order, each labelled with the time it was recorded: a round with its report;
+    table events, reveals, retractions and corrections with what they changed on the board."""
+    from ..engine.model.board_changes import board_changes as changes_between
+
+    rows = []
+    before = None
+    for s in steps:
+        changes = (
+            []
+            if before is None or s.event.type in ("RoundResolved", "GameCreated")
+            else changes_between(before, s.state)
+        )
+        rows.append((s, changes))
+        before = s.state
     if json_out:
         print_json(
-            [
-                {
-                    "seq": s.event.seq,
-                    "round": s.report.round,
-                    "seal": s.event.seal,
-                    "report": s.report,
-                    "state": state_to_dict(s.state),
-                }
-                for s in steps
-            ]
+            {
+                "events": [
+                    {
+                        "seq": s.event.seq,
+                        "type": s.event.type,
+                        "recorded_at": s.event.recorded_at,
+                        "label": event_label(s.event),
+                        "seal": s.event.seal,
+                        "lines": _event_lines(s.event),
+                        "changes": changes,
+                        "report": s.report if s.event.type == "RoundResolved" else None,
+                    }
+                    for s, changes in rows
+                ],
+                "board": None if board_after is None else state_to_dict(board_after),
+            }
         )
         return
-    for s in steps:
-        entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
-        round_report(s.report, s.state, seal=s.event.seal)
+    for s, changes in rows:
+        e = s.event
+        console.rule(f"[bold]{_at(e)}  event {e.seq}: {event_label(e)}[/bold]", align="left")
+        if e.type == "RoundResolved":
+            entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
+            round_report(s.report, s.state, seal=e.seal)
+            continue
+        for line in _event_lines(e):
+            console.print(f"  {line}")
+        if changes:
+            console.print("On the board:")
+            for line in changes:
+                console.print(f"  • {line}")
+        console.print(f"[bold]seal {e.seal}[/bold]")
+    if board_after is not None:
+        board_view(board_after)
 
 
-def verified(target: str, events, found, lines, *, json_out: bool = False) -> None:
+def verified(target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None) -> None:
     if json_out:
         print_json(
             {
                 "target": target,
                 "events": len(events),
                 "ok": found is None,
+                "status": status,
+                "seal": None
+                if sealed is None
+                else {"seal": sealed.seal, "seq": sealed.seq, "type": sealed.type, "recorded_at": sealed.recorded_at},
                 "divergence": None
                 if found is None
                 else {
@@ -335,10 +414,36 @@ def verified(target: str, events, found, lines, *, json_out: bool = False) -> No
         console.print(
             f"{target}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
             + (f"; last seal {last}" if last else "")
+            + (f"; {status}" if status else "")
         )
+        if sealed is not None:
+            console.print(
+                f"seal {sealed.seal}: {event_label(sealed)}, event {sealed.seq} of {len(events)}"
+                + (f", recorded {sealed.recorded_at[:19].replace('T', ' ')}" if sealed.recorded_at else "")
+                + "; every event up to it is in this log, unchanged"
+            )
     else:
         where = f" (line {lines[found.index]})" if lines else ""
         console.print(f"[red]{target}: first divergence at {found}{where}[/red]")
+
+
+def event_label(e) -> str:
+    """An event in a few words: "round 3", "round 2's table events", "the end of the game"."""
+    d = e.data
+    labels = {
+        "GameCreated": lambda: "the game's creation",
+        "SetupRecorded": lambda: "setup facts",
+        "RoundResolved": lambda: f"round {d['round']}",
+        "TableEventsRecorded": lambda: f"round {d['round']}'s table events",
+        "EntryCorrected": lambda: f"the correction of round {d['round']}",
+        "TableEventsCorrected": lambda: f"the correction of round {d['round']}'s table events",
+        "SetupCorrected": lambda: "the correction of the setup",
+        "ObjectiveSealed": lambda: f"{d['clan']}'s objective sealed",
+        "ObjectiveRevealed": lambda: f"{d['clan']}'s objective revealed",
+        "EventRetracted": lambda: f"the retraction of event {d['seq']}",
+        "GameEnded": lambda: "the end of the game",
+    }
+    return labels.get(e.type, lambda: e.type)()
 
 
 def _outcome_table(title: str, outcome) -> Table:
@@ -351,8 +456,6 @@ def _outcome_table(title: str, outcome) -> Table:
 
 
 def what_if(w, *, json_out: bool = False) -> None:
-    from ..engine import final_score as score_of
-
     sides = [("as recorded", w.original), ("what if", w.changed)]
     if json_out:
         print_json(
@@ -364,7 +467,7 @@ def what_if(w, *, json_out: bool = False) -> None:
                         "entries": o.lines,
                         "state": state_to_dict(o.state),
                         "report": o.report,
-                        "final_honor": {str(s.clan): s.total for s in score_of(o.final).scores} if o.final else None,
+                        "final_honor": o.score.totals() if o.score else None,
                     }
                     for name, o in sides
                 },
@@ -396,11 +499,10 @@ def what_if(w, *, json_out: bool = False) -> None:
         return "; ".join(f"{c}: {', '.join(t for t, _ in v)}" for c, v in sorted(st.cards_held.items()) if v) or "-"
 
     table.add_row("territory cards", held(w.original.state), held(w.changed.state))
-    if w.original.final is not None and w.changed.final is not None:
-        ha = {str(s.clan): s.total for s in score_of(w.original.final).scores}
-        hb = {str(s.clan): s.total for s in score_of(w.changed.final).scores}
+    if w.original.score is not None and w.changed.score is not None:
+        ha, hb = w.original.score.totals(), w.changed.score.totals()
         for clan in ha:
-            table.add_row(f"honor {clan}", str(ha[clan]), str(hb.get(clan)))
+            table.add_row(f"honor {w.original.score.who(clan)}", str(ha[clan]), str(hb.get(clan)))
     console.print(table)
     console.print(
         Columns([_outcome_table("battles as recorded", w.original), _outcome_table("battles, what if", w.changed)])
@@ -409,16 +511,18 @@ def what_if(w, *, json_out: bool = False) -> None:
         console.print(f"[yellow]note:[/yellow] {w.note}")
 
 
-def correction(c, seal: str) -> None:
-    console.rule(f"[bold]Correction of round {c.round}[/bold] (event {c.seq})")
-    console.print(f"reason: {c.reason}")
-    for line in c.original.lines:
-        if line not in c.corrected.lines:
+def correction(title: str, reason: str, old: list[str], new: list[str], changes: list[str], seals: list[str]) -> None:
+    """A recorded correction: what changed in the entry, then what to change on the physical board now (the
+    board before the correction against the board after it, every later round re-run), and the new seals."""
+    console.rule(f"[bold]{title}[/bold]")
+    console.print(f"reason: {reason}")
+    for line in old:
+        if line not in new:
             console.print(f"  [red]- {line}[/red]")
-    for line in c.corrected.lines:
-        if line not in c.original.lines:
+    for line in new:
+        if line not in old:
             console.print(f"  [green]+ {line}[/green]")
-    round_report(c.corrected.report, c.corrected.after, seal=seal)
+    board_changes(changes, *seals)
 
 
 def table_notes(round_no: int, lines, notes, seal: str | None = None) -> None:

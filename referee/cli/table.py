@@ -82,8 +82,8 @@ def table_session(
     db: DbOpt = None,
 ) -> None:
     """Keep one game open for the whole session: setup, each round, board and score."""
-    from ..engine import final_score
     from ..engine.notation.round import format_entry
+    from ..log import game_score
     from . import render
     from .entry import _install_completion
 
@@ -127,7 +127,7 @@ def table_session(
                         write_output(Path(target), board_svg(session.state))
                         render.console.print(f"picture written to {target}")
                 elif word == "score":
-                    render.final_score(final_score(session.state), provisional=session.state.round <= 5)
+                    render.final_score(game_score(session.log.fold))
                 elif word == "show":
                     render.game_summary(session.log.fold, session.log.events)
                 else:

@@ -8,6 +8,7 @@ which state, reports and scores are always recomputed with the engine.
     records  export and import: JSON Lines and the plain-text game record
 """
 
+from .ending import GameScore, game_ended, game_score
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_chain, format_seal
 from .game import OpenGame, new_game
 from .replay import (
@@ -37,6 +38,7 @@ __all__ = [
     "Fold",
     "GOLDEN_GAMES",
     "GameChanged",
+    "GameScore",
     "GameExists",
     "GameInfo",
     "LogError",
@@ -55,6 +57,8 @@ __all__ = [
     "export_jsonl",
     "export_text",
     "format_seal",
+    "game_ended",
+    "game_score",
     "golden",
     "import_records",
     "new_game",

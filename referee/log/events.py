@@ -46,6 +46,10 @@ class EventType(StrEnum):
     OBJECTIVE_SEALED = "ObjectiveSealed"
     OBJECTIVE_REVEALED = "ObjectiveRevealed"
     TABLE_EVENTS_RECORDED = "TableEventsRecorded"
+    EVENT_RETRACTED = "EventRetracted"
+    TABLE_EVENTS_CORRECTED = "TableEventsCorrected"
+    SETUP_CORRECTED = "SetupCorrected"
+    GAME_ENDED = "GameEnded"
 
 
 CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType}
@@ -69,6 +73,10 @@ SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload ver
     EventType.OBJECTIVE_SEALED: {"clan": str, "commitment": str},
     EventType.OBJECTIVE_REVEALED: {"clan": str, "objective": str, "code": str},
     EventType.TABLE_EVENTS_RECORDED: {"round": int, "lines": list},
+    EventType.EVENT_RETRACTED: {"seq": int, "type": str, "reason": str},
+    EventType.TABLE_EVENTS_CORRECTED: {"round": int, "lines": list, "reason": str, "digests": dict},
+    EventType.SETUP_CORRECTED: {"lines": list, "reason": str, "digests": dict},
+    EventType.GAME_ENDED: {"scores": dict, "winners": list, "tiebreak": str, "digest": str},
 }
 
 
@@ -244,8 +252,9 @@ def game_created(
     date: str = "",
     engine_version: str,
     board_version: str,
+    partial_setup: bool = False,
 ) -> dict[str, Any]:
-    return {
+    payload = {
         "game": game,
         "clans": [str(c) for c in clans],
         "players": {str(k): v for k, v in players.items()},
@@ -256,6 +265,9 @@ def game_created(
         "engine_version": engine_version,
         "board_version": board_version,
     }
+    if partial_setup:  # a game taken over mid-way: its setup is not checked (written only when set)
+        payload["partial_setup"] = True
+    return payload
 
 
 def setup_recorded(lines: Sequence[str]) -> dict[str, Any]:
@@ -277,6 +289,23 @@ def entry_corrected(round_no: int, entries: Sequence[str], reason: str, digests:
 
 def table_events_recorded(round_no: int, lines: Sequence[str]) -> dict[str, Any]:
     return {"round": round_no, "lines": list(lines)}
+
+
+def event_retracted(seq: int, type_: str, reason: str) -> dict[str, Any]:
+    return {"seq": seq, "type": str(type_), "reason": reason}
+
+
+def table_events_corrected(round_no: int, lines: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
+    return {
+        "round": round_no,
+        "lines": list(lines),
+        "reason": reason,
+        "digests": {str(r): d for r, d in sorted(digests.items())},
+    }
+
+
+def setup_corrected(lines: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
+    return {"lines": list(lines), "reason": reason, "digests": {str(r): d for r, d in sorted(digests.items())}}
 
 
 def objective_commitment(game: str, clan: str, objective: str, code: str) -> str:

@@ -12,7 +12,9 @@ from ..boarddata import load_board
 from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
 from ..engine.model.digest import state_digest
 from . import events as ev
+from .amend import setup_board, setup_missing, to_retract
 from .commitment import canonical_code, commit
+from .ending import game_ended_payload, game_score
 from .events import Event, LogError
 from .replay import (
     Correction,
@@ -38,6 +40,7 @@ def new_game(
     date: str = "",
     options: dict[str, Any] | None = None,
     setup: str | Iterable[str] = (),
+    partial_setup: bool = False,
 ) -> list[Event]:
     """Record a new game, and its first setup facts (``setup``) in the same transaction: both or neither."""
     ev.check_game_id(game)
@@ -66,6 +69,7 @@ def new_game(
                 date=date,
                 engine_version=ENGINE_VERSION,
                 board_version=board.version,
+                partial_setup=partial_setup,
             ),
         )
     ]
@@ -95,26 +99,86 @@ class OpenGame:
     def _append(self, type_: str, payload: dict[str, Any], outcome=None) -> Event:
         """Fold the event in, then store it. The fold refuses what the engine refuses, and a refusal leaves
         it as it was; ``outcome`` is the event's effect, already computed on this fold."""
+        items = [(type_, payload)]
         try:
-            self.fold.apply(ev.chain(self.game, self.events[-1], type_, payload), outcome)
+            event = ev.chain(self.game, self.events[-1], type_, payload)
+            self.fold.apply(event, outcome)
+            if self.fold.complete and not self.fold.ended:  # round 5 or the last reveal: the log is closed
+                items.append((ev.EventType.GAME_ENDED, game_ended_payload(game_score(self.fold))))
+                self.fold.apply(ev.chain(self.game, event, *items[-1]))
         except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
+            if len(items) > 1:  # the event was folded in, its closing was not: read the game again
+                self.reload()
             track = self.state.round
             raise LogError(
                 f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
             ) from None
         try:
-            event = self.store.append(self.game, [(type_, payload)], self.events[-1])[0]
+            recorded = self.store.append(self.game, items, self.events[-1])
         except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
             self.reload()
             raise
-        self.events.append(event)
-        return event
+        self.events += recorded
+        return recorded[0]
+
+    @property
+    def ended(self) -> Event | None:
+        """The GameEnded event closing the log, if the game is finished."""
+        return self.events[-1] if self.fold.ended else None
+
+    def retract(self, reason: str) -> tuple[Event, Event]:
+        """Take back the last event in effect, as a new event; returns (the retraction, the event taken back)."""
+        if not reason.strip():
+            raise LogError(f"game {self.game!r}: a retraction needs a reason (--reason)")
+        try:
+            if self.fold.ended:
+                raise ReplayError("the game has ended (p.10): only a correction may follow")
+            target = to_retract(self.fold)
+        except ReplayError as exc:
+            raise LogError(f"game {self.game!r}: {exc.problem}") from None
+        event = self._append(ev.EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason.strip()))
+        return event, target
+
+    def correct_table(self, round_no: int, lines: str | Iterable[str], reason: str) -> Event:
+        """Replace a resolved round's table events; the round and every later one are re-run."""
+        if not reason.strip():
+            raise LogError(f"game {self.game!r}: a correction needs a reason")
+        canonical = canonical_table_lines(lines, self.fold.board)
+        digests = {p.round: state_digest(p.after) for p in self.fold.rerun(round_no, table=canonical)}
+        payload = ev.table_events_corrected(round_no, canonical, reason.strip(), digests)
+        return self._append(ev.EventType.TABLE_EVENTS_CORRECTED, payload)
+
+    def correct_setup(self, lines: str | Iterable[str], reason: str) -> Event:
+        """Replace the whole setup (every setup fact); every round played is re-run on it."""
+        if not reason.strip():
+            raise LogError(f"game {self.game!r}: a correction needs a reason")
+        canonical = canonical_setup(lines, self.fold.board)
+        start = setup_board(self.fold, canonical)
+        rerun = self.fold.rerun(1, start=start) if self.fold.rounds else []
+        digests = {p.round: state_digest(p.after) for p in rerun}
+        return self._append(ev.EventType.SETUP_CORRECTED, ev.setup_corrected(canonical, reason.strip(), digests))
 
     def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
         payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
         return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
 
+    def check_setup(self) -> None:
+        """Round 1 is refused while the rulebook's setup is incomplete (p.4), unless the game was taken over
+        mid-way (``partial_setup``)."""
+        fold = self.fold
+        if fold.rounds or fold.header.partial_setup:
+            return
+        missing = setup_missing(fold)
+        if missing:
+            raise LogError(
+                f"game {self.game!r}, round 1: the setup is incomplete (p.4 step 7, p.5 step 10): "
+                + "; ".join(missing),
+                hint="`referee setup GAME FILE` places them; a game taken over mid-way is started with "
+                "`referee new GAME --partial-setup ...`",
+            )
+
     def record_round(self, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+        self.check_setup()
         lines, state, report = round_outcome(self.fold, entries)
         payload = ev.round_resolved(report.round, lines, state_digest(state))
         return self._append(ev.EventType.ROUND_RESOLVED, payload, (state, report)), state, report
@@ -125,6 +189,8 @@ class OpenGame:
         canonical = canonical_table_lines(lines, fold.board)
         if not canonical:
             raise LogError(f"game {self.game!r}: no table event given")
+        if fold.ended:
+            raise LogError(f"game {self.game!r}: the game has ended (p.10): only a correction may follow")
         if fold.state.round > 5:
             raise LogError(f"game {self.game!r} is over: five rounds were played (p.10)")
         applied = apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line

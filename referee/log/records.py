@@ -20,6 +20,13 @@
       == correction of round 1 (seal 9C0D-1E2F)
       reason: "the judge's ruling, as a JSON string"
       crab: army 2 crab_central > neutral_mainland_inland
+      == end (seal 3A4B-5C6D)
+      result: crab 52, crane 40; winner crab (most honor)
+
+  Other sections: ``== table round N``, ``== sealed objective``, ``== objective``, ``== retraction of
+  event N`` (its reason), ``== correction of round N table events`` and ``== correction of setup`` (a
+  reason, then the lines). A finished game's record ends with ``== end`` and its result line, like a chess
+  record's result: a record without it was cut, or the game is not over (``--allow-incomplete``).
 
   Importing a record re-runs it with the engine (digests are recomputed) and checks every seal it
   carries; a section without a seal is accepted as written (hand-written records).
@@ -44,6 +51,8 @@ from ..engine.notation.round import format_entry, parse_entry, strip_comment
 from ..engine.notation.setup import format_board_fact, parse_board_line
 from ..engine.notation.table_events import format_table_event, parse_table_event
 from . import events as ev
+from .amend import setup_board, to_retract
+from .ending import check_complete, game_ended_payload, game_score, result_line
 from .events import Event, EventType, LogError
 from .replay import Fold, ReplayError, round_outcome, verify
 from .storage import Store
@@ -51,10 +60,13 @@ from .storage import Store
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
 HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 SECTION = re.compile(
-    r"^==\s*(setup|sealed\s+objective|objective|table\s+round\s+(\d+)|round\s+(\d+)|correction\s+of\s+round\s+(\d+))\s*"
-    r"(?:\(\s*seal\s+([0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$",
+    r"^==\s*(?P<what>setup|sealed\s+objective|objective|end|table\s+round\s+(?P<table>\d+)|round\s+(?P<round>\d+)"
+    r"|correction\s+of\s+round\s+(?P<corrected>\d+)(?P<tables>\s+table\s+events)?|correction\s+of\s+setup"
+    r"|retraction\s+of\s+event\s+(?P<retracted>\d+))\s*"
+    r"(?:\(\s*seal\s+(?P<seal>[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$",
     re.IGNORECASE,
 )
+REASONED = ("correction", "correction-table", "correction-setup", "retraction")
 EVENT_KEYS = {
     "game": str,
     "seq": int,
@@ -169,13 +181,25 @@ def export_text(events: Sequence[Event]) -> str:
         "Engine": h["engine_version"],
         "Board": h["board_version"],
     }
+    if h.get("partial_setup") is True:
+        headers["Setup"] = "partial"
     out = [f'[{k} "{_quote(v)}"]' for k, v in headers.items()]
+    fold = Fold() if any(e.type == EventType.GAME_ENDED for e in events) else None
+    if fold is not None:
+        fold.apply(events[0])
     for e in events[1:]:
-        out += ["", *_section(e)]
+        if fold is not None:
+            fold.apply(e)
+        result = result_line(game_score(fold)) if e.type == EventType.GAME_ENDED else ""
+        out += ["", *_section(e, result)]
     return "\n".join(out) + "\n"
 
 
-def _section(e: Event) -> list[str]:
+def _reason(d: dict[str, Any]) -> str:
+    return f"reason: {_no_breaks(json.dumps(d['reason'], ensure_ascii=False))}"
+
+
+def _section(e: Event, result: str = "") -> list[str]:
     d = e.data
     if e.type == EventType.SETUP_RECORDED:
         return [f"== setup (seal {e.seal})", *d["lines"]]
@@ -188,9 +212,19 @@ def _section(e: Event) -> list[str]:
         return [f"== table round {d['round']} (seal {e.seal})", *d["lines"]]
     if e.type == EventType.OBJECTIVE_SEALED:
         return [f"== sealed objective (seal {e.seal})", f"{d['clan']}: commitment {d['commitment']}"]
+    if e.type == EventType.OBJECTIVE_REVEALED and not d["objective"]:
+        return [f"== objective (seal {e.seal})", f"{d['clan']}: declares not met"]
     if e.type == EventType.OBJECTIVE_REVEALED:
         code = f" code {d['code']}" if d["code"] else ""
         return [f"== objective (seal {e.seal})", f"{d['clan']}: objective {d['objective']}{code}"]
+    if e.type == EventType.TABLE_EVENTS_CORRECTED:
+        return [f"== correction of round {d['round']} table events (seal {e.seal})", _reason(d), *d["lines"]]
+    if e.type == EventType.SETUP_CORRECTED:
+        return [f"== correction of setup (seal {e.seal})", _reason(d), *d["lines"]]
+    if e.type == EventType.EVENT_RETRACTED:
+        return [f"== retraction of event {d['seq']} (seal {e.seal})", _reason(d)]
+    if e.type == EventType.GAME_ENDED:
+        return [f"== end (seal {e.seal})", result]
     raise RecordError(f"event {e.seq}: a {e.type} event has no place in a game record")
 
 
@@ -210,11 +244,12 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         line = raw.strip()
         m = SECTION.match(line)
         if m:
-            kind = m.group(1).split()[0].lower()
-            sections.append(
-                _Section(kind, int(m.group(2) or m.group(3) or m.group(4) or 0), (m.group(5) or "").upper() or None, n)
-            )
-        elif sections and sections[-1].kind == "correction" and line.startswith("reason:") and not sections[-1].lines:
+            kind = m.group("what").split()[0].lower()
+            if kind == "correction":
+                kind += "-table" if m.group("tables") else "" if m.group("corrected") else "-setup"
+            number = m.group("table") or m.group("round") or m.group("corrected") or m.group("retracted") or 0
+            sections.append(_Section(kind, int(number), (m.group("seal") or "").upper() or None, n))
+        elif sections and sections[-1].kind in REASONED and line.startswith("reason:") and not sections[-1].lines:
             sections[-1].lines.append((n, line))
         elif sections and strip_comment(line):
             sections[-1].lines.append((n, strip_comment(line)))
@@ -259,6 +294,7 @@ def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
         date=get("Date"),
         engine_version=get("Engine"),
         board_version=get("Board"),
+        partial_setup=get("Setup") == "partial",
     )
     return payload, headers["Game"][1]
 
@@ -319,20 +355,52 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
             )
         lines = [format_table_event(parse_table_event(line, board, n)) for n, line in sec.lines]
         return EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(sec.round, lines)
+    if sec.kind == "end":
+        score = game_score(fold)
+        if not fold.complete:
+            raise RecordError(
+                "the game ends here, but it is not complete (five rounds, every objective revealed)", sec.lineno
+            )
+        expected = result_line(score)
+        got = sec.lines[0][1] if len(sec.lines) == 1 else None
+        if got != expected:
+            raise RecordError(
+                f"the end's result line is {got!r}, the re-run's is {expected!r}",
+                sec.lines[0][0] if sec.lines else sec.lineno,
+            )
+        return EventType.GAME_ENDED, game_ended_payload(score)
     if not sec.lines or not sec.lines[0][1].startswith("reason:"):
-        raise RecordError('a correction starts with its reason: reason: "..."', sec.lineno)
+        raise RecordError(f'a {sec.kind.split("-")[0]} starts with its reason: reason: "..."', sec.lineno)
     n, first = sec.lines[0]
     try:
         reason = json.loads(first.partition(":")[2])
     except ValueError:
         raise RecordError('the reason is written as a quoted string: reason: "..."', n) from None
-    corrected = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
-    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, corrected)}
-    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, str(reason), digests)
+    if sec.kind == "retraction":
+        if len(sec.lines) > 1:
+            raise RecordError("a retraction holds only its reason", sec.lines[1][0])
+        target = to_retract(fold)
+        if target.seq != sec.round:
+            raise RecordError(
+                f"retracts event {sec.round}, but the last event in effect is event {target.seq}", sec.lineno
+            )
+        return EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, str(reason))
+    if sec.kind == "correction-table":
+        lines = tuple(format_table_event(parse_table_event(line, board, m)) for m, line in sec.lines[1:])
+        digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, table=lines)}
+        return EventType.TABLE_EVENTS_CORRECTED, ev.table_events_corrected(sec.round, lines, str(reason), digests)
+    if sec.kind == "correction-setup":
+        lines = tuple(format_board_fact(parse_board_line(line, board, m)) for m, line in sec.lines[1:])
+        start = setup_board(fold, lines)
+        digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
+        return EventType.SETUP_CORRECTED, ev.setup_corrected(lines, str(reason), digests)
+    entries = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
+    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, entries)}
+    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
 
 
 OBJECTIVE_LINE = re.compile(
-    r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64}|scrypt\$\S+)|objective\s+(\w+)(?:\s+code\s+(\S+))?)$"
+    r"^(\w+):\s*(?:commitment\s+([0-9a-f]{64}|scrypt\$\S+)|objective\s+(\w+)(?:\s+code\s+(\S+))?|(declares\s+not\s+met))$"
 )
 
 
@@ -348,6 +416,8 @@ def _objective_payload(sec: _Section) -> tuple[str, dict[str, Any]]:
         raise RecordError(f"expected one line: {form}", sec.lines[0][0] if sec.lines else sec.lineno)
     if sealed:
         return EventType.OBJECTIVE_SEALED, ev.objective_sealed(m.group(1), m.group(2))
+    if m.group(5):  # R-28: declared not met, the objective never shown
+        return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), "", "")
     return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), m.group(3), m.group(4) or "")
 
 
@@ -362,14 +432,19 @@ def parse_records(text: str, board: Board | None = None) -> tuple[list[Event], l
     raise RecordError("neither a JSON Lines log nor a game record (empty, or an unknown format)", 1)
 
 
-def import_records(store: Store, text: str, board: Board | None = None) -> list[Event]:
-    """Parse, verify, and only then store: the whole file or nothing."""
+def import_records(
+    store: Store, text: str, board: Board | None = None, *, allow_incomplete: bool = True
+) -> list[Event]:
+    """Parse, verify, and only then store: the whole file or nothing. Without ``allow_incomplete`` a record
+    must end with the game's closing event (a record cut anywhere is refused)."""
     events, lines = parse_records(text, board)
     if not events:
         raise RecordError("the file holds no events")
     found = verify(events, board)
     if found:
         raise RecordError(str(found), lines[found.index])
+    if not allow_incomplete:
+        check_complete(events)
     store.import_logs([events])
     return events
 

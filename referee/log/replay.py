@@ -21,11 +21,18 @@ from ..engine.model.digest import state_digest
 from ..engine.model.tokens import ROUNDS
 from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
 from ..engine.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
+from . import amend
 from .commitment import matches as opens_commitment
+from .ending import GameScore, game_score
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
 
 if TYPE_CHECKING:
     from ..engine.scoring.honor import FinalScore
+
+
+CORRECTIONS = frozenset(
+    {EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED, EventType.GAME_ENDED}
+)
 
 
 class ReplayError(LogError):
@@ -50,6 +57,7 @@ class Header:
     options: RulesOptions
     engine_version: str
     board_version: str
+    partial_setup: bool = False  # taken over mid-way: round 1 is not held to the rulebook's setup (p.4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +160,9 @@ class Fold:
         self.pending: list[str] = []  # table events of the round under way (before its tokens)
         self.pending_state: GameState | None = None
         self.notes: list[str] = []  # what the last table events did, in the moderator's words
+        self.live: list[Event] = []  # the events in effect: not retracted (a retraction rebuilds from these)
+        self.setup_lines: list[str] = []  # every setup fact in effect, in order
+        self.ended = False  # a GameEnded closes the log; only a correction may follow (and re-close it)
 
     @classmethod
     def of(cls, events: Iterable[Event], board: Board | None = None) -> Fold:
@@ -189,7 +200,8 @@ class Fold:
         if self.start is None:
             raise ReplayError("the log has no GameCreated event")
         state = self._current
-        return state.with_(objectives={**state.objectives, **self.revealed}) if self.revealed else state
+        shown = {c: o for c, o in self.revealed.items() if o}  # "": declared not met, nothing to score
+        return state.with_(objectives={**state.objectives, **shown}) if shown else state
 
     def apply(self, event: Event, outcome: tuple | None = None) -> RoundReport | None:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
@@ -197,13 +209,25 @@ class Fold:
         report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
         data = event.data
         try:
-            report = self._apply(event.type, data, outcome)
+            if self.ended and event.type not in CORRECTIONS:
+                raise ReplayError("the game has ended (p.10): only a correction may follow")
+            if event.type == EventType.EVENT_RETRACTED:
+                report = amend.retract(self, data["seq"])
+            else:
+                report = self._apply(event.type, data, outcome)
         except ReplayError as exc:
             raise ReplayError(exc.problem, seq=event.seq) from None
         except (RefereeError, ValueError) as exc:
             raise ReplayError(f"{event.type}: {exc}", seq=event.seq) from None
+        if event.type != EventType.EVENT_RETRACTED:
+            self.live.append(event)
         self.seq = event.seq
         return report
+
+    @property
+    def complete(self) -> bool:
+        """Five rounds played and no objective still sealed: the game can be closed (p.10, R-28)."""
+        return len(self.rounds) >= ROUNDS and all(c in self.revealed for c in self.seals)
 
     def _apply(self, type_: str, data: dict, outcome: tuple | None) -> RoundReport | None:
         if type_ == EventType.GAME_CREATED:
@@ -225,7 +249,62 @@ class Fold:
         if type_ == EventType.OBJECTIVE_REVEALED:
             self._revealed(data["clan"], data["objective"], data["code"])
             return None
-        return self._corrected(data["round"], data["entries"])
+        if type_ == EventType.GAME_ENDED:
+            return self._ended(data)
+        if type_ == EventType.SETUP_CORRECTED:
+            report = self._setup_corrected(tuple(data["lines"]))
+        else:
+            table = type_ == EventType.TABLE_EVENTS_CORRECTED
+            rounds = (
+                self.rerun(data["round"], table=tuple(data["lines"]))
+                if table
+                else self.rerun(data["round"], tuple(data["entries"]))
+            )
+            old = self.rounds[:]
+            self.rounds[data["round"] - 1 :] = rounds
+            try:
+                self._reapply_pending()
+            except ReplayError:
+                self.rounds[:] = old
+                raise
+            report = rounds[0].report
+        self.ended = False  # a correction re-opens a finished game until it is closed again
+        return report
+
+    def _ended(self, data: dict) -> None:
+        from .ending import game_ended_payload
+
+        if self.ended:
+            raise ReplayError("the game is closed already")
+        if not self.complete:
+            left = (
+                f"round {len(self.rounds) + 1} is to play"
+                if len(self.rounds) < ROUNDS
+                else "objectives are still sealed"
+            )
+            raise ReplayError(f"the game is closed, but {left}")
+        computed = game_ended_payload(game_score(self))
+        if data != computed:
+            raise ReplayError(
+                f"the recorded final score {data['scores']} (digest {data['digest'][:12]}...) is not the "
+                f"engine's {computed['scores']} (digest {computed['digest'][:12]}...)"
+            )
+        self.ended = True
+
+    def _setup_corrected(self, lines: tuple[str, ...]) -> RoundReport | None:
+        start = amend.setup_board(self, lines)
+        rounds = self.rerun(1, start=start) if self.rounds else []
+        if self.pending:  # checked before anything changes: a refused correction leaves the fold as it was
+            try:
+                apply_table_lines(rounds[-1].after if rounds else start, self.pending, self.board)
+            except RefereeError as exc:
+                raise ReplayError(
+                    f"the table events of round {len(self.rounds) + 1} cannot be re-applied after the change: {exc}"
+                ) from None
+        self.rounds[:] = rounds
+        self.start, self.setup_lines = start, list(lines)
+        self._reapply_pending()
+        return self.rounds[0].report if self.rounds else None
 
     def _table(self, round_no: int, lines: list[str], outcome: tuple[GameState, list[str]] | None) -> None:
         """Table events of the round under way (R-22): applied now, re-applied when a round is re-run."""
@@ -255,6 +334,11 @@ class Fold:
         seat = self._seat(clan)
         if len(self.rounds) < ROUNDS:
             raise ReplayError(f"{seat}: objectives are revealed at the end of the game (p.10), after round 5")
+        if not objective:  # R-28: the player declares its sealed objective not met, without revealing it
+            if seat not in self.seals or seat in self.revealed:
+                raise ReplayError(f"{seat}: only an objective still sealed is declared not met (R-28)")
+            self.revealed[seat] = ""
+            return
         if objective not in self.board.objectives:
             raise ReplayError(f"{seat}: unknown objective {objective!r}")
         if seat in self.revealed or seat in self._created_game[1].objectives:
@@ -287,6 +371,7 @@ class Fold:
             options,
             data["engine_version"],
             data["board_version"],
+            data.get("partial_setup") is True,
         )
         self.start = new_state(self.board, clans, options=options)
 
@@ -295,7 +380,9 @@ class Fold:
             raise ReplayError("setup recorded after round 1 was resolved")
         if self.pending:
             raise ReplayError("setup facts recorded after table events: enter them as table events")
-        header, state = self._created_game
+        header = self._created_game[0]
+        amend.check_new_facts(self.setup_lines, lines, self.board)
+        state = self.start
         for n, line in enumerate(lines, 1):
             fact = parse_board_line(line, self.board, n)
             if fact.clan is not None and fact.clan not in header.clans:
@@ -304,6 +391,7 @@ class Fold:
                 )
             state = apply_board_fact(state, fact)
         self.start = state  # round 1's upkeep begins with its first table event or its tokens
+        self.setup_lines += lines
 
     def _round(self, round_no: int, lines: list[str], outcome: tuple[GameState, RoundReport] | None) -> RoundReport:
         track = self.state.round
@@ -318,30 +406,45 @@ class Fold:
         self.pending, self.pending_state = [], None
         return report
 
-    def _corrected(self, round_no: int, lines: list[str]) -> RoundReport:
-        self.rounds[round_no - 1 :] = self.rerun(round_no, tuple(lines))
-        return self.rounds[round_no - 1].report
-
     def played(self, round_no: int) -> Played:
         if not 1 <= round_no <= len(self.rounds):
             raise ReplayError(f"round {round_no} has not been resolved (resolved: {len(self.rounds)})")
         return self.rounds[round_no - 1]
 
-    def rerun(self, round_no: int, lines: tuple[str, ...]) -> list[Played]:
-        """Round ``round_no`` with ``lines`` instead, then every later round as recorded."""
+    def rerun(
+        self,
+        round_no: int,
+        lines: tuple[str, ...] | None = None,
+        *,
+        table: tuple[str, ...] | None = None,
+        start: GameState | None = None,
+    ) -> list[Played]:
+        """Round ``round_no`` with ``lines`` (its tokens), ``table`` (its table events) or ``start`` (the board
+        before it) instead, then every later round as recorded."""
         first = self.played(round_no)
-        state = first.start if first.start is not None else first.before
+        state = start or (first.start if first.start is not None else first.before)
         out: list[Played] = []
         for p in self.rounds[round_no - 1 :]:
-            use = lines if p.round == round_no else p.lines
+            use = lines if p.round == round_no and lines is not None else p.lines
+            events = table if p.round == round_no and table is not None else p.table
             try:
-                before, _ = apply_table_lines(state, p.table, self.board)
+                before, _ = apply_table_lines(state, events, self.board)
                 after, report = play_round(before, _entries(use, self.board))
             except RefereeError as exc:
                 raise ReplayError(f"round {p.round} cannot be re-run after the change: {exc}") from None
-            out.append(Played(p.round, use, before, after, report, p.table, state))
+            out.append(Played(p.round, use, before, after, report, events, state))
             state = after
         return out
+
+    def _reapply_pending(self) -> None:
+        """After a correction: the table events of the round under way, on the corrected board."""
+        if self.pending:
+            try:
+                self.pending_state, self.notes = apply_table_lines(self._resolved, self.pending, self.board)
+            except RefereeError as exc:
+                raise ReplayError(
+                    f"the table events of round {len(self.rounds) + 1} cannot be re-applied after the change: {exc}"
+                ) from None
 
     def digests(self, from_round: int = 1) -> dict[int, str]:
         return {p.round: state_digest(p.after) for p in self.rounds[from_round - 1 :]}
@@ -356,8 +459,9 @@ class Fold:
             final = self.rerun(round_no, lines)[-1].after
         except ReplayError as exc:
             note = exc.message
-        original = Outcome(played.lines, played.after, played.report, self.state)
-        return WhatIf(round_no, original, Outcome(lines, after, report, final), note)
+        original = Outcome(played.lines, played.after, played.report, self.state, game_score(self))
+        changed = Outcome(lines, after, report, final, game_score(self, final) if final is not None else None)
+        return WhatIf(round_no, original, changed, note)
 
 
 # --- reading a log ----------------------------------------------------------------------------------
@@ -379,9 +483,7 @@ def state_after_round(events: Iterable[Event], round_no: int, board: Board | Non
 
 
 def score(events: Iterable[Event], board: Board | None = None) -> FinalScore:
-    from ..engine.scoring.honor import final_score
-
-    return final_score(replay(events, board))
+    return game_score(Fold.of(events, board)).final
 
 
 # --- verification -------------------------------------------------------------------------------------
@@ -413,13 +515,13 @@ def _digest_mismatch(fold: Fold, e: Event) -> str | None:
     data = e.data
     if e.type == EventType.ROUND_RESOLVED:
         recorded = {data["round"]: data["digest"]}
-    elif e.type == EventType.ENTRY_CORRECTED:
+    elif e.type in (EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED):
         recorded = {int(r): d for r, d in data["digests"].items() if str(r).isdigit()}
         if len(recorded) != len(data["digests"]):
             return "its digests name something other than rounds"
     else:
         return None
-    computed = fold.digests(data["round"])
+    computed = fold.digests(data.get("round", 1))
     for r in sorted(set(recorded) | set(computed)):
         got, want = computed.get(r), recorded.get(r)
         if got != want:
@@ -452,6 +554,7 @@ class Outcome:
     state: GameState  # after the round
     report: RoundReport
     final: GameState | None  # after the last resolved round, later rounds re-run as recorded
+    score: GameScore | None = None  # honor on ``final`` (the objectives revealed at the end included)
 
 
 @dataclass(frozen=True, slots=True)

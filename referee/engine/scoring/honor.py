@@ -70,8 +70,11 @@ def score_clan(state: GameState, clan: Clan, objective: str | None = None, met: 
     objective = objective if objective is not None else state.objectives.get(clan)
     if objective:
         facts = board.objectives[objective]
-        ok = objective_met(state, clan, objective) if met is None else met
-        lines.append(Line(f"objective {facts.name}: {'met' if ok else 'not met'}", facts.honor if ok else 0))
+        from .objectives import objective_status
+
+        ok, why = objective_status(state, clan, objective)
+        ok = ok if met is None else met
+        lines.append(Line(f"objective {facts.name}: {'met' if ok else 'not met'}: {why}", facts.honor if ok else 0))
     return Score(clan, tuple(lines), len(territories), len(provinces))
 
 

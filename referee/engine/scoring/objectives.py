@@ -1,0 +1,118 @@
+"""Why a secret objective is met or not (rulebook p.10; R-24a): the reason a player can check on the board.
+
+``objective_status(state, clan, objective) -> (met, why)``: ``met`` is ``honor.objective_met``'s answer;
+``why`` says what was counted: "controls 5 of the 6 coastal provinces
+needed: lion_coast, ...". Pure: the board state in, words out.
+"""
+
+from __future__ import annotations
+
+from ..model.state import GameState
+from ..model.tokens import Clan
+
+
+def _names(provinces) -> str:
+    return ", ".join(sorted(provinces))
+
+
+def objective_status(state: GameState, clan: Clan, objective: str) -> tuple[bool, str]:
+    """Whether ``clan`` meets ``objective`` on ``state``, and why, in the words of the objective."""
+    from .honor import CLAN_OBJECTIVES, objective_met
+
+    board = state.board
+    mine = set(state.provinces_of(clan))
+    met = objective_met(state, clan, objective)
+    if objective in CLAN_OBJECTIVES:
+        territory = board.territories[CLAN_OBJECTIVES[objective]]
+        held = sorted(mine & set(territory.provinces))
+        if territory.capital in mine:
+            why = f"controls {territory.capital}"
+        elif held:
+            why = (
+                f"controls {len(held)} of the 2 {territory.id} provinces needed ({_names(held)}) "
+                f"and not {territory.capital}"
+            )
+        else:
+            why = f"controls no {territory.id} province: needs {territory.capital} or 2 of its provinces"
+        return met, why
+    if objective == "emerald_empire":
+        best = _longest_chain(state, mine)
+        territories = len({board.provinces[p].territory for p in best})
+        kind = "connected group" if state.options.emerald_any_connected else "chain"
+        if met:
+            return met, f"a {kind} of 6 controlled provinces across 3 or more territories"
+        return met, (
+            f"longest {kind} of controlled provinces: {len(best)} across {territories} territories "
+            f"(6 across 3 needed, R-24a)" + (f": {' - '.join(best)}" if best else "")
+        )
+    if objective == "way_of_the_sail":
+        coastal = sorted(p for p in mine if state.is_coastal(p))
+        return met, f"controls {len(coastal)} of the 6 coastal provinces needed" + (
+            f": {_names(coastal)}" if coastal else ""
+        )
+    if objective == "way_of_humility":
+        counts = {c: len(state.provinces_of(c)) for c in state.clans}
+        fewest = min(counts.values())
+        tied = sorted(str(c) for c, n in counts.items() if n == fewest)
+        if counts[clan] != fewest:
+            return met, f"controls {counts[clan]} provinces; fewest is {fewest} ({', '.join(tied)})"
+        if len(tied) > 1:
+            return (
+                met,
+                f"controls {fewest} provinces, tied for fewest with {', '.join(t for t in tied if t != clan)} (R-24a)",
+            )
+        return met, f"controls {fewest} provinces, the fewest"
+    if objective == "web_of_influence":
+        territories = sorted({board.provinces[p].territory for p in mine})
+        return met, f"controls provinces in {len(territories)} of the 7 territories needed" + (
+            f": {', '.join(territories)}" if territories else ""
+        )
+    if objective == "reclaiming_lost_lands":
+        missing = sorted({"shadowlands_north", "shadowlands_south"} - mine)
+        return met, "controls shadowlands_north and shadowlands_south" if not missing else (
+            f"controls {2 - len(missing)} of the 2 Shadowlands provinces needed: missing {_names(missing)}"
+        )
+    raise ValueError(f"unknown objective {objective!r}")
+
+
+def _longest_chain(state: GameState, mine: set[str]) -> list[str]:
+    """The longest chain (or, with ``emerald_any_connected``, the largest connected group, capped at six) of
+    controlled provinces, preferring more territories at equal length: what Emerald Empire counts."""
+    board = state.board
+    terr = {p: board.provinces[p].territory for p in mine}
+    best: list[str] = []
+
+    def better(path: list[str]) -> bool:
+        return (len(path), len({terr[p] for p in path})) > (len(best), len({terr[p] for p in best}))
+
+    if state.options.emerald_any_connected:
+        seen: set[str] = set()
+        for p in sorted(mine):
+            if p in seen:
+                continue
+            group, todo = [], [p]
+            while todo:
+                q = todo.pop()
+                if q in seen:
+                    continue
+                seen.add(q)
+                group.append(q)
+                todo += sorted(board.neighbours[q] & mine)
+            group = sorted(group)[:6] if len(group) > 6 else sorted(group)
+            if better(group):
+                best = group
+        return best
+
+    def walk(path: list[str]) -> None:
+        nonlocal best
+        if better(path):
+            best = list(path)
+        if len(path) == 6:
+            return
+        for n in sorted(board.neighbours[path[-1]] & mine):
+            if n not in path:
+                walk(path + [n])
+
+    for p in sorted(mine):
+        walk([p])
+    return best
