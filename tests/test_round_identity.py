@@ -170,3 +170,32 @@ def test_the_same_sheet_recorded_by_another_moderator_meanwhile_is_the_same_roun
     assert result.exit_code == 0, result.output
     assert f"round 1 is already recorded with this same sheet (seal {seal}); nothing recorded" in result.output
     assert shown(db)["round"] == 2
+
+
+def test_any_write_refused_because_another_moderator_wrote_first_shows_what_they_recorded(db, monkeypatch, capsys):
+    """`referee event` (like every command that writes) reads the game again when another moderator wrote
+    first, prints what they recorded and records nothing of its own; exit 1 (the real entry point)."""
+    from referee.cli.app import main
+    from referee.log import OpenGame, Store
+
+    real = Store.append
+    raced = []
+
+    def append_after_another(self, game, items, after):
+        if not raced and after is not None:
+            raced.append(True)  # the other moderator, on its own connection, writes first
+            with Store(db) as other:
+                OpenGame(other, "g").record_table_events(["lion: control @ lion_coast"])
+        return real(self, game, items, after)
+
+    monkeypatch.setattr(Store, "append", append_after_another)
+    monkeypatch.setattr(sys, "argv", ["referee", "event", "g", "crab: control @ crab_northwest", "--db", db])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    out, err = capsys.readouterr()
+    assert exited.value.code == 1
+    assert "another moderator wrote to game 'g' first:" in out
+    assert "round 1: table events: lion: control 1 facedown @ lion_coast" in out
+    assert err.startswith("error: game 'g': another moderator wrote to the game first (event 4); nothing of yours")
+    events = json.loads(runner.invoke(app, ["show", "g", "--json", "--db", db]).output)["events"]
+    assert events == 4  # created, setup, the other moderator's event: nothing of this command's

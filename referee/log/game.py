@@ -23,7 +23,7 @@ from .replay import (
     canonical_table_lines,
     round_outcome,
 )
-from .storage import Store
+from .storage import GameChanged, Store
 
 
 def new_game(
@@ -101,9 +101,14 @@ class OpenGame:
             raise LogError(
                 f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
             ) from None
+        known = len(self.events)
         try:
             event = self.store.append(self.game, [(type_, payload)], self.events[-1])[0]
-        except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
+        except GameChanged as exc:  # another moderator wrote first: read the game again, say what they wrote
+            self.reload()
+            exc.recorded = self.events[known:]
+            raise
+        except LogError:  # the database failed: the fold ran ahead
             self.reload()
             raise
         self.events.append(event)

@@ -66,6 +66,7 @@ class GameChanged(LogError):
     def __init__(self, game: str, seq: int):
         self.game = game
         self.seq = seq
+        self.recorded: list[Event] = []  # what the other moderator recorded, when the game was read again
         super().__init__(
             f"game {game!r}: another moderator wrote to the game first (event {seq}); nothing of yours was recorded",
             hint=f"see what was recorded (referee show {game}) before entering anything again",
