@@ -22,12 +22,21 @@ ROUND1_OTHER = "lion: army 2 lion_northwest > scorpion_north\ncrab: army 1 @ cra
 ROUND2 = "crab: army 3 crab_central > crab_northeast\nlion: army 1 @ lion_northwest\n"
 
 
-@pytest.fixture
-def db(tmp_path):
-    db = str(tmp_path / "g.db")
+def _game(db):
     assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--db", db]).exit_code == 0
     assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
     return db
+
+
+@pytest.fixture
+def db(tmp_path):
+    return _game(str(tmp_path / "g.db"))
+
+
+@pytest.fixture
+def both_db(any_db):
+    """The game on SQLite and on PostgreSQL."""
+    return _game(any_db)
 
 
 def cli(db, *args, stdin=None):
@@ -50,8 +59,9 @@ def round_seals(db):
     return [s["seal"] for s in shown(db)["seals"] if s.get("round")]
 
 
-def test_the_same_sheet_twice_by_file_is_recorded_once(db, tmp_path):
+def test_the_same_sheet_twice_by_file_is_recorded_once(both_db, tmp_path):
     """R-27: `referee round G sheet --yes` run twice records round 1 once; the second run shows its seal."""
+    db = both_db  # SQLite and PostgreSQL
     sheet = tmp_path / "round1.txt"
     sheet.write_text(ROUND1)
     first = cli(db, "round", "g", str(sheet), "--yes")
@@ -149,7 +159,8 @@ def _another_moderator_first(monkeypatch, db, sheet):
     return done
 
 
-def test_a_write_refused_by_another_moderator_shows_what_changed_and_never_re_records(db, monkeypatch):
+def test_a_write_refused_by_another_moderator_shows_what_changed_and_never_re_records(both_db, monkeypatch):
+    db = both_db  # SQLite and PostgreSQL
     done = _another_moderator_first(monkeypatch, db, ROUND1_OTHER)
     result = runner.invoke(app, ["round", "g", "-", "--yes", "--db", db], input=ROUND1, env={"COLUMNS": "200"})
     assert done[0].exit_code == 0

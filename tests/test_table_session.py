@@ -89,12 +89,21 @@ class Session:
         return self.proc.wait(timeout=60)
 
 
-@pytest.fixture
-def db(tmp_path):
-    db = str(tmp_path / "g.db")
+def _game(db):
     assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--db", db]).exit_code == 0
     assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
     return db
+
+
+@pytest.fixture
+def db(tmp_path):
+    return _game(str(tmp_path / "g.db"))
+
+
+@pytest.fixture
+def both_db(any_db):
+    """The game on SQLite and on PostgreSQL."""
+    return _game(any_db)
 
 
 def shown(db):
@@ -105,8 +114,9 @@ def round_seals(db):
     return [s["seal"] for s in shown(db)["seals"] if s.get("round")]
 
 
-def test_a_round_recorded_by_another_moderator_meanwhile_is_not_recorded_again(db):
+def test_a_round_recorded_by_another_moderator_meanwhile_is_not_recorded_again(both_db):
     """R-27: session A has typed the round's tokens; B records the same sheet; A's Enter records nothing."""
+    db = both_db  # SQLite and PostgreSQL
     a = Session(db)
     a.wait_for("g r1> ")
     assert "✓" in a.type(ROUND1[0]) and "✓" in a.type(ROUND1[1])
@@ -146,9 +156,10 @@ def test_other_tokens_recorded_meanwhile_are_shown_and_the_typed_ones_kept_apart
     assert len(round_seals(db)) == 1 and shown(db)["round"] == 2
 
 
-def test_table_events_recorded_meanwhile_are_shown_and_the_line_asked_again(db):
+def test_table_events_recorded_meanwhile_are_shown_and_the_line_asked_again(both_db):
     """The issue's stale session: B records a table event (a setup fact) while A types tokens; A is shown
     the change, its typed tokens are checked again on the new board, and its line is asked again."""
+    db = both_db  # SQLite and PostgreSQL
     a = Session(db)
     a.wait_for("g r1> ")
     a.type("crab: army 2 @ crab_central")
@@ -220,4 +231,33 @@ def test_ctrl_c_with_typed_tokens_asks_before_discarding_them(db):
     a.type("y", then="g r2> ")
     a.send("quit")
     assert a.close() == 0
+    assert shown(db)["round"] == 2
+
+
+def test_a_round_recorded_between_the_check_and_the_write_is_not_recorded_twice(db, monkeypatch):
+    """The narrow race: the head was current when checked, and another moderator recorded the same round
+    just before the session's write. The store refuses the write (GameChanged); the session reads the game
+    again, says the round is already recorded with its seal, and records nothing (R-27)."""
+    from referee.log import OpenGame, Store
+
+    real = Store.append
+    raced = []
+
+    def another_moderator_first(self, game, items, after):
+        if not raced and items[0][0] == "RoundResolved":
+            raced.append(True)
+            with Store(db) as other:
+                OpenGame(other, "g").record_round(ROUND1)
+        return real(self, game, items, after)
+
+    monkeypatch.setattr(Store, "append", another_moderator_first)
+    typed = [*ROUND1, "", "y", "pending", "quit"]
+    result = runner.invoke(
+        app, ["table", "g", "--db", db], input="".join(t + "\n" for t in typed), env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output
+    [seal] = round_seals(db)
+    assert f"round 1 resolved with 2 tokens (seal {seal})" in result.output
+    assert f"round 1 is already recorded with these same tokens (seal {seal}); nothing recorded" in result.output
+    assert "pending tokens: none (round 2)" in result.output
     assert shown(db)["round"] == 2
