@@ -210,3 +210,16 @@ def test_any_write_refused_because_another_moderator_wrote_first_shows_what_they
     assert err.startswith("error: game 'g': another moderator wrote to the game first (event 4); nothing of yours")
     events = json.loads(runner.invoke(app, ["show", "g", "--json", "--db", db]).output)["events"]
     assert events == 4  # created, setup, the other moderator's event: nothing of this command's
+
+
+def test_adjudicate_reads_the_round_header(tmp_path):
+    """The header is part of the round notation: `adjudicate` takes the round from it (R-27)."""
+    examples = ROOT / "examples"
+    sheet = tmp_path / "round2.txt"
+    sheet.write_text("round: 2\n" + (examples / "round1.txt").read_text())
+    board = ["--board", str(examples / "board-round1.txt"), "--clans", "dragon,phoenix,scorpion", "--json"]
+    headed = runner.invoke(app, ["adjudicate", str(sheet), *board])
+    assert headed.exit_code == 0, headed.output
+    assert json.loads(headed.output)["report"]["round"] == 2
+    clash = runner.invoke(app, ["adjudicate", str(sheet), *board, "--round", "3"])
+    assert clash.exit_code == 1 and "--round 3, but the sheet says 'round: 2'" in str(clash.exception)

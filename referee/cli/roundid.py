@@ -10,44 +10,18 @@ and what changed is shown.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..engine.model.errors import NotUnderstood, RefereeError
+from ..engine.model.errors import RefereeError
 from ..engine.model.tokens import ROUNDS
-from ..engine.notation.round import strip_comment
-
-HEADER = re.compile(r"round\s*:?\s*(\S*)", re.IGNORECASE)
+from ..engine.notation.round import split_round_header
 
 
-def sheet_round(text: str) -> tuple[int | None, str]:
-    """The round a sheet names in its first line (``round: N``), and the sheet with that line blanked
-    (line numbers stay those of the file). ``None`` when the sheet names no round."""
-    lines = text.splitlines()
-    for i, raw in enumerate(lines):
-        line = strip_comment(raw)
-        if not line:
-            continue
-        head = line.split(":", 1)[0].strip().lower()
-        if head != "round":
-            return None, text
-        value = line.split(":", 1)[1].strip() if ":" in line else ""
-        if not value.isdigit() or not 1 <= int(value) <= ROUNDS:
-            raise NotUnderstood(
-                line, f"a round sheet's header names one of the {ROUNDS} rounds: 'round: N' (p.10, R-27)", lineno=i + 1
-            )
-        lines[i] = ""
-        return int(value), "\n".join(lines) + "\n"
-    return None, text
-
-
-def named_round(option: int | None, header: int | None, game: str) -> int | None:
+def named_round(option: int | None, header: int | None, where: str) -> int | None:
     """The round the moderator named, by ``--round`` or the sheet's header; both must agree."""
     if option is not None and header is not None and option != header:
-        raise RefereeError(
-            f"game {game!r}: --round {option}, but the sheet says 'round: {header}'; nothing recorded (R-27)"
-        )
+        raise RefereeError(f"{where}: --round {option}, but the sheet says 'round: {header}'; nothing recorded (R-27)")
     return option if option is not None else header
 
 
@@ -142,8 +116,8 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     from .entry import confirm_entry, enter_round, read_round
 
     log = OpenGame(store, game)
-    header, text = sheet_round(read_input(sheet)) if sheet is not None else (None, None)
-    want = named_round(round_opt, header, game)
+    header, text = split_round_header(read_input(sheet)) if sheet is not None else (None, None)
+    want = named_round(round_opt, header, f"game {game!r}")
     current = log.state.round
     if text is not None and _already_recorded(log, game, _lines(text, log, want or current), want, json_out):
         return
