@@ -13,9 +13,9 @@
   final garbage-collection pass (about 0.2 s with these libraries loaded) is skipped; the floor pays
   it, so the ratio is also given against a floor that skips it too (like for like);
 - a table session: `referee table` keeps the game open, so a round after the first costs only its own
-  work: each of rounds 2 to 5 typed line by line (every line checked as typed), resolved, recorded
-  and its report rendered (into a null console), on --games five-player games (TableSession, the
-  class the `table` command drives).
+  work: each of rounds 2 to 5 typed line by line (every line checked as typed, after a look at the
+  game's head in case another moderator wrote), resolved, recorded and its report rendered (into a
+  null console), on --games five-player games (TableSession, the class the `table` command drives).
 
 Python's compiled bytecode for the referee is written first (``compileall``), as any installed
 program has it after its first run; where PYTHONDONTWRITEBYTECODE is set (as on some CI images),
@@ -174,7 +174,8 @@ def table_session(db: Path, games: int) -> list[float]:
             for r, lines in enumerate(rounds, 1):
                 start = time.perf_counter()
                 for line in lines:
-                    session.add(line)
+                    session.add(line)  # each line first checks the game's head (another moderator?)
+                session.ready()  # as the command does before asking to resolve: the head, the whole round
                 event, state, report = session.resolve_pending()
                 render.round_report(report, state, seal=event.seal)
                 if r > 1:  # the first round of a session also pays for warming up

@@ -81,6 +81,7 @@ def test_table_session_takes_table_events_and_tokens(tmp_path):
             "lion: army 3 lion_northwest > scorpion_north",
             "crab: army 2 @ crab_central",
             "",
+            "y",
             "show",
             "quit",
             "",

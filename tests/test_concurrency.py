@@ -7,8 +7,9 @@
   games of their own.
 
 Afterwards every game verifies, every event a moderator was told it recorded is in the log exactly
-once, no other event is there, and every refused writer got the GameChanged error ("the game changed
-under you ... re-run"), exit 1 and nothing else on the command line.
+once, no other event is there, and every refused writer got the GameChanged error ("another moderator
+wrote to the game first ... nothing of yours was recorded"), never an invitation to enter it again; on
+the command line the refused moderator is shown what was recorded, exit 1, and nothing else.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from referee.log import EventType, Store, verify
 PROCESSES = 8
 LAPS = 5
 ROOT = Path(__file__).parent.parent
-CHANGED = "the game changed under you"
+CHANGED = "another moderator wrote to the game first"
 
 
 def _spawn(target, args_list):
@@ -63,7 +64,7 @@ def _check_shared(store: Store, shared: str, results) -> tuple[int, int]:
     assert len(set(wins)) == len(wins), "one event reported won twice"
     refused = [r for r in results if r[0] == "refused"]
     for _, _, seq, message in refused:
-        assert CHANGED in message and "re-run" in message and f"event {seq} " in message
+        assert CHANGED in message and "nothing of yours was recorded" in message and f"(event {seq})" in message
     return len(wins), len(refused)
 
 
@@ -190,11 +191,16 @@ def test_cli_moderators_released_at_one_instant(any_db, tmp_path):
     shared = [(out, err, rc) for g, out, err, rc in outcomes if g == "shared"]
     won = [out for out, _, rc in shared if rc == 0]
     refused = [err for _, err, rc in shared if rc != 0 and CHANGED in err]
+    shown_what = [out for out, err, rc in shared if rc != 0 and CHANGED in err]
+    assert all(
+        "another moderator wrote to game 'shared' first:" in out and " resolved with " in out for out in shown_what
+    )
     late = [err for _, err, rc in shared if rc != 0 and CHANGED not in err]  # read the game after round 5
     assert all(rc in (0, 1) for *_, rc in shared)
     for err in refused:
-        assert err.startswith(f"error: game 'shared': {CHANGED} (event ") and err.count("\n") == 2, err
-        assert "hint: nothing of yours was recorded" in err
+        assert err.startswith("error: game 'shared', round ") and err.count("\n") == 2, err
+        assert f"{CHANGED}; nothing of yours was recorded; the game is now at " in err
+        assert "hint: check the board (referee board shared) before entering a sheet again" in err
     shown = json.loads(runner.invoke(app, ["show", "shared", "--json", "--db", any_db]).output)
     seals = [s["seal"] for s in shown["seals"] if s.get("round")]
     for err in late:  # the only other refusal: the game was over by the time this moderator read it

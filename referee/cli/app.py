@@ -44,12 +44,24 @@ def main() -> None:
     try:
         app()
     except RefereeError as exc:
+        _show_recorded(exc)
         _fail(str(exc), exc.hint)
     finally:
         # The command is done. At exit Python would walk every object SQLAlchemy, pydantic and Rich made
         # for cyclic garbage (about 0.2 s on a small machine, more than the command's own work); frozen,
         # they are left to the process's end. Exit handlers still run.
         gc.freeze()
+
+
+def _show_recorded(exc: RefereeError) -> None:
+    """A write refused because another moderator wrote first: what they recorded, read again (R-27)."""
+    recorded = getattr(exc, "recorded", None)
+    if recorded:
+        from .roundid import changes
+
+        print(f"another moderator wrote to game {recorded[0].game!r} first:")
+        for line in changes(recorded):
+            print(f"  {line}")
 
 
 def _fail(message: str, hint: str | None = None) -> None:

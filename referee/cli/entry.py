@@ -9,7 +9,7 @@ import typer
 from ..engine import EntriesRefused, Entry, GameState, NotationError
 from ..engine.model.tokens import Kind
 from ..engine.notation.round import format_entry, parse_entry, parse_lines
-from ..engine.resolution.placement import check_entries
+from ..engine.resolution.inventory import check_placements
 
 
 class RoundInputError(NotationError):
@@ -17,7 +17,8 @@ class RoundInputError(NotationError):
 
 
 def read_round(state: GameState, text: str) -> list[Entry]:
-    """Every entry of the sheet, or the first unreadable line / every refused entry (R-08) as an error."""
+    """Every entry of the sheet, or the first unreadable line / every refused entry (R-08) as an error.
+    How many tokens each clan places comes from the engine (``check_placements``)."""
     from ..engine import begin_round
 
     state = begin_round(state)
@@ -28,7 +29,7 @@ def read_round(state: GameState, text: str) -> list[Entry]:
         except NotationError as exc:
             exc.message = f"round {state.round}: {exc.message}"
             raise
-    refusals = check_entries(state, entries)
+    refusals = check_placements(state, entries)
     if refusals:
         raise EntriesRefused(refusals, state.round)
     return entries
@@ -57,23 +58,35 @@ def _install_completion(state: GameState) -> None:
 
 
 def enter_round(state: GameState) -> str:
-    """Prompt for one token a line until an empty line; each line is checked as it is typed."""
+    """Prompt for one token a line until an empty line; each line is checked as it is typed, with the
+    engine's count of the tokens each clan may place (a round still being typed: no minimum yet)."""
+    from ..engine import begin_round
     from . import render
 
+    state = begin_round(state)
     if sys.stdin.isatty():
         _install_completion(state)
     render.console.print(f"Round {state.round}: one revealed token a line (Tab completes), an empty line to finish.")
     lines: list[str] = []
+    shown_missing = False
     while True:
         line = typer.prompt(f"round {state.round}", default="", show_default=False, prompt_suffix="> ")
         if not line.strip():
+            refusals = check_placements(state, [parse_entry(x, state.board) for x in lines]) if lines else []
+            if refusals and not shown_missing:  # e.g. a clan one token short: say so once, let it be typed
+                for r in refusals:
+                    render.console.print(f"[red]{r.line(state.round)}[/red]")
+                render.console.print("type the missing token(s), or an empty line again to stop here")
+                shown_missing = True
+                continue
             return "\n".join(lines)
+        shown_missing = False
         try:
             entry = parse_entry(line, state.board)
         except NotationError as exc:
             render.console.print(f"[red]{exc}[/red]" + (f"\n  hint: {exc.hint}" if exc.hint else ""))
             continue
-        refusals = check_entries(state, [*(parse_entry(x, state.board) for x in lines), entry])
+        refusals = check_placements(state, [*(parse_entry(x, state.board) for x in lines), entry], complete=False)
         if refusals:
             for r in refusals:
                 render.console.print(f"[red]{r.line(state.round)}[/red]")
@@ -83,7 +96,11 @@ def enter_round(state: GameState) -> str:
 
 
 def confirm_entry(state: GameState, entries: list[Entry]) -> bool:
+    """Echo the entry and ask to confirm the round it is for (R-27); end of input is a no."""
     from . import render
 
     render.entry_echo(state.round, [format_entry(e) for e in entries])
-    return typer.confirm("Resolve this round?", default=True)
+    try:
+        return typer.confirm(f"Resolve round {state.round}?", default=True)
+    except typer.Abort:
+        return False

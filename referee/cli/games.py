@@ -1,6 +1,5 @@
 """Commands that play a stored game: new, games, show, setup, round, board, score, demo."""
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -156,23 +155,28 @@ def play_round(
             help="The round sheet, or '-' for standard input; omit to type the tokens one by one.", show_default=False
         ),
     ] = None,
+    round_no: Annotated[
+        int | None,
+        typer.Option(
+            "--round",
+            "-r",
+            min=1,
+            max=5,
+            help="The round the sheet is for (R-27); a sheet may also start with 'round: N'.",
+            show_default=False,
+        ),
+    ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Resolve without asking to confirm the entry.")] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Enter a round's revealed tokens, confirm them, resolve the round and print the report."""
-    from . import render
-    from .entry import confirm_entry, enter_round, read_round
+    """Enter a round's revealed tokens, confirm them, resolve the round and print the report.
+
+    The same sheet entered again for a recorded round records nothing and shows its seal (R-27)."""
+    from .roundid import play
 
     with open_store(db) as store:
-        log = _open_game(store, game)
-        log.check_setup()  # before the tokens are typed: round 1 waits for a complete setup (p.4)
-        text = read_input(sheet) if sheet is not None else enter_round(log.state)
-        entries = read_round(log.state, text)
-        if not yes and not json_out and sys.stdin.isatty() and not confirm_entry(log.state, entries):
-            raise RefereeError(f"game {game!r}, round {log.state.round}: not confirmed; nothing recorded")
-        event, state, report = log.record_round(entries)
-    render.round_report(report, state, json_out=json_out, seal=event.seal)
+        play(store, game, sheet, round_no, yes, json_out)
 
 
 def _open_game(store, game: str):

@@ -19,23 +19,31 @@ def adjudicate(
         Path, typer.Option("--board", "-b", help="The board before the round, one fact a line (setup notation).")
     ],
     clans: Annotated[str, typer.Option("--clans", "-c", help="Clans in seat order, comma-separated.")],
-    round_no: Annotated[int, typer.Option("--round", "-r", min=1, max=5, help="The round being resolved.")] = 1,
+    round_no: Annotated[
+        int | None,
+        typer.Option(
+            "--round", "-r", min=1, max=5, help="The round being resolved (default: the sheet's 'round: N', or 1)."
+        ),
+    ] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Resolve one round from a board file and a round sheet, without a stored game."""
     from ..boarddata import load_board
     from ..engine import begin_round, parse_round, resolve
-    from ..engine.notation.round import parse_clan, parse_lines
+    from ..engine.notation.round import parse_clan, parse_lines, split_round_header
     from ..engine.notation.setup import apply_board_fact, new_state, parse_board_line
     from . import render
+    from .roundid import named_round
 
+    header, text = split_round_header(read_input(sheet))
+    round_no = named_round(round_no, header, str(sheet)) or 1
     b = load_board()
     seats = tuple(parse_clan(c, clans) for c in clans.split(",") if c.strip())
     state = new_state(b, seats, round=round_no)
     for n, line in parse_lines(read_input(board)):
         state = apply_board_fact(state, parse_board_line(line, b, n))
     state = begin_round(state)
-    entries = parse_round(read_input(sheet), b)
+    entries = parse_round(text, b)
     new, report = resolve(state, entries)
     render.round_report(report, new, json_out=json_out)
 

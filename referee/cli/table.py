@@ -1,79 +1,25 @@
 """`referee table GAME`: one interactive session for a whole game at the table.
 
-Lines are typed as on a sheet: a setup fact before round 1 (`crab: control @ crab_central`), or a
-revealed token (`crab: army 3 crab_central > crane_south`). An empty line (or `resolve`) resolves the
-pending round; `board`, `score`, `show`, `pending`, `clear`, `help` and `quit` do what they say.
-The game stays open between rounds: nothing is reloaded.
+Lines are typed as on a sheet: a table event (`crab: control @ crab_central`, `initiative: crab`), or a
+revealed token (`crab: army 3 crab_central > crane_south`). An empty line (or `resolve`) shows the
+round's tokens and asks to confirm the round; `undo`, `board`, `score`, `show`, `pending`, `clear`,
+`help` and `quit` do what they say. The game stays open between rounds; it is read again only when
+another moderator wrote to it (``session.TableSession``).
 """
 
 import typer
 
 from ..engine.model.errors import NotationError, RefereeError
 from .common import DbOpt, GameArg, open_store, write_output
+from .session import GameMoved, TableSession, is_token_line  # noqa: F401  (the session, for bench and tests)
 
 commands = typer.Typer()
-TOKEN_WORDS = ("army", "navy", "shinobi", "raid", "diplomacy", "bluff", "blessing")
-
-
-def is_token_line(rest: str) -> bool:
-    """A revealed token (`army 3 ...`), as opposed to a table event (`plays ...`, `control @ ...`)."""
-    word = rest.split(" ", 1)[0].strip().lower().rstrip("0123456789")
-    return len(word) >= 2 and any(t.startswith(word) for t in TOKEN_WORDS)
-
 
 HELP = (
-    "type a revealed token a line; an empty line resolves the round. Table events (setup, initiative,\n"
-    "cards: `crab: plays promotion army 3, discard navy 1`) are checked and recorded as typed.\n"
-    "commands: board [FILE.svg] | score | show | pending | clear | help | quit"
+    "type a revealed token a line; an empty line shows the round's tokens and asks to resolve the round.\n"
+    "Table events (setup, initiative, cards: `crab: plays promotion army 3, discard navy 1`) are checked and\n"
+    "recorded as typed. commands: undo | pending | clear | board [FILE.svg] | score | show | help | quit"
 )
-
-
-class TableSession:
-    """A moderator's session on one game: the store stays open, the fold stays in memory."""
-
-    def __init__(self, store, game: str):
-        from ..log import OpenGame
-
-        self.game = game
-        self.log = OpenGame(store, game)
-        self.pending: list = []  # the round's tokens typed so far (entries, checked together as typed)
-
-    @property
-    def state(self):
-        return self.log.state
-
-    def add(self, line: str) -> str:
-        """One typed line: a setup fact (recorded now) or a token (held until the round resolves)."""
-        from ..engine.notation.round import format_entry, parse_entry, split_clan
-        from ..engine.resolution.placement import check_entries
-
-        head, rest = split_clan(line)
-        if not is_token_line(rest):
-            return self.table_event(line)
-        if self.state.round > 5:
-            raise RefereeError(f"game {self.game!r} is over: five rounds were played (p.10)")
-        entry = parse_entry(line, self.state.board)
-        refusals = check_entries(self.state, [*self.pending, entry])
-        if refusals:
-            raise RefereeError("\n".join(r.line(self.state.round) for r in refusals))
-        self.pending.append(entry)
-        return f"  ✓ {format_entry(entry)}"
-
-    def table_event(self, line: str) -> str:
-        """A setup fact, initiative card or card play: checked, applied and recorded at once (R-22)."""
-        if self.pending:
-            raise RefereeError(
-                f"round {self.state.round}: table events come before the round's tokens; resolve or "
-                f"clear the {len(self.pending)} pending token(s) first"
-            )
-        event, _, notes = self.log.record_table_events([line])
-        return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
-
-    def resolve_pending(self):
-        """Resolve the pending round, record it, and return (event, state, report)."""
-        event, state, report = self.log.record_round(self.pending)
-        self.pending = []
-        return event, state, report
 
 
 @commands.command("table")
@@ -82,58 +28,114 @@ def table_session(
     db: DbOpt = None,
 ) -> None:
     """Keep one game open for the whole session: setup, each round, board and score."""
-    from ..engine.notation.round import format_entry
-    from ..log import game_score
     from . import render
     from .entry import _install_completion
 
     with open_store(db) as store:
         session = TableSession(store, game)
-        render.console.print(f"[bold]{game}[/bold], round {min(session.state.round, 5)}. {HELP}")
+        render.console.print(f"[bold]{game}[/bold], round {min(session.round, 5)}. {HELP}")
         _install_completion(session.state)
         while True:
             try:
                 line = typer.prompt(
-                    f"{game} r{min(session.state.round, 5)}", default="", show_default=False, prompt_suffix="> "
+                    f"{game} r{min(session.round, 5)}", default="", show_default=False, prompt_suffix="> "
                 )
-            except (EOFError, typer.Abort):
-                break
+            except (EOFError, typer.Abort):  # end of input, or Ctrl-C
+                render.console.print()
+                if _leave(session):
+                    break
+                continue
             word = line.strip().lower()
             try:
                 if word in ("quit", "exit"):
-                    break
-                if word in ("", "resolve"):
-                    if not session.pending:
-                        if word == "":
-                            continue
-                        raise RefereeError("no tokens entered for this round yet")
-                    event, state, report = session.resolve_pending()
-                    render.round_report(report, state, seal=event.seal)
-                elif word == "help":
-                    render.console.print(HELP)
-                elif word == "pending":
-                    render.entry_echo(session.state.round, [format_entry(e) for e in session.pending])
-                elif word == "clear":
-                    session.pending = []
-                    render.console.print("pending tokens cleared (nothing had been recorded)")
-                elif word.startswith("board"):
-                    render.board_view(session.state)
-                    target = line.strip()[5:].strip()
-                    if target:
-                        from pathlib import Path
-
-                        from .picture import board_svg
-
-                        write_output(Path(target), board_svg(session.state))
-                        render.console.print(f"picture written to {target}")
-                elif word == "score":
-                    render.final_score(game_score(session.log.fold))
-                elif word == "show":
-                    render.game_summary(session.log.fold, session.log.events)
+                    if _leave(session):
+                        break
+                elif word in ("", "resolve"):
+                    _resolve(session, word)
                 else:
-                    render.console.print(session.add(line))
+                    _command(session, line, word)
+            except GameMoved as moved:
+                for text in moved.lines:
+                    render.console.print(f"[yellow]{text}[/yellow]")
             except (RefereeError, NotationError) as exc:
                 for text in str(exc).splitlines():
                     render.console.print(f"[red]error: {text}[/red]")
                 if exc.hint:
                     render.console.print(f"  hint: {exc.hint}")
+
+
+def _resolve(session: TableSession, word: str) -> None:
+    """Show the round's tokens, confirm the round (R-27), record it and print the report."""
+    from ..engine.notation.round import format_entry
+    from . import render
+
+    if not session.pending:
+        if word == "resolve":
+            raise RefereeError("no tokens entered for this round yet")
+        return
+    session.ready()
+    render.entry_echo(session.round, [format_entry(e) for e in session.pending])
+    try:
+        confirmed = typer.confirm(f"Resolve round {session.round}?", default=True)
+    except typer.Abort:
+        confirmed = False
+    if not confirmed:
+        render.console.print(f"round {session.round} not resolved; the tokens stay typed (undo, clear, or Enter again)")
+        return
+    event, state, report = session.resolve_pending()
+    render.round_report(report, state, seal=event.seal)
+
+
+def _command(session: TableSession, line: str, word: str) -> None:
+    from ..engine.notation.round import format_entry
+    from ..log import game_score
+    from . import render
+
+    if word == "help":
+        render.console.print(HELP)
+    elif word == "undo":
+        render.console.print(session.undo())
+    elif word == "pending":
+        if session.pending:
+            render.entry_echo(session.round, [format_entry(e) for e in session.pending])
+        else:
+            render.console.print(f"pending tokens: none (round {min(session.round, 5)})")
+    elif word == "clear":
+        n = len(session.pending)
+        session.pending = []
+        render.console.print(f"pending tokens cleared: {n} (nothing had been recorded)")
+    elif word.startswith("board"):
+        render.board_view(session.state)
+        target = line.strip()[5:].strip()
+        if target:
+            from pathlib import Path
+
+            from .picture import board_svg
+
+            write_output(Path(target), board_svg(session.state))
+            render.console.print(f"picture written to {target}")
+    elif word == "score":
+        render.final_score(game_score(session.log.fold))
+    elif word == "show":
+        render.game_summary(session.log.fold, session.log.events)
+    else:
+        render.console.print(session.add(line))
+
+
+def _leave(session: TableSession) -> bool:
+    """Whether the session may end: typed tokens are discarded only when the moderator says so."""
+    from . import render
+
+    if not session.pending:
+        return True
+    n, r = len(session.pending), session.pending_round
+    try:
+        discard = typer.confirm(
+            f"Discard the {n} typed token(s) of round {r}? Nothing of them is recorded.", default=False
+        )
+    except typer.Abort:  # the input is closed: nothing more can be typed
+        discard = True
+    if discard:
+        session.pending = []
+        render.console.print(f"{n} typed token(s) discarded; nothing recorded")
+    return discard

@@ -26,7 +26,7 @@ from .replay import (
     canonical_table_lines,
     round_outcome,
 )
-from .storage import Store
+from .storage import GameChanged, Store
 
 
 def new_game(
@@ -113,9 +113,14 @@ class OpenGame:
             raise LogError(
                 f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
             ) from None
+        known = len(self.events)
         try:
             recorded = self.store.append(self.game, items, self.events[-1])
-        except LogError:  # another moderator wrote first, or the database failed: the fold ran ahead
+        except GameChanged as exc:  # another moderator wrote first: read the game again, say what they wrote
+            self.reload()
+            exc.recorded = self.events[known:]
+            raise
+        except LogError:  # the database failed: the fold ran ahead
             self.reload()
             raise
         self.events += recorded

@@ -77,9 +77,10 @@ class GameChanged(LogError):
     def __init__(self, game: str, seq: int):
         self.game = game
         self.seq = seq
+        self.recorded: list[Event] = []  # what the other moderator recorded, when the game was read again
         super().__init__(
-            f"game {game!r}: the game changed under you (event {seq} was recorded by someone else), re-run",
-            hint="nothing of yours was recorded; read the game again and repeat",
+            f"game {game!r}: another moderator wrote to the game first (event {seq}); nothing of yours was recorded",
+            hint=f"see what was recorded (referee show {game}) before entering anything again",
         )
 
 
@@ -111,6 +112,7 @@ EVENT_COLUMNS = ("game_id", "seq", "type", "payload_version", "payload", "prev_h
 # expression forms again in each new process, which costs a one-shot command more than running them.
 GAME_EXISTS = text("SELECT 1 FROM game WHERE id = :game")
 EVENTS_OF_GAME = text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id = :game ORDER BY seq")
+HEAD_OF_GAME = text("SELECT hash FROM event WHERE game_id = :game ORDER BY seq DESC LIMIT 1")
 INSERT_GAME = text("INSERT INTO game (id, created_at) VALUES (:id, :created_at)")
 INSERT_EVENT = text(
     f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})"
@@ -378,6 +380,12 @@ class Store:
                 )
             raise UnknownGame(game, self.where)
         return [_event(r) for r in rows]
+
+    def head(self, game: str) -> str | None:
+        """The hash of the game's last event (None: no such game): one short query, to see whether
+        another moderator wrote since a session last read the game."""
+        with self._errors(), self.engine.connect() as conn:
+            return conn.execute(HEAD_OF_GAME, {"game": game}).scalar()
 
     def stream(self) -> Iterator[list[Event]]:
         """Every game's events, one game at a time, without holding the whole database in memory."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from ..model.board import SEA, Board
 from ..model.entry import Entry
 from ..model.errors import AmbiguousName, NotUnderstood, UnknownName
-from ..model.tokens import Clan, Kind, Token
+from ..model.tokens import ROUNDS, Clan, Kind, Token
 
 ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
 CLAN_NAMES: dict[str, str] = {c.value: c.value for c in Clan}
@@ -128,6 +128,27 @@ def parse_lines(text: str) -> Iterable[tuple[int, str]]:
         line = strip_comment(raw)
         if line:
             yield n, line
+
+
+def split_round_header(text: str, rounds: int = ROUNDS) -> tuple[int | None, str]:
+    """The round a sheet names in its first line (``round: N``, R-27), and the sheet with that line
+    blanked (line numbers stay those of the file). ``None`` when the sheet names no round."""
+    lines = text.splitlines()
+    for i, raw in enumerate(lines):
+        line = strip_comment(raw)
+        if not line:
+            continue
+        head, colon, value = line.partition(":")
+        if head.strip().lower() != "round":
+            return None, text
+        value = value.strip()
+        if not colon or not value.isdigit() or not 1 <= int(value) <= rounds:
+            raise NotUnderstood(
+                line, f"a round sheet's header names one of the {rounds} rounds: 'round: N' (R-27)", lineno=i + 1
+            )
+        lines[i] = ""
+        return int(value), "\n".join(lines) + "\n"
+    return None, text
 
 
 def parse_round(text: str, board: Board) -> list[Entry]:

@@ -20,7 +20,7 @@ from ..model.errors import Refusal, Refuse
 from ..model.state import GameState
 from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
 from ..model.tracking import BLUFF, Adjustment, Discarded, Inventory, RoundTable
-from .placement import entry_text, placed_tokens
+from .placement import check_entries, entry_text, placed_tokens
 
 
 class InventoryView(TypedDict):
@@ -129,9 +129,31 @@ def discard_tokens(state: GameState, clan: Clan, tokens: list[Token], why: str) 
 
 
 # --- at entry: the round's revealed tokens (R-08) -------------------------------------------------
-def check_round(state: GameState, entries: Iterable[Entry]) -> list[Refusal]:
+def placement_range(state: GameState, clan: Clan) -> tuple[int, int]:
+    """(at least, at most) tokens ``clan`` has on the board at reveal this round, blessings included:
+    five (p.7), less each token a card took off the board, less one for Purge the Weak, plus the token
+    Animate the Dead put on it; a ronin places at most that many (p.11). Untracked tokens: no minimum."""
+    lo, hi = table_of(state).expected(clan, PLACEMENTS_PER_ROUND, clan in state.ronin)
+    return (lo if tracked(state) else 0), hi
+
+
+def check_placements(state: GameState, entries: Iterable[Entry], *, complete: bool = True) -> list[Refusal]:
+    """Every reason the round's entries cannot stand (R-08): the one check of every entry path.
+
+    ``complete`` False checks a round still being typed: too many tokens and tokens the clan cannot
+    have are refused, but not too few, nor a token a card put on the board and not yet typed."""
+    entries = list(entries)
+    table_flow = tracked(state) or table_of(state).affects_entries
+    refusals = check_entries(state, entries, count_placements=not table_flow)
+    if table_flow:
+        refusals += check_round(state, entries, complete=complete)
+    return refusals
+
+
+def check_round(state: GameState, entries: Iterable[Entry], *, complete: bool = True) -> list[Refusal]:
     """Tokens the clan cannot have right now, a wrong number of tokens for the round, and entries
-    that contradict the round's table events. Empty when the entries can stand."""
+    that contradict the round's table events. Empty when the entries can stand. ``complete`` False:
+    a round still being typed (no minimum, nothing missing yet)."""
     entries = list(entries)
     table = table_of(state)
     refusals: list[Refusal] = []
@@ -142,11 +164,11 @@ def check_round(state: GameState, entries: Iterable[Entry]) -> list[Refusal]:
         mine = by_clan.get(clan, [])
         refusals += _token_refusals(state, clan, mine)  # untracked: only the round's bans apply
         count = sum(len(placed_tokens(e)) for e in mine)
-        lo, hi = table.expected(clan, PLACEMENTS_PER_ROUND, clan in state.ronin)
-        if not tracked(state):
-            lo = 0
-        if not lo <= count <= hi:
+        lo, hi = placement_range(state, clan)
+        if not (lo if complete else 0) <= count <= hi:
             refusals.append(Refusal(clan, f"{count} tokens", _count_problem(state, clan, lo, hi)))
+    if not complete:
+        return refusals
     for e in table.animated:
         if not any(
             x.clan == e.clan and x.token == e.token and (x.province, x.source) == (e.province, e.source)

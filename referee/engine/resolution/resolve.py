@@ -15,8 +15,8 @@ from ..model.entry import Entry
 from ..model.errors import EntriesRefused
 from ..model.state import Control, GameState, Special, SpecialToken
 from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind
-from .inventory import after_round, check_round, table_of
-from .placement import check_entries, is_kept_lion_bluff, judge, placed_tokens
+from .inventory import after_round, check_placements, table_of
+from .placement import is_kept_lion_bluff, judge, placed_tokens
 from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
 
 LION_BLUFF_DEFENSE = 2  # R-04
@@ -29,11 +29,8 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     checked them (``checked=True``, with its own inventory).
     """
     entries = sorted(entries, key=lambda e: e.key)  # Rulebook p.9: every token is revealed at once (step 1)
-    table_flow = state.inventory is not None or table_of(state).affects_entries
     if not checked:
-        refusals = check_entries(state, entries, count_placements=not table_flow)
-        if table_flow:  # R-08 against the token inventory and the round's card effects
-            refusals += check_round(state, entries)
+        refusals = check_placements(state, entries)  # R-08, against the token inventory and the round's cards
         if refusals:
             raise EntriesRefused(refusals, state.round)
     fates: dict[Entry, TokenFate] = {}
