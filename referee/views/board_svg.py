@@ -158,9 +158,10 @@ def token_text(entry) -> str:
 
 # --- the picture --------------------------------------------------------------------------------------
 def board_svg(state: GameState, report: RoundReport | None = None, *, title: str | None = None,
-              cards: bool = True) -> str:
+              cards: bool = True, ids: str = "") -> str:
     """The board ``state``; with ``report``, the round's revealed tokens drawn on it (``state`` is then
-    the board they were placed on) and what the round decided."""
+    the board they were placed on) and what the round decided. ``ids`` prefixes every element id, so
+    that several pictures can share one page."""
     board = state.board
     centre = {p.id: (p.centre[0] * SCALE, p.centre[1] * SCALE) for p in board.provinces.values()}
     width = round(board.layout[0] * SCALE)
@@ -210,6 +211,10 @@ def board_svg(state: GameState, report: RoundReport | None = None, *, title: str
         for x, text in entries:
             ET.SubElement(key, "text", {"x": _n(x), "y": str(height + KEY_ROW * (row + 1))}).text = text
     _style_samples(key, height + KEY_ROW * (len(key_rows) + 1) + 6)
+    if ids:
+        for el in svg.iter():
+            if "id" in el.attrib:
+                el.set("id", ids + el.get("id"))
     ET.indent(svg)
     return ET.tostring(svg, encoding="unicode") + "\n"
 
