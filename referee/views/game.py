@@ -165,8 +165,7 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
             "round": p.round, "entries": list(p.lines), "table_events": list(p.table),
             "report": report_view(p.report), "seal": s.seal if s else "", "corrected": bool(s and s.corrected),
             "correction_reason": s.reason if s else "", "retraction": bool(s and s.retraction),
-            "svg": board_svg(public_state(fold, p.before), p.report,
-                             title=f"{h.game}, round {p.round}: the revealed tokens on the board", ids=f"r{p.round}-") if draw else "",
+            "svg": round_svg(fold, p.round) if draw else "",
         })
     return {
         "game": h.game, "event": h.event, "table": h.table, "date": h.date,
@@ -177,3 +176,10 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
         "sealed_left": sealed_left(fold),
         "board_svg": board_svg(public_state(fold), title=f"{h.game}: the board now", ids="now-") if pictures != "none" else "",
     }
+
+
+def round_svg(fold: Fold, round_no: int) -> str:
+    """One round's revealed tokens drawn on the board they were placed on."""
+    p = fold.played(round_no)
+    return board_svg(public_state(fold, p.before), p.report,
+                     title=f"{fold.header.game}, round {p.round}: the revealed tokens on the board", ids=f"r{p.round}-")

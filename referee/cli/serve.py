@@ -1,0 +1,29 @@
+"""`referee serve`: the read-only venue pages. The web stack is imported here, when the command runs."""
+
+from typing import Annotated
+
+import typer
+
+from .app import DbOpt, app
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 shares the pages on the venue's network.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    db: DbOpt = None,
+) -> None:
+    """Serve read-only pages of the games (boards, reports, honor) and their JSON, until Ctrl-C."""
+    import uvicorn
+
+    from ..web import create_app
+
+    web = create_app(db)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"serving the games of {web.state.store.where} at http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
+    if host not in LOOPBACK:
+        print("these pages are public and read-only: anyone who can reach this address can read them; nothing can be "
+              "recorded through them", flush=True)
+    uvicorn.run(web, host=host, port=port, log_level="warning")

@@ -1,0 +1,182 @@
+"""The read-only web app: game pages, their JSON twins, and a cheap "heads" endpoint for freshness.
+
+Every id in a URL is checked against the id grammar before the database is asked anything; an unknown
+or malformed id is a 404 page with a link back. The app only reads: nothing here records anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..log import Fold, Store, UnknownGame
+from ..views import game as gv
+from ..views.html import render
+
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the log's game id grammar
+ROUND_NO = re.compile(r"[1-5]")
+
+
+class NotFound(Exception):
+    def __init__(self, message: str):
+        self.message = message
+
+
+def check_game(game: str) -> str:
+    if not GAME_ID.fullmatch(game or ""):
+        raise NotFound("No such game: a game id is letters, digits, '-', '_' or '.'.")
+    return game
+
+
+class Cache:
+    """Folds and page data by (game, events, last hash): a log only grows, so that key names its content."""
+
+    def __init__(self, size: int = 64):
+        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key, make: Callable[[], Any]):
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+        value = make()
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+
+def etag_of(value: Any) -> str:
+    return '"' + hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:20] + '"'
+
+
+def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
+    store = store or Store(db)
+    cache = Cache()
+    app = FastAPI(title="referee", summary="Battle for Rokugan games, read-only: the same data as the CLI's --json.",
+                  version="1", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.store = store
+
+    def page(template: str, status: int = 200, **context) -> HTMLResponse:
+        return HTMLResponse(render(template, web=True, root="/", **context), status_code=status)
+
+    def events_of(game: str):
+        check_game(game)
+        try:
+            events = store.events(game)
+        except UnknownGame:
+            raise NotFound(f"No game {game!r} in this database.") from None
+        if not events:
+            raise NotFound(f"No game {game!r} in this database.")
+        return events
+
+    def fold_of(game: str):
+        events = events_of(game)
+        key = (game, len(events), events[-1].hash)
+        return events, cache.get(("fold",) + key, lambda: Fold.of(events)), key
+
+    def head(events) -> str:
+        return etag_of([events[0].game, len(events), events[-1].hash])
+
+    def round_of(fold, game: str, round_no: str) -> int:
+        if not ROUND_NO.fullmatch(round_no) or int(round_no) > len(fold.rounds):
+            raise NotFound(f"Game {game!r} has no round {round_no!r}: {len(fold.rounds)} played.")
+        return int(round_no)
+
+    @app.exception_handler(NotFound)
+    async def not_found(request: Request, exc: NotFound):
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": exc.message}, status_code=404)
+        return page("notfound.html", 404, message=exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 404 and not request.url.path.startswith("/api/"):
+            return page("notfound.html", 404, message="There is no page at this address.")
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+
+    # --- pages ------------------------------------------------------------------------------------------
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def index():
+        games = [{"game": g.game, "clans": g.header.get("clans") or [], "event": g.header.get("event", ""),
+                  "table": g.header.get("table", "")} for g in store.games()]
+        return page("index.html", games=games)
+
+    @app.get("/games/{game}", response_class=HTMLResponse, include_in_schema=False)
+    def game_page(game: str):
+        events, fold, key = fold_of(game)
+        g = cache.get(("page",) + key, lambda: gv.game_page(events, fold=fold))
+        return page("game.html", g=g, heads_url=f"/api/games/{game}/head", etag=head(events))
+
+    @app.get("/games/{game}/rounds/{round_no}", response_class=HTMLResponse, include_in_schema=False)
+    def round_page(game: str, round_no: str):
+        events, fold, key = fold_of(game)
+        n = round_of(fold, game, round_no)
+        g = cache.get(("rounds",) + key, lambda: gv.game_page(events, fold=fold, pictures="none"))
+        svg = cache.get(("svg", n) + key, lambda: gv.round_svg(fold, n))
+        return page("round.html", g=g, r={**g["rounds"][n - 1], "svg": svg}, heads_url=f"/api/games/{game}/head",
+                    etag=head(events))
+
+    # --- data (the CLI's --json outputs) ------------------------------------------------------------------
+    @app.get("/api/games", summary="The games (as `referee games --json`)")
+    def api_games():
+        return [{"game": g.game, "clans": g.header.get("clans"), "event": g.header.get("event", ""),
+                 "table": g.header.get("table", ""), "events": g.events, "created": g.created_at} for g in store.games()]
+
+    @app.get("/api/games/{game}", summary="A game's header, rounds and seals (as `referee show --json`)")
+    def api_show(game: str):
+        events, fold, _ = fold_of(game)
+        return gv.header_data(fold, events)
+
+    @app.get("/api/games/{game}/board", summary="The board now or after a round (as `referee board --json`)")
+    def api_board(game: str, round: str | None = None):
+        events, fold, _ = fold_of(game)
+        if round is None:
+            return gv.board_data(fold)
+        if round == "0":
+            return gv.board_data(fold, fold.start)
+        return gv.board_data(fold, fold.played(round_of(fold, game, round)).after)
+
+    @app.get("/api/games/{game}/score", summary="Honor line by line (as `referee score --json`), provisional or final")
+    def api_score(game: str):
+        _, fold, _ = fold_of(game)
+        return gv.score_data(fold)
+
+    @app.get("/api/games/{game}/rounds", summary="Every round's report (as `referee replay --json`)")
+    def api_rounds(game: str):
+        events, fold, _ = fold_of(game)
+        seals = gv.round_seals(events)
+        return [gv.round_data(fold, p.round, seals) for p in fold.rounds]
+
+    @app.get("/api/games/{game}/rounds/{round_no}", summary="One round's report (as `referee round --json`)")
+    def api_round(game: str, round_no: str):
+        events, fold, _ = fold_of(game)
+        return gv.round_data(fold, round_of(fold, game, round_no), gv.round_seals(events))
+
+    @app.get("/api/games/{game}/head", summary="A game's head: a cheap check for new results (ETag)")
+    def api_head(game: str, request: Request):
+        events = events_of(game)
+        tag = head(events)
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+        return JSONResponse({"game": game, "events": len(events), "last": events[-1].hash},
+                            headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+    @app.get("/api/heads", summary="Every game's event count: a cheap check for new results (ETag)")
+    def api_heads(request: Request):
+        heads = {g.game: g.events for g in store.games()}
+        tag = etag_of(heads)
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+        return JSONResponse({"games": heads}, headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+    return app
