@@ -104,6 +104,10 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
             return page("notfound.html", 404, message="There is no page at this address.")
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(status_code=204)  # no icon: browsers stop asking
+
     # --- pages ------------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index():
