@@ -55,6 +55,10 @@ def test_game_page_shows_board_last_round_replay_links_and_honor(client):
     assert "Round 5" in html and "Battle for" in html and "Winner:" in html and "final" in html
     round_page = client.get("/games/demo-five-player-1/rounds/2")
     assert round_page.status_code == 200 and round_page.text.count("<svg") == 1 and 'aria-current="page">Round 2' in round_page.text
+    picture = client.get("/games/demo-five-player-1/rounds/2.svg")
+    assert picture.headers["content-type"].startswith("image/svg+xml") and picture.text.startswith("<svg")
+    assert client.get("/games/demo-five-player-1/rounds/6.svg").status_code == 404
+    assert client.get("/games/demo-five-player-1/board.svg").text.startswith("<svg")
 
 
 def test_json_mirrors_the_cli(client, demo):

@@ -108,6 +108,18 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     def favicon():
         return Response(status_code=204)  # no icon: browsers stop asking
 
+    @app.get("/games/{game}/board.svg", include_in_schema=False)
+    def board_picture(game: str):
+        events, fold, key = fold_of(game)
+        g = cache.get(("page",) + key, lambda: gv.game_page(events, fold=fold))
+        return Response(g["board_svg"], media_type="image/svg+xml")
+
+    @app.get("/games/{game}/rounds/{round_no}.svg", include_in_schema=False)
+    def round_picture(game: str, round_no: str):
+        events, fold, key = fold_of(game)
+        n = round_of(fold, game, round_no)
+        return Response(cache.get(("svg", n) + key, lambda: gv.round_svg(fold, n)), media_type="image/svg+xml")
+
     # --- pages ------------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index():
