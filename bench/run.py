@@ -3,7 +3,7 @@
     python bench/run.py            the full set (about two minutes: the verify archive is 10,000 games)
     python bench/run.py --quick    smaller sizes, to try it out
 
-Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py) and prints
+Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_web.py) and prints
 its own details; this script then prints the machine and a table of the medians.
 """
 
@@ -32,6 +32,10 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),
     ("verify_rss_growth_mb", "  resident-set growth during the pass (streamed)", "MB"),
     ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
+    ("svg_ms", "one board SVG with a round's 25 tokens drawn", "ms"),
+    ("game_page_ms", "game page, 5 rounds and 5 players, ASGI test client (warm: page data cached)", "ms"),
+    ("game_page_cold_ms", "  the same with the cache emptied before each request", "ms"),
+    ("record_ms", "HTML game record, five rounds drawn (`export --format html`)", "ms"),
 ]
 
 
@@ -53,6 +57,7 @@ def main() -> None:
         ["bench_resolve.py", "--repeat", "100" if args.quick else "300"],
         ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
+        ["bench_web.py", "--repeat", "30" if args.quick else "100"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()

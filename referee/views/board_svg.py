@@ -10,7 +10,6 @@ and a round report in, SVG text out. Clan colour is never the only cue: every cl
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 
 from ..engine import GameState, RoundReport
 
@@ -52,6 +51,74 @@ KEY = [
 ]
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+class _Node:
+    """One SVG element. The picture is built as a small tree of these and written out by ``_write``:
+    xml.etree's general serializer took half the time of a picture (measured: bench/bench_web.py)."""
+
+    __slots__ = ("tag", "attrib", "text", "children")
+
+    def __init__(self, tag: str, attrib: dict[str, str] | None = None):
+        self.tag, self.attrib, self.text, self.children = tag, attrib or {}, None, []
+
+    def set(self, key: str, value: str) -> None:
+        self.attrib[key] = value
+
+    def get(self, key: str, default=None):
+        return self.attrib.get(key, default)
+
+    def append(self, node: "_Node") -> None:
+        self.children.append(node)
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            yield from child.iter()
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _write(node: _Node, out: list[str]) -> None:
+    if node.tag == "!--":
+        out.append(f"<!--{node.text}-->")
+        return
+    out.append("<" + node.tag + "".join(f' {k}="{_escape(v)}"' for k, v in node.attrib.items()))
+    if node.text is None and not node.children:
+        out.append(" />")
+        return
+    out.append(">")
+    if node.text is not None:
+        out.append(_escape(node.text))
+    for child in node.children:
+        _write(child, out)
+    out.append(f"</{node.tag}>")
+
+
+class ET:
+    """The few tree operations the picture uses, on ``_Node``."""
+
+    Element = _Node
+
+    @staticmethod
+    def SubElement(parent: _Node, tag: str, attrib: dict[str, str] | None = None) -> _Node:
+        node = _Node(tag, attrib)
+        parent.children.append(node)
+        return node
+
+    @staticmethod
+    def Comment(text: str) -> _Node:
+        node = _Node("!--")
+        node.text = text
+        return node
+
+    @staticmethod
+    def tostring(node: _Node, encoding: str = "unicode") -> str:
+        out: list[str] = []
+        _write(node, out)
+        return "".join(out)
 Point = tuple[float, float]
 
 
@@ -63,9 +130,17 @@ def label_width(text: str, size: float = LABEL_SIZE) -> float:
     return 0.56 * size * len(text)  # sans-serif: about 0.56 em per character
 
 
-def place_labels(centres: dict[str, Point]) -> dict[str, tuple[float, float, str]]:
+_LABELS: dict[str, dict[str, tuple[float, float, str]]] = {}
+
+
+def place_labels(centres: dict[str, Point], version: str | None = None) -> dict[str, tuple[float, float, str]]:
     """Where each province's name goes: under its circle if that space is free, else above, right or
-    left, clear of every circle and of the names already placed. Returns (x, baseline y, anchor)."""
+    left, clear of every circle and of the names already placed. Returns (x, baseline y, anchor).
+    Given the board data version, computed once for it."""
+    if version is not None:
+        if version not in _LABELS:
+            _LABELS[version] = place_labels(centres)
+        return _LABELS[version]
     circles = [(x - COAST, y - COAST, x + COAST, y + COAST) for x, y in centres.values()]
     taken: list[Box] = []
     placed = {}
@@ -186,18 +261,8 @@ def board_svg(state: GameState, report: RoundReport | None = None, *, title: str
     ET.SubElement(svg, "desc").text = describe(state, report)
     ET.SubElement(svg, "rect", {"x": str(-MARGIN), "y": str(-MARGIN), "width": str(width + 2 * MARGIN),
                                 "height": str(height + 2 * MARGIN), "fill": SEA_FILL, "class": "sea"})
-    land = ET.SubElement(svg, "g", {"id": "regions", "stroke-linejoin": "round"})
-    for pid, poly in sorted(regions(centre, board.version).items()):
-        terr = board.provinces[pid].territory
-        ET.SubElement(land, "polygon", {"points": _points(poly), "fill": TERRITORY_FILL.get(terr, "#e9dfc4"),
-                                        "stroke": TERRITORY_STROKE.get(terr, "#555"), "stroke-width": "1.5",
-                                        "data-province": pid})
-    labels = place_labels(centre)
-    borders = ET.SubElement(svg, "g", {"id": "borders", "stroke": "#6b5a3a", "stroke-width": "2", "stroke-opacity": "0.6"})
-    for pair in sorted(board.land_borders, key=sorted):
-        a, b = sorted(pair)
-        ET.SubElement(borders, "line", {"x1": _n(centre[a][0]), "y1": _n(centre[a][1]), "x2": _n(centre[b][0]),
-                                        "y2": _n(centre[b][1]), "data-border": f"{a}|{b}"})
+    svg.append(ET.Comment(STATIC))  # the land and its borders: the same for every picture of this board
+    labels = place_labels(centre, board.version)
     provinces = ET.SubElement(svg, "g", {"id": "provinces"})
     for p in sorted(board.provinces.values(), key=lambda x: x.id):
         _province(provinces, state, p, centre[p.id], labels[p.id])
@@ -215,8 +280,31 @@ def board_svg(state: GameState, report: RoundReport | None = None, *, title: str
         for el in svg.iter():
             if "id" in el.attrib:
                 el.set("id", ids + el.get("id"))
-    ET.indent(svg)
-    return ET.tostring(svg, encoding="unicode") + "\n"
+    text = ET.tostring(svg, encoding="unicode")
+    return text.replace(f"<!--{STATIC}-->", _land(board, centre, ids)) + "\n"
+
+
+STATIC = "land"
+_LAND: dict[tuple[str, str], str] = {}
+
+
+def _land(board, centre: dict[str, Point], ids: str) -> str:
+    """The regions in their territory colours and the land borders, drawn once per board data version."""
+    key = (board.version, ids)
+    if key not in _LAND:
+        land = ET.Element("g", {"id": ids + "regions", "stroke-linejoin": "round"})
+        for pid, poly in sorted(regions(centre, board.version).items()):
+            terr = board.provinces[pid].territory
+            ET.SubElement(land, "polygon", {"points": _points(poly), "fill": TERRITORY_FILL.get(terr, "#e9dfc4"),
+                                            "stroke": TERRITORY_STROKE.get(terr, "#555"), "stroke-width": "1.5",
+                                            "data-province": pid})
+        borders = ET.Element("g", {"id": ids + "borders", "stroke": "#6b5a3a", "stroke-width": "2", "stroke-opacity": "0.6"})
+        for pair in sorted(board.land_borders, key=sorted):
+            a, b = sorted(pair)
+            ET.SubElement(borders, "line", {"x1": _n(centre[a][0]), "y1": _n(centre[a][1]), "x2": _n(centre[b][0]),
+                                            "y2": _n(centre[b][1]), "data-border": f"{a}|{b}"})
+        _LAND[key] = ET.tostring(land, encoding="unicode") + ET.tostring(borders, encoding="unicode")
+    return _LAND[key]
 
 
 def _province(parent, state: GameState, p, at: Point, label) -> None:
