@@ -36,6 +36,12 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("game_page_ms", "game page, 5 rounds and 5 players, ASGI test client (warm: page data cached)", "ms"),
     ("game_page_cold_ms", "  the same with the cache emptied before each request", "ms"),
     ("record_ms", "HTML game record, five rounds drawn (`export --format html`)", "ms"),
+    ("tournament_seat_ms", "seat round 4: 200 players, 40 tables, 3 rounds of history (algorithm)", "ms"),
+    ("tournament_seat_cli_ms", "  the same, one `referee tournament seat` command, 40 games created (SQLite)", "ms"),
+    ("tournament_standings_ms", "standings: 200 players x 6 rounds, 240 games, rounds closed (SQLite)", "ms"),
+    ("tournament_standings_replay_ms", "  the same, no round closed: every game log replayed", "ms"),
+    ("tournament_repeats_16", "seating: repeated opponents, 16 players, tables of 4, 5 rounds (worst of 5 seeds)", "pairs"),
+    ("tournament_repeats_25", "seating: repeated opponents, 25 players, tables of 5, 6 rounds (worst of 5 seeds)", "pairs"),
 ]
 
 
@@ -58,6 +64,7 @@ def main() -> None:
         ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
         ["bench_web.py", "--repeat", "30" if args.quick else "100"],
+        ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()

@@ -1,0 +1,703 @@
+"""`referee tournament ...`: roll call, seating, clans, results from the game logs, standings."""
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .app import DbOpt, JsonOpt, app, read_input, write_output
+from .games import open_store
+
+tapp = typer.Typer(help="Tournaments: players, roll call, seating, results from the game logs, standings.",
+                   no_args_is_help=True)
+players_app = typer.Typer(help="Register, drop, reinstate and list players.", no_args_is_help=True)
+tapp.add_typer(players_app, name="players")
+app.add_typer(tapp, name="tournament")
+
+TidArg = Annotated[str, typer.Argument(help="The tournament's id.", show_default=False)]
+RoundArg = Annotated[int, typer.Argument(min=1, max=12, help="The tournament round.", show_default=False)]
+ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (recorded with the event).")]
+
+
+def _open(store, tid: str):
+    from ..log.tournaments import OpenTournament
+
+    return OpenTournament(store, tid)
+
+
+def _json(data) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _table(title: str, columns: list[str], rows: list[list]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for c in columns:
+        table.add_column(c)
+    for r in rows:
+        table.add_row(*["" if v is None else str(v) for v in r])
+    Console(width=max(100, len(columns) * 12)).print(table)
+
+
+# --- creation and players ------------------------------------------------------------------------------
+def _points(text: str) -> dict:
+    out = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        size, eq, values = part.partition("=")
+        if not eq:
+            raise typer.BadParameter(f"{part!r}: expected SIZE=P1,P2,...", param_hint="--points")
+        try:
+            out[size.strip()] = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in values.split(",")]
+        except ValueError:
+            raise typer.BadParameter(f"{part!r}: points must be numbers", param_hint="--points") from None
+    return out
+
+
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"{text!r}: expected numbers separated by commas", param_hint=what) from None
+
+
+@tapp.command("new")
+def new(
+    tid: TidArg,
+    name: Annotated[str, typer.Option("--name", help="The tournament's name (the event of every game).")],
+    date: Annotated[str, typer.Option(help="The date (YYYY-MM-DD).")] = "",
+    scoring: Annotated[str, typer.Option(help="placement, share (honor / table mean x 100), squares or honor.")] = "placement",
+    points: Annotated[str, typer.Option(help="Placement points per table size: '5=10,6,3,1,0;4=10,5,2,0;3=10,4,0'.")] = "",
+    best: Annotated[int, typer.Option(min=0, help="Count only the best N games (0: every game).")] = 0,
+    average: Annotated[bool, typer.Option("--average", help="Rank by the average per game played.")] = False,
+    tiebreaks: Annotated[str, typer.Option(help="Order of keys: points,honor,wins,aop,h2h.")] = "points,honor,wins,aop,h2h",
+    rounds: Annotated[int, typer.Option(min=1, max=12, help="Planned tournament rounds.")] = 3,
+    sizes: Annotated[str, typer.Option(help="Table sizes allowed (3 to 5), e.g. 5,4 to avoid tables of 3.")] = "5,4,3",
+    copies: Annotated[int, typer.Option(min=0, help="Game copies on hand: the most tables a round can have (0: no cap).")] = 0,
+    db: DbOpt = None,
+) -> None:
+    """Create a tournament: scoring system, tie-break order, planned rounds, table sizes."""
+    from ..log.tournaments import create
+    from ..tournament.model import DEFAULT_PLACEMENT, TournamentCreated
+
+    if best and average:
+        raise typer.BadParameter("choose --best N or --average, not both", param_hint="--best")
+    created = TournamentCreated(
+        tid, name, date, scoring.strip().lower(), _points(points) or dict(DEFAULT_PLACEMENT),
+        "best" if best else "average" if average else "sum", best,
+        [k.strip().lower() for k in tiebreaks.split(",") if k.strip()], rounds, _ints(sizes, "--sizes"), copies)
+    with open_store(db) as store:
+        create(store, created)
+    typer.echo(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
+
+
+@tapp.command("list")
+def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """List the tournaments in the database."""
+    from ..log.tournaments import list_tournaments
+
+    with open_store(db) as store:
+        rows = list_tournaments(store)
+    if json_out:
+        return _json(rows)
+    _table("Tournaments", ["tournament", "created", "events"], [[r["tournament"], r["created_at"], r["events"]] for r in rows])
+
+
+def _registration(t, name: str, club: str, pid: str) -> dict:
+    from ..tournament.model import slug
+
+    name = name.strip()
+    return {"id": pid.strip() or slug(name), "name": name, "club": club.strip(), "explicit_id": bool(pid.strip())}
+
+
+@players_app.command("add")
+def players_add(
+    tid: TidArg,
+    name: Annotated[Optional[str], typer.Argument(help="The player's name.", show_default=False)] = None,
+    club: Annotated[str, typer.Option(help="Club or family: kept apart from others of it when seating.")] = "",
+    pid: Annotated[str, typer.Option("--id", help="An id, needed when two players share a name.")] = "",
+    csv_file: Annotated[Optional[Path], typer.Option("--csv", help="Register many at once: a CSV with name[,club][,id].")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Register a player, or many from a CSV file (one header row: name, club, id). A bad row refuses the whole file."""
+    from ..tournament.model import PlayersRegistered, TournamentError
+
+    if (name is None) == (csv_file is None):
+        raise typer.BadParameter("give a NAME or --csv FILE", param_hint="NAME")
+    with open_store(db) as store:
+        log = _open(store, tid)
+        if csv_file is not None:
+            regs = _read_players_csv(log.t, csv_file)
+        else:
+            regs = [_registration(log.t, name, club, pid)]
+        try:
+            log.record([PlayersRegistered([{k: v for k, v in r.items()} for r in regs])])
+        except TournamentError as exc:
+            if csv_file is None:
+                raise
+            # name the row: check each row alone against the tournament and the rows before it
+            raise TournamentError(f"{csv_file}: {exc}") from None
+    for r in regs:
+        typer.echo(f"registered {r['name']} (id {r['id']})" + (f", club {r['club']}" if r["club"] else ""))
+
+
+def _read_players_csv(t, path: Path) -> list[dict]:
+    from ..tournament.model import PLAYER_ID, PlayersRegistered, Tournament, TournamentError
+
+    text = read_input(path)
+    reader = csv.DictReader(io.StringIO(text))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "name" not in fields:
+        raise TournamentError(f"{path}: row 1: the header must name a 'name' column (and optionally club, id)")
+    unknown = [f for f in fields if f not in ("name", "club", "id")]
+    if unknown:
+        raise TournamentError(f"{path}: row 1: unknown column(s) {', '.join(unknown)} (name, club, id)")
+    regs = []
+    trial = Tournament()
+    trial.info = t.info
+    trial.players = dict(t.players)
+    for n, raw in enumerate(reader, 2):
+        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
+        if None in raw:
+            raise TournamentError(f"{path}: row {n}: more fields than the header has columns")
+        if not row.get("name"):
+            raise TournamentError(f"{path}: row {n}: no name")
+        reg = _registration(t, row["name"], row.get("club", ""), row.get("id", ""))
+        if not PLAYER_ID.fullmatch(reg["id"]):
+            raise TournamentError(f"{path}: row {n}: {reg['id']!r} is not a valid player id (lower-case letters, digits, '-')")
+        try:
+            trial._PlayersRegistered(PlayersRegistered([reg]))
+        except TournamentError as exc:
+            raise TournamentError(f"{path}: row {n}: {exc}") from None
+        regs.append(reg)
+    if not regs:
+        raise TournamentError(f"{path}: no players in the file")
+    return regs
+
+
+@players_app.command("drop")
+def players_drop(tid: TidArg, name: Annotated[str, typer.Argument(help="The player (name or id).")],
+                 reason: ReasonOpt = "", db: DbOpt = None) -> None:
+    """Drop a player: not seated from now on; they stay in the standings."""
+    from ..tournament.model import PlayerDropped
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        p = log.t.player(name)
+        log.record([PlayerDropped(p.id, reason)])
+    typer.echo(f"{p.name} dropped")
+
+
+@players_app.command("reinstate")
+def players_reinstate(tid: TidArg, name: Annotated[str, typer.Argument(help="The player (name or id).")],
+                      reason: ReasonOpt = "", db: DbOpt = None) -> None:
+    """Reinstate a dropped player: seated again from the next round seated."""
+    from ..tournament.model import PlayerReinstated
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        p = log.t.player(name)
+        log.record([PlayerReinstated(p.id, reason)])
+    typer.echo(f"{p.name} reinstated")
+
+
+@players_app.command("list")
+def players_list(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Every registered player: id, name, club, status."""
+    from ..tournament.standings import Loaded
+    from ..tournament.views import players_view
+
+    with open_store(db) as store:
+        rows = players_view(Loaded(_open(store, tid).t))
+    if json_out:
+        return _json(rows)
+    _table(f"Players of {tid}", ["id", "name", "club", "from round", "status", "fixed table"],
+           [[r["player"], r["name"], r["club"], r["since_round"], r["status"], r["fixed_table"]] for r in rows])
+
+
+@tapp.command("apart")
+def apart(tid: TidArg, names: Annotated[list[str], typer.Argument(help="Two or more players (names or ids).")],
+          reason: ReasonOpt = "", db: DbOpt = None) -> None:
+    """Keep players apart when seating (same club or family): as if they had already met many times."""
+    from ..tournament.model import KeptApart
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        ids = [log.t.player(n).id for n in names]
+        log.record([KeptApart(ids, reason)])
+    typer.echo(f"kept apart: {', '.join(log.t.name(i) for i in ids)}")
+
+
+@tapp.command("fix")
+def fix(tid: TidArg, name: Annotated[str, typer.Argument(help="The player (name or id).")],
+        table: Annotated[int, typer.Argument(min=1, help="The table number they always sit at.")],
+        reason: ReasonOpt = "", db: DbOpt = None) -> None:
+    """Give a player a fixed table (accessibility): they are always seated at that table number."""
+    from ..tournament.model import TableFixed
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        p = log.t.player(name)
+        log.record([TableFixed(p.id, table, reason)])
+    typer.echo(f"{p.name} always sits at table {table}")
+
+
+# --- roll call and seating ------------------------------------------------------------------------------
+@tapp.command("rollcall")
+def rollcall(
+    tid: TidArg,
+    round_no: RoundArg,
+    absent: Annotated[list[str], typer.Option("--absent", help="A player not here this round (repeatable).")] = [],
+    standby: Annotated[list[str], typer.Option("--standby", help="A player who plays only to fill a table (repeatable).")] = [],
+    late: Annotated[list[str], typer.Option("--late", help="A player arriving late, seated (repeatable).")] = [],
+    present: Annotated[list[str], typer.Option("--present", help="A player here after all (repeatable).")] = [],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The roll call of a round: everyone not named is present (dropped players excepted)."""
+    from ..tournament.model import RollCalled, TournamentError
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        statuses = {}
+        for status, names in (("absent", absent), ("standby", standby), ("late", late), ("present", present)):
+            for n in names:
+                p = log.t.player(n)
+                if p.id in statuses:
+                    raise TournamentError(f"round {round_no}: {p.name} is named twice in the roll call")
+                statuses[p.id] = status
+        log.record([RollCalled(round_no, statuses)])
+        result = log.t.statuses(round_no)
+    counts = {s: sum(1 for v in result.values() if v == s) for s in ("present", "late", "standby", "absent", "dropped")}
+    if json_out:
+        return _json({"round": round_no, "statuses": {log.t.name(p): s for p, s in result.items()}, "counts": counts})
+    typer.echo(f"round {round_no} roll call: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+
+
+def _manual_rows(path: Path) -> list[tuple[int, int, str, str]]:
+    from ..tournament.model import TournamentError
+
+    reader = csv.DictReader(io.StringIO(read_input(path)))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if not {"table", "seat", "player", "clan"} <= set(fields):
+        raise TournamentError(f"{path}: row 1: the header must be table,seat,player,clan")
+    rows = []
+    for n, raw in enumerate(reader, 2):
+        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
+        try:
+            rows.append((int(row["table"]), int(row["seat"]), row["player"], row["clan"].lower()))
+        except ValueError:
+            raise TournamentError(f"{path}: row {n}: table and seat must be numbers") from None
+    return rows
+
+
+@tapp.command("seat")
+def seat(
+    tid: TidArg,
+    round_no: RoundArg,
+    from_file: Annotated[Optional[Path], typer.Option("--from", help="Seat by hand: a CSV table,seat,player,clan.")] = None,
+    preferences: Annotated[Optional[Path], typer.Option("--preferences", help="Clans by preference: a CSV player,clans "
+                                                        "(clans in order, separated by ';'); the lowest-ranked chooses first.")] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players."""
+    from ..log.tournaments import create_games
+    from ..tournament.rounds import manual_round, plan_round, seed_of
+    from ..tournament.standings import Loaded
+    from ..tournament.views import seating_by_table
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        seed = seed_of(log.head)
+        if from_file is not None:
+            event = manual_round(log.t, round_no, _manual_rows(from_file), seed)
+        elif preferences is not None:
+            from ..log.tournaments import load
+            from ..tournament.standings import standings
+
+            wishes = _preferences(log.t, preferences)
+            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if log.t.seatings else []
+            event = plan_round(log.t, round_no, seed, wishes, ranking)
+        else:
+            event = plan_round(log.t, round_no, seed)
+        log.record([event])
+        create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
+    tables = seating_by_table(Loaded(log.t), round_no)
+    if json_out:
+        return _json({"round": round_no, "algorithm": event.algorithm, "version": event.version, "cost": event.cost,
+                      "seed": event.seed, "tables": tables, "sat_out": [log.t.name(p) for p in event.sat_out]})
+    _print_seating(tables, round_no, event.algorithm, event.cost, [log.t.name(p) for p in event.sat_out])
+
+
+def _preferences(t, path: Path) -> dict[str, list[str]]:
+    from ..tournament.model import TournamentError
+    from ..tournament.seating import CLANS
+
+    reader = csv.DictReader(io.StringIO(read_input(path)))
+    if not {"player", "clans"} <= {f.strip().lower() for f in (reader.fieldnames or [])}:
+        raise TournamentError(f"{path}: row 1: the header must be player,clans")
+    out = {}
+    for n, raw in enumerate(reader, 2):
+        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
+        try:
+            pid = t.player(row["player"]).id
+        except TournamentError as exc:
+            raise TournamentError(f"{path}: row {n}: {exc}") from None
+        clans = [c.strip().lower() for c in row["clans"].split(";") if c.strip()]
+        bad = [c for c in clans if c not in CLANS]
+        if bad:
+            raise TournamentError(f"{path}: row {n}: unknown clan {bad[0]!r} (one of {', '.join(CLANS)})")
+        out[pid] = clans
+    return out
+
+
+def _print_seating(tables, round_no, algorithm, cost, sat_out) -> None:
+    rows = [[t["table"], s["seat"], s["name"], s["clan"], t["game"] if s["seat"] == 1 else ""]
+            for t in tables for s in t["seats"]]
+    _table(f"Round {round_no} seating ({algorithm}, cost {cost})", ["table", "seat", "player", "clan", "game"], rows)
+    if sat_out:
+        typer.echo(f"sitting out: {', '.join(sat_out)}")
+
+
+@tapp.command("seating")
+def seating(
+    tid: TidArg,
+    round_no: RoundArg,
+    by: Annotated[str, typer.Option("--by", help="table or player.")] = "table",
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the seating as CSV to this file.")] = None,
+    sheet: Annotated[Optional[Path], typer.Option("--sheet", help="Write the printable seating sheet (plain text, A4).")] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A round's seating, by table or by player name; as CSV or a printable sheet."""
+    from ..log.tournaments import load
+    from ..tournament.exports import seating_csv, seating_sheet
+    from ..tournament.views import seating_by_player, seating_by_table
+
+    if by not in ("table", "player"):
+        raise typer.BadParameter(f"{by!r}: table or player", param_hint="--by")
+    with open_store(db) as store:
+        loaded = load(store, tid, _open(store, tid).t)
+    rows = seating_by_table(loaded, round_no) if by == "table" else seating_by_player(loaded, round_no)
+    if csv_out:
+        write_output(csv_out, seating_csv(loaded, round_no, by))
+    if sheet:
+        write_output(sheet, seating_sheet(loaded, round_no))
+    if json_out:
+        return _json(rows)
+    if by == "table":
+        s = loaded.tournament.seatings[round_no]
+        _print_seating(rows, round_no, s.algorithm, s.cost, [loaded.tournament.name(p) for p in s.sat_out])
+    else:
+        _table(f"Round {round_no} seating by player", ["player", "table", "seat", "clan", "game"],
+               [[r["name"], r["table"] or "sits out", r["seat"], r["clan"], r["game"]] for r in rows])
+
+
+@tapp.command("amend")
+def amend(
+    tid: TidArg,
+    round_no: RoundArg,
+    reason: ReasonOpt,
+    swap: Annotated[Optional[tuple[str, str]], typer.Option("--swap", help="Swap two seated players.")] = None,
+    replace: Annotated[Optional[tuple[str, str]], typer.Option("--replace", help="OUT IN: IN takes OUT's seat.")] = None,
+    reseat: Annotated[Optional[int], typer.Option("--reseat", help="Draw one table's seat order and clans again.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Amend a round's seating with a reason: the amended tables get new games; the old ones stay in the log."""
+    from ..log.tournaments import create_games, started_games
+    from ..tournament.model import GameLinked
+    from ..tournament.rounds import amend as plan_amend, seed_of
+
+    chosen = [x for x in (swap, replace, reseat) if x is not None]
+    if len(chosen) != 1:
+        raise typer.BadParameter("give exactly one of --swap A B, --replace OUT IN, --reseat TABLE", param_hint="--swap")
+    if not reason.strip():
+        raise typer.BadParameter("an amendment needs a reason", param_hint="--reason")
+    kind = "swap" if swap else "replace" if replace else "reseat"
+    with open_store(db) as store:
+        log = _open(store, tid)
+        seating = log.t.seatings.get(round_no)
+        games = [tb.game for tb in seating.tables] if seating else []
+        event = plan_amend(log.t, round_no, kind, list(swap or replace or ()), reason, seed_of(log.head),
+                           started_games(store, games), reseat)
+        links = [GameLinked(round_no, tb["table"], tb["game"], reason) for tb in event.tables]
+        log.record([event, *links])
+        tables = [log.t.seatings[round_no].table(tb["table"]) for tb in event.tables]
+        create_games(store, log.t, tables)
+    for tb in tables:
+        typer.echo(f"round {round_no}, table {tb.number}: game {tb.game}: " +
+                   ", ".join(f"{log.t.name(s.player)} ({s.clan})" for s in tb.seats))
+
+
+# --- results ---------------------------------------------------------------------------------------------
+@tapp.command("call")
+def call(
+    tid: TidArg,
+    game: Annotated[str, typer.Argument(help="The table's game.")],
+    reason: ReasonOpt,
+    objective: Annotated[list[str], typer.Option("--objective", help="CLAN=OBJECTIVE revealed at the call (repeatable).")] = [],
+    db: DbOpt = None,
+) -> None:
+    """Call a game (time ran out): scored as it stands after the last full round, objectives revealed."""
+    from ..log.tournaments import call_game
+
+    if not reason.strip():
+        raise typer.BadParameter("calling a game needs a reason", param_hint="--reason")
+    objectives = {}
+    for item in objective:
+        clan, eq, obj = item.partition("=")
+        if not eq:
+            raise typer.BadParameter(f"{item!r}: expected CLAN=OBJECTIVE", param_hint="--objective")
+        objectives[clan.strip().lower()] = obj.strip().lower()
+    with open_store(db) as store:
+        log = _open(store, tid)
+        event = call_game(store, log, game, reason, objectives)
+    typer.echo(f"game {game} called after round {event.after_round}: " +
+               ", ".join(f"{log.t.name(r['player'])} {r['honor']}" for r in event.rows))
+
+
+@tapp.command("result")
+def result(
+    tid: TidArg,
+    round_no: RoundArg,
+    table: Annotated[int, typer.Argument(min=1, help="The table.")],
+    honors: Annotated[list[str], typer.Argument(help="NAME=HONOR or NAME=HONOR:TERRITORIES:PROVINCES, one per player.")],
+    reason: ReasonOpt,
+    db: DbOpt = None,
+) -> None:
+    """Enter a table's result by hand (the head judge; a table that played on paper), with a reason."""
+    from ..tournament.model import ResultEntered, TournamentError
+
+    if not reason.strip():
+        raise typer.BadParameter("a judge's result needs a reason", param_hint="--reason")
+    with open_store(db) as store:
+        log = _open(store, tid)
+        rows = []
+        for item in honors:
+            name, eq, value = item.rpartition("=")
+            try:
+                parts = [int(x) for x in value.split(":")]
+                if not eq or len(parts) not in (1, 3):
+                    raise ValueError
+            except ValueError:
+                raise TournamentError(f"round {round_no}, table {table}: {item!r}: expected NAME=HONOR or "
+                                      "NAME=HONOR:TERRITORIES:PROVINCES") from None
+            parts += [0, 0] if len(parts) == 1 else []
+            rows.append({"player": log.t.player(name).id, "honor": parts[0], "territories": parts[1], "provinces": parts[2]})
+        tb = log.t.seatings.get(round_no)
+        seat = tb.table(table) if tb else None
+        clans = {s.player: s.clan for s in seat.seats} if seat else {}
+        rows = [{**r, "clan": clans.get(r["player"], "")} for r in rows]
+        log.record([ResultEntered(round_no, table, reason, rows)])
+    typer.echo(f"round {round_no}, table {table}: result entered by the judge")
+
+
+@tapp.command("adjust")
+def adjust(
+    tid: TidArg,
+    name: Annotated[str, typer.Argument(help="The player (name or id).")],
+    points: Annotated[str, typer.Argument(help="Points to add (negative to take away; 1.5 or 3/2).")],
+    reason: ReasonOpt,
+    round_no: Annotated[int, typer.Option("--round", min=0, help="The round it concerns (0: none).")] = 0,
+    db: DbOpt = None,
+) -> None:
+    """Adjust a player's points, with a reason (a penalty or a correction)."""
+    from fractions import Fraction
+
+    from ..tournament.model import PointsAdjusted, TournamentError
+
+    if not reason.strip():
+        raise typer.BadParameter("an adjustment needs a reason", param_hint="--reason")
+    try:
+        value = Fraction(points.strip())
+    except (ValueError, ZeroDivisionError):
+        raise TournamentError(f"adjustment {points!r}: not a number") from None
+    with open_store(db) as store:
+        log = _open(store, tid)
+        p = log.t.player(name)
+        log.record([PointsAdjusted(p.id, str(value), reason, round_no)])
+    typer.echo(f"{p.name}: {points} points ({reason})")
+
+
+@tapp.command("close")
+def close(tid: TidArg, round_no: RoundArg, db: DbOpt = None) -> None:
+    """Close a round: every table's result accepted from its game log (or called, or entered by the judge)."""
+    from ..log.tournaments import close_round
+
+    with open_store(db) as store:
+        log = _open(store, tid)
+        accepted = close_round(store, log, round_no)
+    typer.echo(f"round {round_no} closed: {accepted} result(s) accepted from the game logs")
+
+
+@tapp.command("status")
+def status(tid: TidArg, round_no: Annotated[Optional[int], typer.Argument(help="The round (default: the last seated).")] = None,
+           db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Each table of a round: its game, the round of play, finished or called, sealed objectives left."""
+    from ..log.tournaments import load
+    from ..tournament.views import table_status
+
+    with open_store(db) as store:
+        loaded = load(store, tid)
+    r = round_no or loaded.tournament.last_round
+    rows = table_status(loaded, r)
+    if json_out:
+        return _json(rows)
+    _table(f"Round {r} tables", ["table", "game", "players", "rounds played", "state", "objectives left", "result"],
+           [[x["table"], x["game"], ", ".join(x["players"]), x["rounds_played"], x["state"], x["sealed_objectives_left"],
+             ("provisional" if x["provisional"] else "accepted") + (", corrected" if x["corrected"] else "")
+             if x["result"] else "-"] for x in rows])
+
+
+@tapp.command("standings")
+def standings(
+    tid: TidArg,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the standings as CSV to this file.")] = None,
+    explain: Annotated[Optional[str], typer.Option("--explain", help="Every game, its points and each tie-break of one player.")] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The standings: one column per round, provisional results marked (*), corrections marked (c)."""
+    from ..log.tournaments import load
+    from ..tournament.exports import standings_csv
+    from ..tournament.views import explain_view, standings_view
+
+    with open_store(db) as store:
+        loaded = load(store, tid)
+    if csv_out:
+        write_output(csv_out, standings_csv(loaded))
+    if explain:
+        data = explain_view(loaded, explain)
+        if json_out:
+            return _json(data)
+        return _print_explain(data)
+    data = standings_view(loaded)
+    if json_out:
+        return _json(data)
+    keys = [k for k in data["tiebreaks"] if k not in ("points", "h2h")]
+    _table(f"{data['name']}: standings", ["rank", "player", *[f"R{r}" for r in data["rounds"]], "total", *keys],
+           [[f"{r['rank']}=" if r["shared"] else r["rank"], r["name"] + (" (dropped)" if r["dropped"] else ""),
+             *[r["rounds"].get(str(x), "") for x in data["rounds"]], r["total_shown"],
+             *[(r[k] if k == "honor" else r[f"{k}_shown"]) for k in keys]] for r in data["standings"]])
+    if data["clans"]:
+        typer.echo("best clan (average points per game): " +
+                   ", ".join(f"{c['clan']} {c['average_shown']} ({c['games']})" for c in data["clans"]))
+    typer.echo("* provisional (round not closed)   c corrected after acceptance")
+
+
+def _print_explain(data) -> None:
+    typer.echo(f"{data['name']} ({data['player']}): rank {data['rank']}{' (shared)' if data['shared'] else ''}")
+    for g in data["games"]:
+        typer.echo(f"  round {g['round']}, table {g['table']} ({g['game']}): {g['clan']}, honor {g['honor']}, place "
+                   f"{g['place']}, points {g['points_shown']}{'' if g['counted'] else ' (not counted)'}"
+                   f"{' provisional' if g['provisional'] else ''}{' corrected' if g['corrected'] else ''}"
+                   f" [{g['source']}]")
+    if data["adjustment"] != "0":
+        typer.echo(f"  adjustments: {data['adjustment_shown']}")
+    typer.echo(f"  total: {data['total_shown']}")
+    for k, v in data["tiebreaks_shown"].items():
+        typer.echo(f"  {k}: {v}")
+    typer.echo("settings:")
+    for line in data["settings"]:
+        typer.echo(f"  - {line}")
+
+
+@tapp.command("results")
+def results(tid: TidArg, csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write as CSV.")] = None,
+            db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Every table's result: honor, place, points, where it came from."""
+    from ..log.tournaments import load
+    from ..tournament.exports import result_rows, results_csv
+
+    with open_store(db) as store:
+        loaded = load(store, tid)
+    if csv_out:
+        write_output(csv_out, results_csv(loaded))
+    rows = result_rows(loaded)
+    if json_out:
+        return _json(rows)
+    _table("Results", ["round", "table", "player", "clan", "honor", "place", "points", "source"],
+           [[r["round"], r["table"], r["name"], r["clan"], r["honor"], r["place"], r["points"], r["source"]] for r in rows])
+
+
+@tapp.command("final")
+def final(
+    tid: TidArg,
+    size: Annotated[int, typer.Argument(min=3, max=5, help="Players at the final table (the top N).")],
+    pick: Annotated[list[str], typer.Option("--pick", help="NAME=CLAN, the clans chosen in rank order (repeatable).")] = [],
+    db: DbOpt = None,
+) -> None:
+    """Seat the final table: the top N of the standings, seated in rank order; clans picked in rank order."""
+    from ..log.tournaments import seat_final
+
+    picks = {}
+    for item in pick:
+        name, eq, clan = item.rpartition("=")
+        if not eq:
+            raise typer.BadParameter(f"{item!r}: expected NAME=CLAN", param_hint="--pick")
+        picks[name.strip()] = clan.strip().lower()
+    with open_store(db) as store:
+        log = _open(store, tid)
+        event = seat_final(store, log, size, picks)
+    typer.echo(f"final table: game {event.table['game']}: " +
+               ", ".join(f"{log.t.name(s['player'])} ({s['clan']})" for s in event.table["seats"]))
+
+
+# --- export, import, verify ---------------------------------------------------------------------------
+@tapp.command("export")
+def export(tid: TidArg, output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file.")] = None,
+           db: DbOpt = None) -> None:
+    """The tournament's event stream as JSON Lines (lossless, chain included)."""
+    from ..log.tournaments import export_jsonl, read_events
+
+    with open_store(db) as store:
+        text = export_jsonl(read_events(store, tid))
+    if output:
+        write_output(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+@tapp.command("import")
+def import_(file: Annotated[Path, typer.Argument(help="A tournament exported as JSON Lines.")], db: DbOpt = None) -> None:
+    """Import a tournament: verified whole before anything is stored."""
+    from ..log.tournaments import import_log, parse_jsonl
+
+    events = parse_jsonl(read_input(file))
+    with open_store(db) as store:
+        t = import_log(store, events)
+    typer.echo(f"tournament {t.id} imported: {len(events)} events")
+
+
+@tapp.command("verify")
+def verify(target: Annotated[str, typer.Argument(help="A tournament id, or an exported .jsonl file.")],
+           db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Check the chain, every event, every seating's constraints and its recomputed cost."""
+    from ..log.tournaments import parse_jsonl, read_events
+    from ..log.tournaments import verify as verify_log
+
+    path = Path(target)
+    if path.is_file():
+        events = parse_jsonl(read_input(path))
+    else:
+        with open_store(db) as store:
+            events = read_events(store, target)
+    problems = verify_log(events)
+    if json_out:
+        _json({"tournament": events[0].game, "events": len(events), "ok": not problems, "problems": problems})
+    elif problems:
+        for p in problems:
+            print(f"error: {p}", file=sys.stderr)
+    else:
+        typer.echo(f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked")
+    if problems:
+        raise typer.Exit(1)
+

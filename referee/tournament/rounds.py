@@ -1,0 +1,190 @@
+"""Seating a round from the tournament's fold: who plays (roll call, standbys), the history, the algorithm, and
+the round's tables as a ``RoundSeated`` event. Pure: the seed is handed in (the tournament log's chain head
+when the round is seated), so no one can predict later seatings at registration."""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from .model import RoundSeated, SeatingAmended, Table, Tournament, TournamentError, game_id
+from .seating import ALGORITHM, VERSION, History, SeatingError, seat_players, seat_table, seating_cost, table_sizes
+
+
+def seed_of(head_hash: str) -> int:
+    return int(head_hash[:16], 16)
+
+
+def history(t: Tournament, before: int) -> History:
+    tables = [[(s.player, s.clan) for s in tb.seats]
+              for r, seating in sorted(t.seatings.items()) if r < before for tb in seating.tables]
+    return History.of(tables, max(t.info.sizes))
+
+
+def apart_groups(t: Tournament) -> list[list[str]]:
+    """Players kept apart: each club (or family) registered, and each group named with `apart`."""
+    clubs: dict[str, list[str]] = {}
+    for p in t.players.values():
+        if p.club:
+            clubs.setdefault(p.club.casefold(), []).append(p.id)
+    return [g for g in clubs.values() if len(g) > 1] + [list(a.players) for a in t.apart]
+
+
+def who_plays(t: Tournament, round_no: int) -> tuple[list[str], list[str]]:
+    """The players to seat and those sitting out. Present and late players play; standbys join, in the order
+    they registered, while one more fills a short table without adding a table, or while the players present
+    cannot be seated at all."""
+    statuses = t.statuses(round_no)
+    playing = [p for p, s in statuses.items() if s in ("present", "late")]
+    standby = [p for p, s in statuses.items() if s == "standby"]
+    largest = max(t.info.sizes)
+
+    def seatable(n: int) -> bool:
+        try:
+            table_sizes(n, t.info.sizes, t.info.copies)
+            return True
+        except SeatingError:
+            return False
+
+    while standby:
+        n = len(playing)
+        fills_short = n % largest != 0 and -(-(n + 1) // largest) == -(-n // largest) and seatable(n + 1)
+        if seatable(n) and not fills_short:
+            break
+        playing.append(standby.pop(0))
+    return playing, standby
+
+
+def preference_picks(players: Sequence[str], preferences: dict[str, Sequence[str]], ranking: Sequence[str],
+                     rng: random.Random) -> dict[str, str]:
+    """Clans by preference at one table: the lowest-ranked player chooses first, each taking the first clan of their
+    list still free; players level in the ranking (or unranked) choose in an order drawn by ``rng``."""
+    position = {p: i for i, p in enumerate(ranking)}
+    order = list(players)
+    rng.shuffle(order)
+    order.sort(key=lambda p: -position.get(p, len(ranking)))
+    picks: dict[str, str] = {}
+    for p in order:
+        choice = next((c for c in preferences.get(p, ()) if c not in picks.values()), None)
+        if choice is not None:
+            picks[p] = choice
+    return picks
+
+
+def plan_round(t: Tournament, round_no: int, seed: int, preferences: dict[str, Sequence[str]] | None = None,
+               ranking: Sequence[str] = ()) -> RoundSeated:
+    """Seat a round. ``preferences``: player -> clans in order of preference (clans by preference, the lowest-ranked
+    in ``ranking``, best first, choosing first); else clans are given automatically, with the fewest repeats."""
+    if round_no in t.seatings:
+        raise TournamentError(f"round {round_no} is already seated", hint="`referee tournament amend` changes a table")
+    t._round(round_no)
+    if round_no > 1 and round_no - 1 not in t.seatings:
+        raise TournamentError(f"round {round_no}: round {round_no - 1} is not seated yet")
+    playing, sat_out = who_plays(t, round_no)
+    try:
+        sizes = table_sizes(len(playing), t.info.sizes, t.info.copies)
+    except SeatingError as exc:
+        raise TournamentError(f"round {round_no}: {exc}") from None
+    rng = random.Random(seed)
+    h = history(t, round_no)
+    if t.info.group_by_standings:
+        raise TournamentError("grouping by standings is not available in this version")
+    groups = seat_players(playing, sizes, h, rng, apart=apart_groups(t), fixed=t.fixed,
+                          future=t.info.rounds - round_no)
+    tables = []
+    for i, players in enumerate(groups, 1):
+        picks = preference_picks(players, preferences, ranking, rng) if preferences else None
+        seats = seat_table(players, h, rng, fixed_clans=picks)
+        tables.append({"table": i, "game": game_id(t.id, round_no, i),
+                       "seats": [{"player": p, "clan": c} for p, c in seats]})
+    cost = seating_cost([[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t),
+                        max(t.info.sizes))
+    return RoundSeated(round_no, tables, ALGORITHM, VERSION, cost, seed, sat_out, "preference" if preferences else "auto")
+
+
+def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, str, str]], seed: int) -> RoundSeated:
+    """A round seated by hand from (table, seat, player, clan) rows: checked like an automatic seating."""
+    if round_no in t.seatings:
+        raise TournamentError(f"round {round_no} is already seated", hint="`referee tournament amend` changes a table")
+    by_table: dict[int, list[tuple[int, str, str]]] = {}
+    for table, seat, player, clan in rows:
+        by_table.setdefault(table, []).append((seat, t.player(player).id, clan))
+    tables = []
+    for number in sorted(by_table):
+        seats = sorted(by_table[number])
+        if [s for s, _, _ in seats] != list(range(1, len(seats) + 1)):
+            raise TournamentError(f"round {round_no}, table {number}: seats must be numbered 1 to {len(seats)}")
+        tables.append({"table": number, "game": game_id(t.id, round_no, number),
+                       "seats": [{"player": p, "clan": c} for _, p, c in seats]})
+    seated = {s["player"] for tb in tables for s in tb["seats"]}
+    statuses = t.statuses(round_no)
+    missing = [p for p, s in statuses.items() if s in ("present", "late") and p not in seated]
+    if missing:
+        raise TournamentError(f"round {round_no}: present but not seated: {', '.join(t.name(p) for p in missing)}")
+    h = history(t, round_no)
+    cost = seating_cost([[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t),
+                        max(t.info.sizes))
+    sat_out = [p for p, s in statuses.items() if s == "standby" and p not in seated]
+    return RoundSeated(round_no, tables, "manual", 1, cost, seed, sat_out, "manual")
+
+
+def recompute_cost(t: Tournament, round_no: int, tables: list[Table]) -> int:
+    h = history(t, round_no)
+    return seating_cost([[(s.player, s.clan) for s in tb.seats] for tb in tables], h, apart_groups(t),
+                        max(t.info.sizes))
+
+
+def amend(t: Tournament, round_no: int, kind: str, players: list[str], reason: str, seed: int,
+          games_started: set[str], table_no: int | None = None) -> SeatingAmended:
+    """A seat amendment: swap two players, replace a seated player by one not seated, or re-seat one table (seat
+    order and clans drawn again). An amended table gets a new game; a table whose game has begun cannot change."""
+    seating = t.seatings.get(round_no)
+    if seating is None:
+        raise TournamentError(f"round {round_no} is not seated: nothing to amend")
+    if not reason.strip():
+        raise TournamentError(f"round {round_no}: an amendment needs a reason (--reason)")
+    ids = [t.player(p).id for p in players]
+    changed: dict[int, Table] = {}
+
+    def copy(tb: Table) -> Table:
+        return changed.setdefault(tb.number, Table(tb.number, tb.game, [type(s)(s.player, s.clan) for s in tb.seats]))
+
+    if kind == "swap":
+        a, b = ids
+        ta, tb = seating.table_of(a), seating.table_of(b)
+        for pid, tab in ((a, ta), (b, tb)):
+            if tab is None:
+                raise TournamentError(f"round {round_no}: {t.name(pid)} is not seated; use --replace")
+        ca, cb = copy(ta), copy(tb)
+        sa = next(s for s in ca.seats if s.player == a)
+        sb = next(s for s in cb.seats if s.player == b)
+        sa.player, sb.player = b, a
+    elif kind == "replace":
+        a, b = ids
+        ta = seating.table_of(a)
+        if ta is None:
+            raise TournamentError(f"round {round_no}: {t.name(a)} is not seated: nobody to replace")
+        if seating.table_of(b) is not None:
+            raise TournamentError(f"round {round_no}: {t.name(b)} is already seated; use --swap")
+        if t.players[b].dropped:
+            raise TournamentError(f"round {round_no}: {t.name(b)} has dropped")
+        ca = copy(ta)
+        next(s for s in ca.seats if s.player == a).player = b
+    elif kind == "reseat":
+        tb = seating.table(table_no or 0)
+        if tb is None:
+            raise TournamentError(f"round {round_no}: no table {table_no}")
+        seats = seat_table(tb.players, history(t, round_no), random.Random(seed))
+        changed[tb.number] = Table(tb.number, tb.game, [type(tb.seats[0])(p, c) for p, c in seats])
+    else:
+        raise TournamentError(f"unknown amendment {kind!r}")
+    for number, tb in changed.items():
+        old = seating.table(number)
+        if old.game in games_started:
+            raise TournamentError(f"round {round_no}, table {number}: its game {old.game} has begun; a judge enters "
+                                  "the result instead (`referee tournament result`)")
+        tb.game = game_id(t.id, round_no, number, 1 + sum(1 for a in seating.amendments for x in a.tables
+                                                          if x["table"] == number))
+    tables = [changed.get(tb.number, tb) for tb in seating.tables]
+    return SeatingAmended(round_no, kind, ids, reason.strip(), [tb.to_dict() for tb in changed.values()],
+                          recompute_cost(t, round_no, tables))

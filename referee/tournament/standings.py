@@ -1,0 +1,310 @@
+"""Results per table and the standings, with their tie-breaks and an explanation for each player. Pure: the
+games' outcomes come in as data (``LiveGame``, read from the game logs by ``referee.log.tournaments``).
+
+A table's result, in order of authority: the head judge's entry; the game called; the result accepted from
+the game log (a later event in that log, a correction, is taken instead and marked); the game log itself
+once the game is finished (provisional until the round is closed).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .model import Table, Tournament
+from .scoring import FORMULAS, Finish, aggregate, places, show, table_points
+
+TIEBREAK_NAMES = {
+    "points": "total points", "honor": "total honor", "wins": "tables won", "aop": "average opponent points",
+    "h2h": "head-to-head",
+}
+
+SETTLED = (
+    "places at a table: honor, then the game's own tie-breaks (R-25: territories, then provinces); players still "
+    "level share the points of the places they cover (ranks 1, 2, 2, 4)",
+    "a points table configured for 5 scores a smaller table with its first k entries",
+    "tables won: the game's winner; a shared win counts 1/k for each of the k sharing it",
+    "average opponent points: each meeting counts (an opponent met twice counts twice), with that opponent's points "
+    "per game played over the whole tournament, adjustments included, every game (not only the best N)",
+    "head-to-head: only when every pair of the tied players has shared a table; ranks them by how often each "
+    "finished above the others at shared tables; players still level go on to the next key",
+    "best N: the N games with the most points (the later round first among equals); total honor and tables won "
+    "count every game; adjustments apply to the total after best N",
+    "points are exact fractions in every comparison, shown rounded half-up to 2 decimals",
+    "a late entry gets no points for rounds missed; a dropped player stays in the standings",
+    "a table whose honors are all 0 shares its points equally",
+)
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """A table's game as its log stands: read and replayed by the storage layer."""
+
+    game: str
+    head: int  # the log's last event number
+    rounds_played: int
+    finished: bool  # decided by referee.log.tournaments.game_finished
+    sealed_left: int  # sealed objectives not yet revealed
+    scores: dict = field(default_factory=dict)  # clan -> (honor, territories, provinces), when finished
+
+
+@dataclass
+class Loaded:
+    """A tournament as the read side needs it: its fold and its games' logs as they stand."""
+
+    tournament: Tournament
+    live: dict[str, LiveGame] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    round: int
+    table: int
+    game: str
+    source: str  # log | called | judge
+    rows: tuple  # ({"player", "clan", "honor", "territories", "provinces"}, ...) in seat order
+    provisional: bool
+    corrected: bool
+
+
+def _rows_from_scores(table: Table, scores: dict) -> tuple:
+    return tuple({"player": s.player, "clan": s.clan, "honor": scores[s.clan][0], "territories": scores[s.clan][1],
+                  "provinces": scores[s.clan][2]} for s in table.seats)
+
+
+def table_result(loaded: Loaded, round_no: int, table: Table) -> TableResult | None:
+    t = loaded.tournament
+    provisional = round_no not in t.closed
+    entered = t.entered.get((round_no, table.number))
+    if entered is not None:
+        clan = {s.player: s.clan for s in table.seats}
+        rows = tuple({**r, "clan": clan.get(r["player"], r.get("clan", ""))} for r in entered.rows)
+        return TableResult(round_no, table.number, table.game, "judge", rows, provisional, False)
+    called = t.called.get(table.game)
+    if called is not None:
+        return TableResult(round_no, table.number, table.game, "called", tuple(called.rows), provisional, False)
+    live = loaded.live.get(table.game)
+    accepted = t.accepted.get(table.game)
+    if accepted is not None:
+        if live is not None and live.head != accepted.head and live.finished:
+            return TableResult(round_no, table.number, table.game, "log", _rows_from_scores(table, live.scores),
+                               provisional, True)
+        return TableResult(round_no, table.number, table.game, "log", tuple(accepted.rows), provisional, False)
+    if live is not None and live.finished:
+        return TableResult(round_no, table.number, table.game, "log", _rows_from_scores(table, live.scores),
+                           provisional, False)
+    return None
+
+
+def results(loaded: Loaded) -> dict[tuple[int, int], TableResult]:
+    out = {}
+    for r, seating in sorted(loaded.tournament.seatings.items()):
+        for table in seating.tables:
+            res = table_result(loaded, r, table)
+            if res is not None:
+                out[(r, table.number)] = res
+    return out
+
+
+# --- standings ---------------------------------------------------------------------------------------------
+@dataclass
+class GameLine:
+    round: int
+    table: int
+    game: str
+    clan: str
+    honor: int
+    place: int
+    points: Fraction
+    win: Fraction
+    opponents: list[str]
+    source: str
+    provisional: bool
+    corrected: bool
+    counted: bool = True  # counted in the total (best N)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "table": self.table, "game": self.game, "clan": self.clan, "honor": self.honor,
+                "place": self.place, "points": str(self.points), "points_shown": show(self.points),
+                "win": str(self.win), "opponents": list(self.opponents), "source": self.source,
+                "provisional": self.provisional, "corrected": self.corrected, "counted": self.counted}
+
+
+@dataclass
+class Row:
+    player: str
+    name: str
+    club: str
+    dropped: bool
+    games: list[GameLine]
+    cells: dict[int, str]  # round -> what the round column shows
+    adjustment: Fraction
+    total: Fraction
+    honor: int
+    wins: Fraction
+    aop: Fraction
+    h2h: int | None = None  # set when head-to-head separated this player's group
+    rank: int = 0
+    shared: bool = False
+
+    def key(self, name: str) -> Any:
+        return {"points": self.total, "honor": self.honor, "wins": self.wins, "aop": self.aop}[name]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "shared": self.shared, "player": self.player, "name": self.name, "club": self.club,
+                "dropped": self.dropped, "rounds": {str(r): c for r, c in sorted(self.cells.items())},
+                "total": str(self.total), "total_shown": show(self.total), "honor": self.honor,
+                "wins": str(self.wins), "wins_shown": show(self.wins), "aop": str(self.aop), "aop_shown": show(self.aop),
+                "h2h": self.h2h, "adjustment": str(self.adjustment), "games": [g.to_dict() for g in self.games]}
+
+
+@dataclass
+class Standings:
+    tournament: str
+    name: str
+    rounds: list[int]
+    tiebreaks: list[str]
+    rows: list[Row]
+    clans: list[dict[str, Any]]  # best-clan award: clan, games, average points
+    settings: list[str]
+
+    def row(self, player: str) -> Row:
+        return next(r for r in self.rows if r.player == player)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tournament": self.tournament, "name": self.name, "rounds": self.rounds, "tiebreaks": self.tiebreaks,
+                "standings": [r.to_dict() for r in self.rows], "clans": self.clans, "settings": self.settings}
+
+
+def settings_lines(t: Tournament) -> list[str]:
+    info = t.info
+    system = f"scoring: {info.scoring} ({FORMULAS[info.scoring]})"
+    if info.scoring == "placement":
+        system += "; " + "; ".join(f"{k} players: {'/'.join(map(str, v))}" for k, v in sorted(info.points.items(), reverse=True))
+    total = {"sum": "every game counts", "best": f"the best {info.best} games count",
+             "average": "the average per game played"}[info.aggregate]
+    keys = ", ".join(TIEBREAK_NAMES[k] for k in info.tiebreaks)
+    return [system, f"total: {total}", f"order: {keys}, then shared", *SETTLED]
+
+
+def standings(loaded: Loaded) -> Standings:
+    t = loaded.tournament
+    info = t.info
+    found = results(loaded)
+    lines: dict[str, list[GameLine]] = defaultdict(list)
+    clan_points: dict[str, list[Fraction]] = defaultdict(list)
+    for res in found.values():
+        finishes = [Finish(r["honor"], r.get("territories", 0), r.get("provinces", 0)) for r in res.rows]
+        pts = table_points(info.scoring, finishes, info.points)
+        ranks = places(finishes)
+        top = ranks.count(1)
+        for i, r in enumerate(res.rows):
+            others = [o["player"] for o in res.rows if o["player"] != r["player"]]
+            win = Fraction(1, top) if ranks[i] == 1 else Fraction(0)
+            lines[r["player"]].append(GameLine(res.round, res.table, res.game, r["clan"], r["honor"], ranks[i], pts[i],
+                                               win, others, res.source, res.provisional, res.corrected))
+            clan_points[r["clan"]].append(pts[i])
+    rows: list[Row] = []
+    ppg: dict[str, Fraction] = {}
+    for pid, p in t.players.items():
+        games = sorted(lines.get(pid, []), key=lambda g: g.round)
+        total, counted = aggregate([(g.round, g.points) for g in games], info.aggregate, info.best)
+        if info.aggregate == "best":
+            for g in games:
+                g.counted = g.round in counted
+        adjustment = t.adjustment_total(pid)
+        every = sum((g.points for g in games), Fraction(0)) + adjustment
+        ppg[pid] = every / len(games) if games else adjustment
+        rows.append(Row(pid, t.name(pid), p.club, p.dropped, games, _cells(t, pid, games), adjustment, total + adjustment,
+                        sum(g.honor for g in games), sum((g.win for g in games), Fraction(0)), Fraction(0)))
+    for row in rows:
+        met = [o for g in row.games for o in g.opponents]
+        row.aop = sum((ppg.get(o, Fraction(0)) for o in met), Fraction(0)) / len(met) if met else Fraction(0)
+    ordered = _rank(rows, list(info.tiebreaks), lines)
+    clans = [{"clan": c, "games": len(v), "average": str(sum(v, Fraction(0)) / len(v)),
+              "average_shown": show(sum(v, Fraction(0)) / len(v))} for c, v in clan_points.items()]
+    clans.sort(key=lambda c: (-Fraction(c["average"]), c["clan"]))
+    return Standings(t.id, info.name, sorted(t.seatings), list(info.tiebreaks), ordered, clans, settings_lines(t))
+
+
+def _cells(t: Tournament, pid: str, games: list[GameLine]) -> dict[int, str]:
+    by_round = {g.round: g for g in games}
+    cells = {}
+    p = t.players[pid]
+    for r, seating in sorted(t.seatings.items()):
+        g = by_round.get(r)
+        if g is not None:
+            marks = ("*" if g.provisional else "") + ("c" if g.corrected else "") + ("" if g.counted else " (not counted)")
+            cells[r] = show(g.points) + marks
+        elif seating.table_of(pid) is not None:
+            cells[r] = "playing"
+        elif r < p.since_round:
+            cells[r] = "not entered"
+        elif pid in t.drops and r > t.drops[pid]:
+            cells[r] = "dropped"
+        else:
+            cells[r] = "sat out"
+    return cells
+
+
+def _rank(rows: list[Row], keys: list[str], lines: dict[str, list[GameLine]]) -> list[Row]:
+    out: list[Row] = []
+
+    def split(group: list[Row], keys: list[str]) -> None:
+        if len(group) == 1 or not keys:
+            group.sort(key=lambda r: (r.name.casefold(), r.player))
+            rank = len(out) + 1
+            for r in group:
+                r.rank, r.shared = rank, len(group) > 1
+                out.append(r)
+            return
+        key, rest = keys[0], keys[1:]
+        if key == "h2h":
+            scores = _head_to_head(group, lines)
+            if scores is None:
+                return split(group, rest)
+            for r in group:
+                r.h2h = scores[r.player]
+            value = lambda r: scores[r.player]  # noqa: E731
+        else:
+            value = lambda r: r.key(key)  # noqa: E731
+        for v in sorted({value(r) for r in group}, reverse=True):
+            split([r for r in group if value(r) == v], rest)
+
+    split(list(rows), keys)
+    return out
+
+
+def _head_to_head(group: list[Row], lines: dict[str, list[GameLine]]) -> dict[str, int] | None:
+    """How often each tied player finished above another tied player at a shared table; None unless every pair
+    of them has shared a table."""
+    ids = {r.player for r in group}
+    finishes: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
+    for pid in ids:
+        for g in lines.get(pid, []):
+            finishes[(g.round, g.table)][pid] = g.place
+    met = set()
+    above = {pid: 0 for pid in ids}
+    for table in finishes.values():
+        here = list(table)
+        for a in here:
+            for b in here:
+                if a < b:
+                    met.add((a, b))
+                if table[a] < table[b]:
+                    above[a] += 1
+    pairs = {(a, b) for a in ids for b in ids if a < b}
+    return above if pairs <= met else None
+
+
+def explain(st: Standings, player: str) -> dict[str, Any]:
+    row = st.row(player)
+    return {"player": row.player, "name": row.name, "rank": row.rank, "shared": row.shared,
+            "games": [g.to_dict() for g in row.games], "adjustment": str(row.adjustment),
+            "adjustment_shown": show(row.adjustment), "total": str(row.total), "total_shown": show(row.total),
+            "tiebreaks": {k: (row.h2h if k == "h2h" else str(row.key(k))) for k in st.tiebreaks},
+            "tiebreaks_shown": {k: (str(row.h2h) if k == "h2h" and row.h2h is not None else "not used" if k == "h2h"
+                                    else str(row.key(k)) if k == "honor" else show(row.key(k))) for k in st.tiebreaks},
+            "settings": st.settings}

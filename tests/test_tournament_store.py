@@ -1,0 +1,98 @@
+"""The tournament's event stream in the store (both backends): append-only for real, hash-chained, one writer wins;
+and the tournament package stays pure."""
+
+import ast
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DatabaseError
+from typer.testing import CliRunner
+
+from referee.cli.app import app
+from referee.log import Store
+from referee.log.tournaments import OpenTournament, TournamentChanged, read_events, verify
+from referee.tournament.model import PointsAdjusted
+
+runner = CliRunner()
+PACKAGE = Path(__file__).parent.parent / "referee" / "tournament"
+
+
+def ok(db, *args):
+    result = runner.invoke(app, [*args, "--db", db])
+    assert result.exit_code == 0, (args, result.output, result.exception)
+    return result.output
+
+
+@pytest.fixture
+def started(any_db):
+    ok(any_db, "tournament", "new", "cup", "--name", "Cup", "--rounds", "2")
+    for i in range(7):
+        ok(any_db, "tournament", "players", "add", "cup", f"P{i}")
+    ok(any_db, "tournament", "seat", "cup", "1")
+    return any_db
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE tournament_event SET payload = '{}' WHERE seq = 2",
+    "DELETE FROM tournament_event WHERE seq = 3",
+    "DELETE FROM tournament",
+])
+def test_the_database_refuses_updates_and_deletes(started, sql):
+    with Store(started) as store:
+        before = read_events(store, "cup")
+        with pytest.raises(DatabaseError, match="append-only"):
+            with store.engine.begin() as conn:
+                conn.execute(text(sql))
+        assert read_events(store, "cup") == before
+        assert verify(before) == []
+
+
+def test_of_two_writers_one_wins_and_the_other_is_told(started):
+    with Store(started) as store:
+        first, second = OpenTournament(store, "cup"), OpenTournament(store, "cup")
+        first.record([PointsAdjusted("p1", "1", "first judge")])
+        with pytest.raises(TournamentChanged, match="changed under you"):
+            second.record([PointsAdjusted("p2", "1", "second judge")])
+        events = read_events(store, "cup")
+    assert [e.payload.get("reason") for e in events[-1:]] == ["first judge"]
+    assert verify(events) == []
+
+
+def test_verify_recomputes_the_seating_cost_and_finds_a_changed_one(started):
+    with Store(started) as store:
+        events = read_events(store, "cup")
+    seated = next(i for i, e in enumerate(events) if e.type == "RoundSeated")
+    from referee.log.tournaments import chain
+
+    forged = list(events[:seated])
+    payload = {**events[seated].payload, "cost": events[seated].payload["cost"] + 7}
+    forged.append(chain("cup", forged[-1], "RoundSeated", payload))
+    problems = verify(forged)
+    assert len(problems) == 1 and "recorded cost" in problems[0] and "recomputed" in problems[0]
+
+
+ALLOWED = {"__future__", "collections", "csv", "dataclasses", "fractions", "io", "itertools", "math", "random", "re",
+           "typing"}
+
+
+def test_the_tournament_package_is_pure():
+    """Standard library and referee.engine only; no I/O builtins; randomness only through a Random(seed) handed in."""
+    offenders = []
+    files = sorted(PACKAGE.glob("*.py"))
+    assert len(files) >= 7
+    for path in files:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and not (node.module or "").startswith("engine"):
+                offenders.append(f"{path.name}: imports ..{node.module}")
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module.split(".")[0] not in ALLOWED:
+                offenders.append(f"{path.name}: imports {node.module}")
+            elif isinstance(node, ast.Import):
+                offenders += [f"{path.name}: imports {a.name}" for a in node.names if a.name.split(".")[0] not in ALLOWED]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("open", "print", "input"):
+                offenders.append(f"{path.name}:{node.lineno} calls {node.func.id}()")
+            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random"
+                  and node.attr != "Random"):
+                offenders.append(f"{path.name}:{node.lineno} uses the global random.{node.attr}")
+    assert offenders == []

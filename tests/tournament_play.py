@@ -1,0 +1,47 @@
+"""Legal random rounds for tournament tests and benchmarks, played through the engine (seeded).
+
+Each clan places one to four army tokens, each on a place no other token uses: defending a province it controls
+(``@ province``) or attacking a neighbour across a land border from one. What the rules then discard at reveal is
+discarded (R-09); the entry itself is always one the referee accepts (R-08: tokens the clan owns, one token a
+place, at most five a clan).
+"""
+
+from __future__ import annotations
+
+import random
+
+from referee.log import Store
+from referee.log.replay import Fold
+
+
+def random_sheet(state, rng: random.Random) -> list[str]:
+    board = state.board
+    used: set = set()
+    lines = []
+    for clan in state.clans:
+        mine = sorted(state.provinces_of(clan))
+        strengths = [1, 1, 1, 2, 2, 3]
+        rng.shuffle(strengths)
+        for _ in range(rng.randint(1, 4)):
+            if not mine:
+                break
+            src = rng.choice(mine)
+            targets = sorted(p for p in board.provinces if p != src and board.adjacent(src, p))
+            strength = strengths.pop()
+            if targets and rng.random() < 0.7:
+                dst = rng.choice(targets)
+                place = frozenset((src, dst))
+                if place not in used:
+                    used.add(place)
+                    lines.append(f"{clan}: army {strength} {src} > {dst}")
+                    continue
+            if src not in used:
+                used.add(src)
+                lines.append(f"{clan}: army {strength} @ {src}")
+    return lines
+
+
+def next_sheet(url: str, game: str, rng: random.Random) -> str:
+    with Store(url) as store:
+        state = Fold.of(store.events(game)).state
+    return "\n".join(random_sheet(state, rng)) + "\n"
