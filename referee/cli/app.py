@@ -110,6 +110,7 @@ from . import logcmds as _logcmds  # noqa: E402,F401  (registers the log command
 from . import table as _table  # noqa: E402,F401  (registers the table session)
 from . import serve as _serve  # noqa: E402,F401  (registers `serve`; the web stack loads when it runs)
 from . import tournament as _tournament  # noqa: E402,F401  (registers `referee tournament`)
+from . import venue as _venue  # noqa: E402,F401  (registers `tournament post|clock|announce|publish`)
 
 
 def main() -> None:

@@ -20,9 +20,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..log import Fold, Store, UnknownGame
 from ..views import game as gv
 from ..views.html import render
+from ..views.links import ServedLinks
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the log's game id grammar
 ROUND_NO = re.compile(r"[1-5]")
+LINKS = ServedLinks()
 
 
 class NotFound(Exception):
@@ -67,8 +69,8 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     app.state.store = store
     app.state.cache = cache  # the benchmarks empty it to time a cold request
 
-    def page(template: str, status: int = 200, **context) -> HTMLResponse:
-        return HTMLResponse(render(template, web=True, root="/", **context), status_code=status)
+    def page(template: str, status_code: int = 200, **context) -> HTMLResponse:
+        return HTMLResponse(render(template, web=True, u=LINKS, **context), status_code=status_code)
 
     def events_of(game: str):
         check_game(game)
@@ -124,9 +126,11 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     # --- pages ------------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index():
+        from ..log.tournaments import list_tournaments
+
         games = [{"game": g.game, "clans": g.header.get("clans") or [], "event": g.header.get("event", ""),
                   "table": g.header.get("table", "")} for g in store.games()]
-        return page("index.html", games=games)
+        return page("index.html", games=games, tournaments=[t["tournament"] for t in list_tournaments(store)])
 
     @app.get("/games/{game}", response_class=HTMLResponse, include_in_schema=False)
     def game_page(game: str):
@@ -195,5 +199,128 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         if request.headers.get("if-none-match") == tag:
             return Response(status_code=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
         return JSONResponse({"games": heads}, headers={"ETag": tag, "Cache-Control": "no-cache"})
+
+    # --- tournaments --------------------------------------------------------------------------------------
+    from ..log import tournaments as tlog
+    from ..log import venue as venue_log
+    from ..tournament.model import PLAYER_ID, TOURNAMENT_ID, TournamentError
+    from ..views import tournament as tview
+    from ..views.board_svg import board_svg
+
+    def tournament_of(tid: str):
+        if not TOURNAMENT_ID.fullmatch(tid or ""):
+            raise NotFound("No such tournament: a tournament id is lower-case letters, digits and '-'.")
+        try:
+            events = tlog.read_events(store, tid)
+        except tlog.UnknownTournament:
+            raise NotFound(f"No tournament {tid!r} in this database.") from None
+        t = cache.get(("tournament", tid, len(events), events[-1].hash), lambda: tlog.fold(events))
+        loaded = tlog.load(store, tid, t)
+        venue = venue_log.read(store, tid)
+        tag = etag_of([tid, len(events), events[-1].hash, venue.count, sorted((g, v.head) for g, v in loaded.live.items())])
+        return loaded, venue, tag
+
+    def posted_round(loaded, venue, tid: str, round_no: str) -> int:
+        if not re.fullmatch(r"[0-9]{1,2}", round_no or "") or not tview.visible(loaded, venue, int(round_no)):
+            raise NotFound(f"Tournament {tid!r}: the seating of round {round_no!r} is not posted.")
+        return int(round_no)
+
+    def tpage(template: str, tid: str, tag: str, **context) -> HTMLResponse:
+        return page(template, heads_url=f"/api/tournaments/{tid}/head", etag=tag, **context)
+
+    @app.get("/tournaments/{tid}", response_class=HTMLResponse, include_in_schema=False)
+    def tournament_page(tid: str):
+        loaded, venue, tag = tournament_of(tid)
+        return tpage("tournament.html", tid, tag, tp=tview.tournament_page(loaded, venue))
+
+    @app.get("/tournaments/{tid}/seating/{round_no}", response_class=HTMLResponse, include_in_schema=False)
+    def seating_page(tid: str, round_no: str, q: str = ""):
+        loaded, venue, tag = tournament_of(tid)
+        n = posted_round(loaded, venue, tid, round_no)
+        return tpage("seating.html", tid, tag, tp=tview.tournament_page(loaded, venue),
+                     s=tview.seating_page(loaded, venue, n, q[:100]))
+
+    @app.get("/tournaments/{tid}/tables/{round_no}", response_class=HTMLResponse, include_in_schema=False)
+    def tables_page(tid: str, round_no: str):
+        loaded, venue, tag = tournament_of(tid)
+        n = posted_round(loaded, venue, tid, round_no)
+        from ..tournament import views as tv
+
+        return tpage("tables.html", tid, tag, tp=tview.tournament_page(loaded, venue), round=n,
+                     tables_status=tv.table_status(loaded, n))
+
+    @app.get("/tournaments/{tid}/players/{player}", response_class=HTMLResponse, include_in_schema=False)
+    def player_page(tid: str, player: str):
+        loaded, venue, tag = tournament_of(tid)
+        if not PLAYER_ID.fullmatch(player or "") or player not in loaded.tournament.players:
+            raise NotFound(f"Tournament {tid!r} has no player {player!r}.")
+        return tpage("player.html", tid, tag, tp=tview.tournament_page(loaded, venue),
+                     p=tview.player_page(loaded, venue, player))
+
+    VIEWS = ("standings", "seating", "boards")
+
+    @app.get("/tournaments/{tid}/projector", response_class=HTMLResponse, include_in_schema=False)
+    def projector(tid: str, view: str = "standings", pause: int = 0, top: int = 8, seconds: int = 20):
+        loaded, venue, tag = tournament_of(tid)
+        view = view if view in VIEWS else "standings"
+        top, seconds = max(1, min(top, 40)), max(5, min(seconds, 300))
+        tp = tview.tournament_page(loaded, venue)
+        nxt = VIEWS[(VIEWS.index(view) + 1) % len(VIEWS)]
+        base = f"/tournaments/{tid}/projector?top={top}&seconds={seconds}"
+        s = tview.seating_page(loaded, venue, tp["current"]) if view == "seating" and tp["current"] else None
+        boards, more = [], 0
+        if view == "boards" and tp["current"]:
+            status = tp["status"]
+            for x in status[:top]:
+                if x["game"] and x["game"] in loaded.live:
+                    events, fold, key = fold_of(x["game"])
+                    svg = cache.get(("grid",) + key, lambda: board_svg(gv.public_state(fold), cards=False,
+                                                                       title=f"Table {x['table']}: the board",
+                                                                       ids=f"t{x['table']}-"))
+                    boards.append({**x, "svg": svg})
+            more = max(0, len(status) - top)
+        return tpage("projector.html", tid, tag, tp=tp, view=view, s=s, boards=boards, more=more, paused=bool(pause),
+                     seconds=seconds, top_rows=max(10, top * 3), next_view=nxt, next_url=f"{base}&view={nxt}",
+                     pause_url=f"{base}&view={view}&pause=1", resume_url=f"{base}&view={nxt}")
+
+    @app.get("/api/tournaments", summary="The tournaments (as `referee tournament list --json`)")
+    def api_tournaments():
+        return tlog.list_tournaments(store)
+
+    @app.get("/api/tournaments/{tid}/standings", summary="Standings (as `referee tournament standings --json`)")
+    def api_standings(tid: str):
+        loaded, _, _ = tournament_of(tid)
+        from ..tournament import views as tv
+
+        return tv.standings_view(loaded)
+
+    @app.get("/api/tournaments/{tid}/seating/{round_no}", summary="A posted round's seating (as `referee tournament seating --json`)")
+    def api_seating(tid: str, round_no: str, by: str = "table"):
+        loaded, venue, _ = tournament_of(tid)
+        n = posted_round(loaded, venue, tid, round_no)
+        from ..tournament import views as tv
+
+        return tv.seating_by_player(loaded, n) if by == "player" else tv.seating_by_table(loaded, n)
+
+    @app.get("/api/tournaments/{tid}/status/{round_no}", summary="Each table's status (as `referee tournament status --json`)")
+    def api_status(tid: str, round_no: str):
+        loaded, venue, _ = tournament_of(tid)
+        from ..tournament import views as tv
+
+        return tv.table_status(loaded, posted_round(loaded, venue, tid, round_no))
+
+    @app.get("/api/tournaments/{tid}/players/{player}", summary="A player's page as data")
+    def api_player(tid: str, player: str):
+        loaded, venue, _ = tournament_of(tid)
+        if not PLAYER_ID.fullmatch(player or "") or player not in loaded.tournament.players:
+            raise NotFound(f"Tournament {tid!r} has no player {player!r}.")
+        return tview.player_page(loaded, venue, player)
+
+    @app.get("/api/tournaments/{tid}/head", summary="A tournament's head: a cheap check for new results (ETag)")
+    def api_tournament_head(tid: str, request: Request):
+        _, _, tag = tournament_of(tid)
+        if request.headers.get("if-none-match") == tag:
+            return Response(status_code=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+        return JSONResponse({"tournament": tid}, headers={"ETag": tag, "Cache-Control": "no-cache"})
 
     return app
