@@ -17,12 +17,6 @@ def _write(path: Path, text: str) -> None:
         raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
 
 
-def qr_svg(url: str) -> str:
-    import segno
-
-    return segno.make(url, error="m").svg_inline(scale=4, title=f"QR code of {url}", desc="Scan to open the pages")
-
-
 def publish_site(store, tid: str, directory: Path, *, url: str = "") -> int:
     from ..log import Fold
     from ..log import tournaments as tlog
@@ -32,6 +26,7 @@ def publish_site(store, tid: str, directory: Path, *, url: str = "") -> int:
     from ..views import tournament as tview
     from ..views.html import render
     from ..views.links import StaticLinks
+    from ..views.qr import qr_svg
 
     t = tlog.fold(tlog.read_events(store, tid))
     loaded = tlog.load(store, tid, t)

@@ -257,6 +257,15 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         return tpage("player.html", tid, tag, tp=tview.tournament_page(loaded, venue),
                      p=tview.player_page(loaded, venue, player))
 
+    @app.get("/tournaments/{tid}/sheet/{round_no}", response_class=HTMLResponse, include_in_schema=False)
+    def sheet_page(tid: str, round_no: str, request: Request):
+        loaded, venue, tag = tournament_of(tid)
+        n = posted_round(loaded, venue, tid, round_no)
+        from ..views.qr import qr_svg
+        url = str(request.base_url).rstrip("/") + f"/tournaments/{tid}"
+        return page("sheet.html", tp=tview.tournament_page(loaded, venue), s=tview.seating_page(loaded, venue, n),
+                    url=url, qr=qr_svg(url))
+
     VIEWS = ("standings", "seating", "boards")
 
     @app.get("/tournaments/{tid}/projector", response_class=HTMLResponse, include_in_schema=False)
