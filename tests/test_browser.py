@@ -26,6 +26,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 EVIL = "<script>alert(1)</script>"
 GAME = "demo-five-player-1"
+PLAYERS = ["Ann Lee", "Bo Chen", "Cy Park", "Di Ross", "Ed Moss", "Fay Wu", "Gus Hart", "Hal Ito", "Ivy Kane", "Jo Dunn",
+           "Kai Lund", "Lu Mori", "Mo Sato", EVIL]
 runner = CliRunner()
 
 
@@ -64,6 +66,14 @@ def seeded(tmp_path_factory):
     cli(db, "new", "mid", "--clans", "crab,lion", "--players", f"crab={EVIL},lion=Bo", "--event", "Spring open")
     cli(db, "setup", "mid", "-", input="crab: control @ crab_central\nlion: control @ lion_northwest\n")
     cli(db, "round", "mid", "-", "--yes", input="lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n")
+    cli(db, "tournament", "new", "spring", "--name", "Spring Open", "--rounds", "3")
+    players = tmp_path_factory.mktemp("players") / "players.csv"
+    players.write_text("name,club\n" + "\n".join(f'"{n}",Club{i % 4}' for i, n in enumerate(PLAYERS)) + "\n")
+    cli(db, "tournament", "players", "add", "spring", "--csv", str(players))
+    cli(db, "tournament", "seat", "spring", "1")
+    cli(db, "tournament", "post", "spring", "1")
+    cli(db, "tournament", "announce", "spring", "Round 1 has begun")
+    cli(db, "tournament", "clock", "spring", "--minutes", "120")
     return db
 
 
@@ -121,7 +131,10 @@ class Watched:
 
 
 PAGES = {"index": "/", "game": f"/games/{GAME}", "round": f"/games/{GAME}/rounds/3", "mid-game": "/games/mid",
-         "not-found": "/games/no-such-game"}
+         "not-found": "/games/no-such-game", "standings": "/tournaments/spring", "seating": "/tournaments/spring/seating/1",
+         "tables": "/tournaments/spring/tables/1", "player": "/tournaments/spring/players/ann-lee",
+         "projector": "/tournaments/spring/projector?pause=1", "projector-boards": "/tournaments/spring/projector?view=boards&pause=1",
+         "sheet": "/tournaments/spring/sheet/1"}
 
 
 @pytest.mark.parametrize("kind", list(PAGES))
@@ -190,7 +203,8 @@ def test_a_round_recorded_elsewhere_is_announced_within_10_seconds(server, brows
         assert wp.page.locator("#round-2").count() == 1 and wp.page.locator("#fresh").is_hidden()
 
 
-@pytest.mark.parametrize("kind", ["index", "game", "round", "not-found"])
+@pytest.mark.parametrize("kind", ["index", "game", "round", "not-found", "standings", "seating", "tables", "player",
+                                  "projector", "sheet"])
 def test_no_serious_accessibility_violation(server, browser, kind):
     import axe_playwright_python
 
@@ -221,3 +235,60 @@ def test_html_record_opens_from_file_with_no_network(seeded, browser, tmp_path):
         wp.page.screenshot(path=str(tmp_path / "record.png"))
         pdf = wp.page.pdf(format="A4")  # printable: one round a page, and the honor page
         assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page>>") + len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 6
+
+
+def test_standings_rows_equal_the_players_and_the_seating_search_finds_one(server, browser):
+    with Watched(browser, 375, 740) as wp:
+        wp.page.goto(server + PAGES["standings"])
+        names = wp.page.locator("table.standings tbody th[scope=row] a").all_text_contents()
+        assert sorted(names) == sorted(PLAYERS)
+        wp.page.goto(server + PAGES["seating"])
+        wp.page.get_by_label("Find your name").fill("kai")
+        wp.page.get_by_role("button", name="Find").click()
+        wp.page.wait_for_load_state()
+        rows = wp.page.locator("table.by-player tbody tr")
+        assert rows.count() == 1 and rows.first.locator("th").text_content() == "Kai Lund"
+        table = rows.first.locator("td").first.text_content()
+        rows.first.locator("td a").first.click()  # to the player's table, by table
+        assert wp.page.url.endswith(f"#table-{table}")
+        assert "Kai Lund" in wp.page.locator(f"#table-{table} + ol").text_content()
+        assert wp.errors == [] and wp.failed == []
+
+
+def test_projector_reloads_itself_between_cycles(server, browser):
+    with Watched(browser, 1920, 1080) as wp:
+        wp.page.goto(server + "/tournaments/spring/projector?seconds=5")
+        wp.page.wait_for_url(re.compile(r"view=seating"), timeout=15_000)
+        assert "round 1 seating" in wp.page.locator("h1").text_content()
+        wp.page.get_by_role("link", name="pause").click()
+        wp.page.wait_for_load_state()
+        assert wp.page.get_by_text("Paused").is_visible()
+        url = wp.page.url
+        wp.page.wait_for_timeout(7_000)
+        assert wp.page.url == url  # paused: no reload
+        assert wp.errors == [] and wp.failed == []
+
+
+def test_published_site_works_from_file(seeded, browser, tmp_path):
+    site = tmp_path / "site"
+    cli(seeded, "tournament", "publish", "spring", str(site), "--url", "https://example.org/spring")
+    with Watched(browser, 375, 740) as wp:
+        asked = []
+        wp.page.route("**/*", lambda route: (asked.append(route.request.url),
+                                             route.continue_() if route.request.url.startswith("file://") else route.abort()))
+        wp.page.goto((site / "index.html").as_uri())
+        assert sorted(wp.page.locator("table.standings tbody th[scope=row] a").all_text_contents()) == sorted(PLAYERS)
+        wp.page.get_by_role("link", name="seating by table and by player").click()
+        wp.page.wait_for_load_state()
+        wp.page.get_by_role("link", name="Ann Lee").first.click()
+        wp.page.wait_for_load_state()
+        assert wp.page.locator("h1").text_content() == "Ann Lee"
+        wp.page.locator("a[href*='games/spring-r1-t']").first.click()
+        wp.page.wait_for_load_state()
+        assert wp.page.locator("figure.board svg").count() >= 1
+        wp.page.goto((site / "sheets" / "seating-1.html").as_uri())
+        assert wp.page.locator("figure.qr svg").count() == 1
+        wp.page.screenshot(path=str(tmp_path / "sheet.png"), full_page=True)
+        overflow = wp.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        assert all(u.startswith("file://") for u in asked) and wp.errors == [] and wp.failed == []
