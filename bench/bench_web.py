@@ -7,7 +7,10 @@
 - the game page of that finished game (5 rounds, 5 players) through the ASGI test client, median of
   --repeat requests: warm (the app's cache holds the game's fold and page data, as between two
   readers) and cold (the cache emptied before each request: the log read, folded and drawn again);
-- the HTML game record (`export --format html`: five rounds drawn), median of a tenth of --repeat.
+- the HTML game record (`export --format html`: five rounds drawn), median of a tenth of --repeat;
+- the standings page and the seating page of a 200-player tournament (3 rounds of 40 tables played
+  through the engine and closed, round 3 posted), through the ASGI test client, median of --repeat
+  (warm: the page data cached per state of the tournament; cold: computed again, median of a fifth).
 
 Not a timed test: it prints figures. Lines starting with RESULT are read by bench/run.py.
 """
@@ -78,6 +81,33 @@ def main() -> None:
             record = median_ms(lambda: game_record(stored), max(5, args.repeat // 10))
             print(f"HTML game record: {record:.2f} ms")
             print(f"RESULT record_ms={record:.2f}")
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_tournament import build  # a tournament played through the engine (issue 13's benchmark)
+
+    from referee.log import venue
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "t.db")
+        build(db, 200, 3, close=True)
+        with Store(db) as store:
+            venue.record(store, "bench", "post", "3")
+            app = create_app(store=store)
+            with TestClient(app) as client:
+                assert client.get("/tournaments/bench").text.count('<th scope="row">') == 200
+                page = median_ms(lambda: client.get("/tournaments/bench"), args.repeat)
+
+                def cold():
+                    app.state.cache.items.clear()
+                    client.get("/tournaments/bench")
+
+                cold_page = median_ms(cold, max(5, args.repeat // 5))
+                seating = median_ms(lambda: client.get("/tournaments/bench/seating/3"), args.repeat)
+        print(f"standings page, 200 players x 3 rounds: {page:.2f} ms; seating page: {seating:.2f} ms (median of {args.repeat})")
+        print(f"standings page cold (cache emptied: fold and standings computed again): {cold_page:.2f} ms")
+        print(f"RESULT standings_page_ms={page:.2f}")
+        print(f"RESULT standings_page_cold_ms={cold_page:.2f}")
+        print(f"RESULT seating_page_ms={seating:.2f}")
 
 
 if __name__ == "__main__":

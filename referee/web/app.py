@@ -41,7 +41,7 @@ def check_game(game: str) -> str:
 class Cache:
     """Folds and page data by (game, events, last hash): a log only grows, so that key names its content."""
 
-    def __init__(self, size: int = 64):
+    def __init__(self, size: int = 512):
         self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
 
     def get(self, key, make: Callable[[], Any]):
@@ -220,6 +220,12 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         tag = etag_of([tid, len(events), events[-1].hash, venue.count, sorted((g, v.head) for g, v in loaded.live.items())])
         return loaded, venue, tag
 
+    def tp_of(loaded, venue, tag: str) -> dict:
+        """The tournament page's data, computed once per state of the tournament, its games and notices (the
+        tag names it); the clock's minutes left are counted at each request."""
+        tp = cache.get(("tp", loaded.tournament.id, tag), lambda: tview.tournament_page(loaded, venue))
+        return {**tp, "clock": tview.clock_view(venue.clock)}
+
     def posted_round(loaded, venue, tid: str, round_no: str) -> int:
         if not re.fullmatch(r"[0-9]{1,2}", round_no or "") or not tview.visible(loaded, venue, int(round_no)):
             raise NotFound(f"Tournament {tid!r}: the seating of round {round_no!r} is not posted.")
@@ -231,13 +237,13 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     @app.get("/tournaments/{tid}", response_class=HTMLResponse, include_in_schema=False)
     def tournament_page(tid: str):
         loaded, venue, tag = tournament_of(tid)
-        return tpage("tournament.html", tid, tag, tp=tview.tournament_page(loaded, venue))
+        return tpage("tournament.html", tid, tag, tp=tp_of(loaded, venue, tag))
 
     @app.get("/tournaments/{tid}/seating/{round_no}", response_class=HTMLResponse, include_in_schema=False)
     def seating_page(tid: str, round_no: str, q: str = ""):
         loaded, venue, tag = tournament_of(tid)
         n = posted_round(loaded, venue, tid, round_no)
-        return tpage("seating.html", tid, tag, tp=tview.tournament_page(loaded, venue),
+        return tpage("seating.html", tid, tag, tp=tp_of(loaded, venue, tag),
                      s=tview.seating_page(loaded, venue, n, q[:100]))
 
     @app.get("/tournaments/{tid}/tables/{round_no}", response_class=HTMLResponse, include_in_schema=False)
@@ -246,7 +252,7 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         n = posted_round(loaded, venue, tid, round_no)
         from ..tournament import views as tv
 
-        return tpage("tables.html", tid, tag, tp=tview.tournament_page(loaded, venue), round=n,
+        return tpage("tables.html", tid, tag, tp=tp_of(loaded, venue, tag), round=n,
                      tables_status=tv.table_status(loaded, n))
 
     @app.get("/tournaments/{tid}/players/{player}", response_class=HTMLResponse, include_in_schema=False)
@@ -254,8 +260,8 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         loaded, venue, tag = tournament_of(tid)
         if not PLAYER_ID.fullmatch(player or "") or player not in loaded.tournament.players:
             raise NotFound(f"Tournament {tid!r} has no player {player!r}.")
-        return tpage("player.html", tid, tag, tp=tview.tournament_page(loaded, venue),
-                     p=tview.player_page(loaded, venue, player))
+        return tpage("player.html", tid, tag, tp=tp_of(loaded, venue, tag),
+                     p=cache.get(("player", tid, tag, player), lambda: tview.player_page(loaded, venue, player)))
 
     @app.get("/tournaments/{tid}/sheet/{round_no}", response_class=HTMLResponse, include_in_schema=False)
     def sheet_page(tid: str, round_no: str, request: Request):
@@ -263,7 +269,7 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         n = posted_round(loaded, venue, tid, round_no)
         from ..views.qr import qr_svg
         url = str(request.base_url).rstrip("/") + f"/tournaments/{tid}"
-        return page("sheet.html", tp=tview.tournament_page(loaded, venue), s=tview.seating_page(loaded, venue, n),
+        return page("sheet.html", tp=tp_of(loaded, venue, tag), s=tview.seating_page(loaded, venue, n),
                     url=url, qr=qr_svg(url))
 
     VIEWS = ("standings", "seating", "boards")
@@ -273,7 +279,7 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         loaded, venue, tag = tournament_of(tid)
         view = view if view in VIEWS else "standings"
         top, seconds = max(1, min(top, 40)), max(5, min(seconds, 300))
-        tp = tview.tournament_page(loaded, venue)
+        tp = tp_of(loaded, venue, tag)
         nxt = VIEWS[(VIEWS.index(view) + 1) % len(VIEWS)]
         base = f"/tournaments/{tid}/projector?top={top}&seconds={seconds}"
         s = tview.seating_page(loaded, venue, tp["current"]) if view == "seating" and tp["current"] else None
