@@ -22,7 +22,39 @@ SHOTS = [  # file, path, width, height
     ("round-phone.png", "/games/demo-five-player-1/rounds/3", 375, 800),
     ("index-desktop.png", "/", 1000, 420),
     ("not-found-phone.png", "/games/no-such-game", 375, 420),
+    ("standings-phone.png", "/tournaments/spring", 375, 800),
+    ("seating-desktop.png", "/tournaments/spring/seating/1?q=ivy", 1000, 700),
+    ("tables-desktop.png", "/tournaments/spring/tables/1", 1000, 420),
+    ("player-phone.png", "/tournaments/spring/players/ann-lee", 375, 600),
+    ("projector-boards.png", "/tournaments/spring/projector?view=boards&pause=1", 1920, 1080),
+    ("projector-standings.png", "/tournaments/spring/projector?pause=1", 1920, 1080),
+    ("seating-sheet.png", "/tournaments/spring/sheet/1", 900, 1100),
 ]
+PLAYERS = ["Ann Lee", "Bo Chen", "Cy Park", "Di Ross", "Ed Moss", "Fay Wu", "Gus Hart", "Hal Ito", "Ivy Kane", "Jo Dunn",
+           "Kai Lund", "Lu Mori", "Mo Sato", "Nia Vos"]
+
+
+def referee(*args: str, input: str | None = None) -> str:
+    return subprocess.run([sys.executable, "-m", "referee", *args], check=True, capture_output=True, text=True,
+                          input=input).stdout
+
+
+def tournament(db: str, tmp: str) -> None:
+    """A 14-player tournament, round 1 seated and posted, one round played at each table."""
+    import json
+
+    referee("tournament", "new", "spring", "--name", "Spring Open", "--date", "2026-11-21", "--rounds", "3", "--db", db)
+    players = Path(tmp) / "players.csv"
+    players.write_text("name,club\n" + "\n".join(f"{n},Club{i % 4}" for i, n in enumerate(PLAYERS)) + "\n")
+    referee("tournament", "players", "add", "spring", "--csv", str(players), "--db", db)
+    referee("tournament", "seat", "spring", "1", "--db", db)
+    referee("tournament", "post", "spring", "1", "--db", db)
+    referee("tournament", "announce", "spring", "Round 1 has begun: find your table below", "--db", db)
+    referee("tournament", "clock", "spring", "--minutes", "150", "--db", db)
+    for table in json.loads(referee("tournament", "seating", "spring", "1", "--json", "--db", db)):
+        clans = [s["clan"] for s in table["seats"]]
+        sheet = "".join(f"{c}: army 2 @ {c}_capital\n" for c in clans)
+        referee("round", table["game"], "-", "--yes", "--db", db, input=sheet)
 
 
 def main() -> None:
@@ -30,6 +62,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "games.db")
         subprocess.run([sys.executable, "-m", "referee", "demo", "--db", db], check=True, capture_output=True)
+        tournament(db, tmp)
         subprocess.run([sys.executable, "-m", "referee", "export", "demo-five-player-1", "--format", "html", "-o",
                         str(Path(tmp) / "game.html"), "--db", db], check=True)
         with socket.socket() as s:
