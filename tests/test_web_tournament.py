@@ -105,9 +105,14 @@ def test_a_seating_stays_hidden_until_posted(tmp_path):
         assert "not posted yet" in c.get("/tournaments/spring").text
         assert "No round posted yet" in c.get("/tournaments/spring/players/ann-lee").text
         assert "spring-r1-t" not in c.get("/tournaments/spring/projector?view=seating").text
+        # a table's game names its players and clans: it stays off the pages too
+        assert c.get("/games/spring-r1-t1").status_code == 404 and c.get("/api/games/spring-r1-t1").status_code == 404
+        assert "spring-r1-t" not in c.get("/").text and "spring-r1-t" not in c.get("/api/games").text
+        assert "spring-r1-t" not in c.get("/api/heads").text
         cli(db, "tournament", "post", "spring", "1")
         assert c.get("/tournaments/spring/seating/1").status_code == 200
         assert "spring-r1-t" in c.get("/tournaments/spring/players/ann-lee").text
+        assert c.get("/games/spring-r1-t1").status_code == 200 and "spring-r1-t1" in c.get("/").text
 
 
 def test_projector_cycles_with_a_visible_pause(client):

@@ -64,6 +64,14 @@ def record(store: Store, tid: str, kind: str, value: str) -> None:
                      {"t": tid, "k": kind, "v": value, "at": _now()})
 
 
+def total(store: Store) -> int:
+    """Notices recorded in the whole database (0 when none ever was): a cheap change check."""
+    with store.engine.connect() as conn:
+        have = conn.execute(text("SELECT name FROM sqlite_master WHERE name = 'venue_notice'" if store.is_sqlite else
+                                 "SELECT tablename FROM pg_tables WHERE tablename = 'venue_notice'")).first()
+        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar() if have else 0
+
+
 def read(store: Store, tid: str) -> Venue:
     venue = Venue()
     with store.engine.connect() as conn:

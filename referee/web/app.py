@@ -72,8 +72,33 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     def page(template: str, status_code: int = 200, **context) -> HTMLResponse:
         return HTMLResponse(render(template, web=True, u=LINKS, **context), status_code=status_code)
 
+    def hidden_games() -> frozenset[str]:
+        """The games of tournament rounds whose seating is not posted: their headers name the players and
+        clans of each table, so they stay off the pages until the organiser posts the round."""
+        from ..log import tournaments as tlog
+        from ..log import venue as venue_log
+
+        listed = tlog.list_tournaments(store)
+        if not listed:
+            return frozenset()
+        key = ("hidden", tuple((t["tournament"], t["events"]) for t in listed), venue_log.total(store))
+
+        def compute() -> frozenset[str]:
+            out = set()
+            for t in listed:
+                tour = tlog.fold(tlog.read_events(store, t["tournament"]))
+                posted = venue_log.read(store, t["tournament"]).posted
+                for r, seating in tour.seatings.items():
+                    if r > posted:
+                        out.update(tb.game for tb in seating.tables if tb.game)
+            return frozenset(out)
+
+        return cache.get(key, compute)
+
     def events_of(game: str):
         check_game(game)
+        if game in hidden_games():
+            raise NotFound(f"No game {game!r} in this database.")
         try:
             events = store.events(game)
         except UnknownGame:
@@ -128,8 +153,9 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     def index():
         from ..log.tournaments import list_tournaments
 
+        hidden = hidden_games()
         games = [{"game": g.game, "clans": g.header.get("clans") or [], "event": g.header.get("event", ""),
-                  "table": g.header.get("table", "")} for g in store.games()]
+                  "table": g.header.get("table", "")} for g in store.games() if g.game not in hidden]
         return page("index.html", games=games, tournaments=[t["tournament"] for t in list_tournaments(store)])
 
     @app.get("/games/{game}", response_class=HTMLResponse, include_in_schema=False)
@@ -150,8 +176,10 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     # --- data (the CLI's --json outputs) ------------------------------------------------------------------
     @app.get("/api/games", summary="The games (as `referee games --json`)")
     def api_games():
+        hidden = hidden_games()
         return [{"game": g.game, "clans": g.header.get("clans"), "event": g.header.get("event", ""),
-                 "table": g.header.get("table", ""), "events": g.events, "created": g.created_at} for g in store.games()]
+                 "table": g.header.get("table", ""), "events": g.events, "created": g.created_at} for g in store.games()
+                if g.game not in hidden]
 
     @app.get("/api/games/{game}", summary="A game's header, rounds and seals (as `referee show --json`)")
     def api_show(game: str):
@@ -194,7 +222,8 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
 
     @app.get("/api/heads", summary="Every game's event count: a cheap check for new results (ETag)")
     def api_heads(request: Request):
-        heads = {g.game: g.events for g in store.games()}
+        hidden = hidden_games()
+        heads = {g.game: g.events for g in store.games() if g.game not in hidden}
         tag = etag_of(heads)
         if request.headers.get("if-none-match") == tag:
             return Response(status_code=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
@@ -203,7 +232,7 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     # --- tournaments --------------------------------------------------------------------------------------
     from ..log import tournaments as tlog
     from ..log import venue as venue_log
-    from ..tournament.model import PLAYER_ID, TOURNAMENT_ID, TournamentError
+    from ..tournament.model import PLAYER_ID, TOURNAMENT_ID
     from ..views import tournament as tview
     from ..views.board_svg import board_svg
 
