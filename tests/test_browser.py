@@ -234,7 +234,7 @@ def test_html_record_opens_from_file_with_no_network(seeded, browser, tmp_path):
             assert wp.page.locator(f"section[aria-labelledby='round-{n}'] svg g.arrow").count() > 0
         wp.page.screenshot(path=str(tmp_path / "record.png"))
         pdf = wp.page.pdf(format="A4")  # printable: one round a page, and the honor page
-        assert pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page>>") + len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 6
+        assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 6  # five rounds and the honor, each from a new page
 
 
 def test_standings_rows_equal_the_players_and_the_seating_search_finds_one(server, browser):

@@ -76,6 +76,7 @@ def test_json_mirrors_the_cli(client, demo):
     assert [r["seal"] for r in rounds] == [r["seal"] for r in replayed]
     assert [r["report"] for r in rounds] == [r["report"] for r in replayed]
     assert client.get(f"/api/games/{game}/rounds/4").json()["report"] == replayed[3]["report"]
+    assert client.get(f"/api/games/{game}/verify").json() == json.loads(cli(demo, "verify", game, "--json"))
     paths = client.get("/api/openapi.json").json()["paths"]  # the OpenAPI page lists every endpoint
     assert {"/api/games", "/api/games/{game}", "/api/games/{game}/board", "/api/games/{game}/score",
             "/api/games/{game}/rounds", "/api/games/{game}/rounds/{round_no}", "/api/heads"} <= set(paths)
@@ -177,3 +178,20 @@ def test_serve_binds_and_says_when_the_pages_are_public(demo, host):
 def test_serve_refuses_a_bad_port():
     result = runner.invoke(cli_app, ["serve", "--port", "0"])
     assert result.exit_code == 2
+
+
+def test_a_log_the_engine_cannot_replay_is_said_plainly(tmp_path):
+    """A damaged database (a row changed behind the log's back) is a page saying so, never a traceback."""
+    import sqlite3
+
+    db = str(tmp_path / "games.db")
+    cli(db, "new", "g1", "--clans", "crab,lion")
+    cli(db, "round", "g1", "-", "--yes", input="crab: army 2 @ crab_capital\n")
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER event_no_update")
+        conn.execute("UPDATE event SET payload = replace(payload, 'crab_capital', 'nowhere_at_all') WHERE seq = 2")
+    with TestClient(create_app(db)) as c:
+        page = c.get("/games/g1")
+        assert page.status_code == 500 and "cannot be replayed" in page.text and "Traceback" not in page.text
+        assert c.get("/api/games/g1/score").json()["detail"].startswith("This log cannot be replayed")
+        assert c.get("/api/games/g1/verify").json()["ok"] is False

@@ -17,7 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..log import Fold, Store, UnknownGame
+from ..log import Fold, LogError, Store, UnknownGame
 from ..views import game as gv
 from ..views.html import render
 from ..views.links import ServedLinks
@@ -126,6 +126,14 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
             return JSONResponse({"detail": exc.message}, status_code=404)
         return page("notfound.html", 404, message=exc.message)
 
+    @app.exception_handler(LogError)
+    async def broken_log(request: Request, exc: LogError):
+        """A stored log the engine cannot replay: said plainly, never a traceback."""
+        message = f"This log cannot be replayed ({exc}). `referee verify` names the first problem."
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": message}, status_code=500)
+        return page("notfound.html", 500, message=message, heading="Cannot be shown")
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         if exc.status_code == 404 and not request.url.path.startswith("/api/"):
@@ -210,6 +218,16 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     def api_round(game: str, round_no: str):
         events, fold, _ = fold_of(game)
         return gv.round_data(fold, round_of(fold, game, round_no), gv.round_seals(events))
+
+    @app.get("/api/games/{game}/verify", summary="The log checked: chain, hashes, every digest re-run (as `referee verify --json`)")
+    def api_verify(game: str):
+        from ..log import verify
+
+        events = events_of(game)
+        found = verify(events)
+        return {"target": game, "events": len(events), "ok": found is None,
+                "divergence": None if found is None else {"seq": found.seq, "problem": str(found.problem),
+                                                          "detail": found.detail, "line": None}}
 
     @app.get("/api/games/{game}/head", summary="A game's head: a cheap check for new results (ETag)")
     def api_head(game: str, request: Request):
