@@ -175,6 +175,17 @@ def test_serve_binds_and_says_when_the_pages_are_public(demo, host):
     assert "Traceback" not in err
 
 
+def test_serve_says_so_when_the_port_is_taken(demo):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", demo],
+                             capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.returncode == 1 and out.stderr.startswith(f"error: cannot serve on 127.0.0.1:{port}: ")
+    assert "Traceback" not in out.stderr
+
+
 def test_serve_refuses_a_bad_port():
     result = runner.invoke(cli_app, ["serve", "--port", "0"])
     assert result.exit_code == 2

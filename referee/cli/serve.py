@@ -4,6 +4,7 @@ from typing import Annotated
 
 import typer
 
+from ..engine.errors import RefereeError
 from .app import DbOpt, app
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -16,6 +17,16 @@ def serve(
     db: DbOpt = None,
 ) -> None:
     """Serve read-only pages of the games (boards, reports, honor) and their JSON, until Ctrl-C."""
+    import socket
+
+    try:  # a port in use or an address not of this machine: one line, before the web stack loads
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise RefereeError(f"cannot serve on {host}:{port}: {exc.strerror or exc}",
+                           hint="--port chooses another port, --host another address") from None
+
     import uvicorn
 
     from ..web import create_app
