@@ -133,8 +133,8 @@ def test_a_simulated_tournament_end_to_end(tmp_path):
             expected[pid] += pts
     assert {r["player"]: F(r["total"]) for r in data["standings"]} == {p: expected[p] for p in expected} | {
         r["player"]: F(0) for r in data["standings"] if r["player"] not in expected}
-    totals = [F(r["total"]) for r in data["standings"]]
-    assert totals == sorted(totals, reverse=True)
+    order = [(F(r["total"]), r["honor"]) for r in data["standings"]]
+    assert order == sorted(order, reverse=True)  # points, then honor (the default order's first two keys)
 
     # nobody met anybody three times in three rounds
     met = Counter()
@@ -290,3 +290,69 @@ def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
     assert game["clans"][:2] == ["crab", "lion"]
     again = referee(db, "tournament", "final", "fin", "3")
     assert again.returncode == 1 and "already seated" in again.stderr
+
+
+def test_final_clans_by_preference_the_leader_chooses_first(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "fp", "--name", "Final prefs", "--rounds", "1", "--sizes", "4")
+    for name in ("Aiko", "Ben", "Chiyo", "Dai"):
+        ok(db, "tournament", "players", "add", "fp", name)
+    ok(db, "tournament", "seat", "fp", "1")
+    ok(db, "tournament", "result", "fp", "1", "1", "Aiko=10", "Ben=30", "Chiyo=20", "Dai=5", "--reason", "paper")
+    wishes = tmp_path / "wishes.csv"
+    wishes.write_text("player,clans\nAiko,crab\nBen,lion;crab\nChiyo,lion;crab;crane\n", "utf-8")
+    ok(db, "tournament", "final", "fp", "3", "--preferences", str(wishes))
+    game = js(db, "show", "fp-final")
+    assert game["players"] == {"lion": "Ben", "crab": "Chiyo", game["clans"][2]: "Aiko"}  # Aiko's crab was taken
+    assert game["clans"][2] not in ("lion", "crab")
+
+
+def test_grouping_by_standings_seats_players_of_a_standing_together(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "swiss", "--name", "Swiss", "--rounds", "2", "--sizes", "4", "--group-by-standings")
+    names = [f"N{i:02d}" for i in range(16)]
+    for name in names:
+        ok(db, "tournament", "players", "add", "swiss", name)
+    tables = js(db, "tournament", "seat", "swiss", "1")["tables"]
+    for t in tables:
+        seats = [s["name"] for s in t["seats"]]
+        ok(db, "tournament", "result", "swiss", "1", str(t["table"]), *[f"{n}={40 - 10 * i}" for i, n in enumerate(seats)],
+           "--reason", "paper")
+    result = referee(db, "tournament", "seat", "swiss", "2")
+    assert result.returncode == 1 and "close round 1 first" in result.stderr
+    ok(db, "tournament", "close", "swiss", "1")
+    ranking = [r["name"] for r in js(db, "tournament", "standings", "swiss")["standings"]]
+    second = js(db, "tournament", "seat", "swiss", "2")
+    assert second["algorithm"] == "greedy-swap-grouped"
+    first_round = {s["name"]: t["table"] for t in tables for s in t["seats"]}
+    for t in second["tables"]:
+        seats = [s["name"] for s in t["seats"]]
+        # every table holds players who finished in the same place in round 1 (the winners together, ...)
+        assert len({ranking.index(n) // 4 for n in seats}) == 1, (t["table"], seats)
+        assert len({first_round[n] for n in seats}) == 4  # and nobody meets again
+
+
+def test_a_game_is_finished_only_when_every_sealed_objective_is_revealed(tmp_path):
+    import re
+
+    from referee.boarddata import load_board
+
+    db = str(tmp_path / "t.db")
+    rng = random.Random(11)
+    ok(db, "tournament", "new", "obj", "--name", "Objectives", "--rounds", "1", "--sizes", "3")
+    for name in ("Aiko", "Ben", "Chiyo"):
+        ok(db, "tournament", "players", "add", "obj", name)
+    table = js(db, "tournament", "seat", "obj", "1")["tables"][0]
+    game, clan = table["game"], table["seats"][0]["clan"]
+    objective = sorted(load_board().objectives)[0]
+    sealed = ok(db, "seal", game, clan, input=objective + "\n")
+    code = re.search(r"Reveal code: (\w{4}-\w{4})", sealed).group(1)
+    play(db, game, 5, rng)
+    status = js(db, "tournament", "status", "obj")[0]
+    assert (status["rounds_played"], status["state"], status["sealed_objectives_left"], status["result"]) == (5, "playing", 1, False)
+    refused = referee(db, "tournament", "close", "obj", "1")
+    assert refused.returncode == 1 and "1 sealed objective(s) left" in refused.stderr
+    ok(db, "reveal", game, clan, objective, code)
+    status = js(db, "tournament", "status", "obj")[0]
+    assert (status["state"], status["sealed_objectives_left"], status["result"]) == ("finished", 0, True)
+    ok(db, "tournament", "close", "obj", "1")

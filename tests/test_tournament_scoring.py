@@ -144,3 +144,21 @@ def test_standings_match_a_hand_computed_fixture(tmp_path):
     explained = invoke(db, "tournament", "standings", "fix", "--explain", "C").output
     assert "adjustments: 4.00" in explained and "total: 8.67" in explained and "h2h: 0" in explained
     assert "a table whose honors are all 0 shares its points equally" in explained
+
+
+def test_a_dropped_then_reinstated_player_reads_dropped_only_while_dropped(tmp_path):
+    db = str(tmp_path / "t.db")
+    invoke(db, "tournament", "new", "dr", "--name", "Drops", "--rounds", "3", "--sizes", "3")
+    for name in "ABCD":
+        invoke(db, "tournament", "players", "add", "dr", name)
+    invoke(db, "tournament", "rollcall", "dr", "1", "--absent", "D")
+    invoke(db, "tournament", "seat", "dr", "1")
+    invoke(db, "tournament", "players", "drop", "dr", "A", "--reason", "ill")
+    invoke(db, "tournament", "rollcall", "dr", "2", "--present", "D")
+    invoke(db, "tournament", "seat", "dr", "2")
+    invoke(db, "tournament", "players", "reinstate", "dr", "A", "--reason", "better")
+    invoke(db, "tournament", "rollcall", "dr", "3", "--absent", "A")
+    invoke(db, "tournament", "seat", "dr", "3")
+    rows = {r["name"]: r["rounds"] for r in json.loads(invoke(db, "tournament", "standings", "dr", "--json").output)["standings"]}
+    assert rows["A"] == {"1": "playing", "2": "dropped", "3": "sat out"}
+    assert rows["D"]["1"] == "sat out"

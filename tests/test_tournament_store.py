@@ -96,3 +96,52 @@ def test_the_tournament_package_is_pure():
                   and node.attr != "Random"):
                 offenders.append(f"{path.name}:{node.lineno} uses the global random.{node.attr}")
     assert offenders == []
+
+
+def test_no_code_path_updates_or_deletes_a_tournament_event():
+    import inspect
+
+    from referee.log import tournaments
+
+    code = inspect.getsource(tournaments).split("# --- the stream", 1)[1]
+    for word in ("UPDATE ", "DELETE ", "TRUNCATE", ".merge(", "session.delete"):
+        assert word not in code, word
+
+
+def test_verify_checks_every_table_game_log(started):
+    """A table's game log altered in the database: the tournament's verify names the game and what changed."""
+    import json
+    import subprocess
+    import sys
+
+    if not started.endswith(".db"):
+        pytest.skip("the game log is altered with SQLite's own client")
+    import sqlite3
+
+    with Store(started) as store:
+        game = read_events(store, "cup")[-1].payload["tables"][0]["game"]
+        players = store.events(game)[0].payload["players"]
+    with sqlite3.connect(started) as conn:  # past the triggers: a damaged file, as a disk or a hand could make it
+        conn.execute("DROP TRIGGER event_no_update")
+        conn.execute("UPDATE event SET payload = ? WHERE game_id = ? AND seq = 1",
+                     (json.dumps({**json.loads(conn.execute("SELECT payload FROM event WHERE game_id = ? AND seq = 1",
+                                                            (game,)).fetchone()[0]),
+                                  "players": {k: v + "!" for k, v in players.items()}}), game))
+    result = subprocess.run([sys.executable, "-m", "referee", "tournament", "verify", "cup", "--db", started],
+                            capture_output=True, text=True)
+    assert result.returncode == 1 and f"game {game}: event 1: edited payload" in result.stderr
+
+
+def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_path):
+    """A file whose chain was recomputed over a payload of the wrong shape: refused in one line, nothing stored."""
+    from referee.log.tournaments import chain, export_jsonl
+
+    first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
+    bad = chain("cup", first, "RoundSeated", {"round": 1, "tables": [1, 2], "algorithm": "x", "version": 1, "cost": 0,
+                                              "seed": 0})
+    path = tmp_path / "bad.jsonl"
+    path.write_text(export_jsonl([first, bad]))
+    db = str(tmp_path / "t.db")
+    result = runner.invoke(app, ["tournament", "import", str(path), "--db", db])
+    assert result.exit_code == 1 and "event 2: RoundSeated: a field has the wrong form" in str(result.exception)
+    assert runner.invoke(app, ["tournament", "list", "--json", "--db", db]).output.strip() == "[]"

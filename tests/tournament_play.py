@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 
-from referee.log import Store
-from referee.log.replay import Fold
+from referee.log import Fold, Store
 
 
 def random_sheet(state, rng: random.Random) -> list[str]:

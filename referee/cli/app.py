@@ -109,8 +109,10 @@ from . import games as _games  # noqa: E402,F401  (registers the game commands)
 from . import logcmds as _logcmds  # noqa: E402,F401  (registers the log commands)
 from . import table as _table  # noqa: E402,F401  (registers the table session)
 from . import serve as _serve  # noqa: E402,F401  (registers `serve`; the web stack loads when it runs)
-from . import tournament as _tournament  # noqa: E402,F401  (registers `referee tournament`)
+from . import tournament as _tournament  # noqa: E402
 from . import venue as _venue  # noqa: E402,F401  (registers `tournament post|clock|announce|publish`)
+
+app.add_typer(_tournament.commands)  # `referee tournament ...`
 
 
 def main() -> None:

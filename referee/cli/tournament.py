@@ -9,14 +9,43 @@ from typing import Annotated, Optional
 
 import typer
 
-from .app import DbOpt, JsonOpt, app, read_input, write_output
-from .games import open_store
+from ..engine import RefereeError
 
+commands = typer.Typer()  # the `referee` app adds these commands
 tapp = typer.Typer(help="Tournaments: players, roll call, seating, results from the game logs, standings.",
                    no_args_is_help=True)
 players_app = typer.Typer(help="Register, drop, reinstate and list players.", no_args_is_help=True)
 tapp.add_typer(players_app, name="players")
-app.add_typer(tapp, name="tournament")
+commands.add_typer(tapp, name="tournament")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+DbOpt = Annotated[Optional[str], typer.Option("--db", envvar="REFEREE_DB", show_default=False,
+                                              help="Database: a SQLAlchemy URL or a SQLite file path (default saves/referee.db).")]
+
+
+def open_store(db: str | None):
+    from ..log import Store
+
+    return Store(db)
+
+
+def read_input(path: Path) -> str:
+    """A file the user named ('-': standard input): a clear error when it cannot be read."""
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text("utf-8")
+    except FileNotFoundError:
+        raise RefereeError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RefereeError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc.__class__.__name__})") from None
+
+
+def write_output(path: Path, text: str) -> None:
+    try:
+        Path(path).write_text(text, "utf-8")
+    except OSError as exc:
+        raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
 
 TidArg = Annotated[str, typer.Argument(help="The tournament's id.", show_default=False)]
 RoundArg = Annotated[int, typer.Argument(min=1, max=12, help="The tournament round.", show_default=False)]
@@ -81,6 +110,8 @@ def new(
     rounds: Annotated[int, typer.Option(min=1, max=12, help="Planned tournament rounds.")] = 3,
     sizes: Annotated[str, typer.Option(help="Table sizes allowed (3 to 5), e.g. 5,4 to avoid tables of 3.")] = "5,4,3",
     copies: Annotated[int, typer.Option(min=0, help="Game copies on hand: the most tables a round can have (0: no cap).")] = 0,
+    group_by_standings: Annotated[bool, typer.Option("--group-by-standings", help="From round 2, seat players of about the "
+                                                     "same standing together (waits for the previous round to close).")] = False,
     db: DbOpt = None,
 ) -> None:
     """Create a tournament: scoring system, tie-break order, planned rounds, table sizes."""
@@ -92,7 +123,8 @@ def new(
     created = TournamentCreated(
         tid, name, date, scoring.strip().lower(), _points(points) or dict(DEFAULT_PLACEMENT),
         "best" if best else "average" if average else "sum", best,
-        [k.strip().lower() for k in tiebreaks.split(",") if k.strip()], rounds, _ints(sizes, "--sizes"), copies)
+        [k.strip().lower() for k in tiebreaks.split(",") if k.strip()], rounds, _ints(sizes, "--sizes"), copies,
+        group_by_standings)
     with open_store(db) as store:
         create(store, created)
     typer.echo(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
@@ -319,15 +351,14 @@ def seat(
         seed = seed_of(log.head)
         if from_file is not None:
             event = manual_round(log.t, round_no, _manual_rows(from_file), seed)
-        elif preferences is not None:
+        else:
             from ..log.tournaments import load
             from ..tournament.standings import standings
 
-            wishes = _preferences(log.t, preferences)
-            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if log.t.seatings else []
+            wishes = _preferences(log.t, preferences) if preferences is not None else None
+            needed = log.t.seatings and (wishes or log.t.info.group_by_standings)
+            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if needed else []
             event = plan_round(log.t, round_no, seed, wishes, ranking)
-        else:
-            event = plan_round(log.t, round_no, seed)
         log.record([event])
         create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
     tables = seating_by_table(Loaded(log.t), round_no)
@@ -633,6 +664,8 @@ def final(
     tid: TidArg,
     size: Annotated[int, typer.Argument(min=3, max=5, help="Players at the final table (the top N).")],
     pick: Annotated[list[str], typer.Option("--pick", help="NAME=CLAN, the clans chosen in rank order (repeatable).")] = [],
+    preferences: Annotated[Optional[Path], typer.Option("--preferences", help="A CSV player,clans: in rank order, each "
+                                                        "finalist takes the first clan of their list still free.")] = None,
     db: DbOpt = None,
 ) -> None:
     """Seat the final table: the top N of the standings, seated in rank order; clans picked in rank order."""
@@ -646,7 +679,8 @@ def final(
         picks[name.strip()] = clan.strip().lower()
     with open_store(db) as store:
         log = _open(store, tid)
-        event = seat_final(store, log, size, picks)
+        wishes = _preferences(log.t, preferences) if preferences is not None else {}
+        event = seat_final(store, log, size, picks, wishes)
     typer.echo(f"final table: game {event.table['game']}: " +
                ", ".join(f"{log.t.name(s['player'])} ({s['clan']})" for s in event.table["seats"]))
 
@@ -680,24 +714,29 @@ def import_(file: Annotated[Path, typer.Argument(help="A tournament exported as 
 @tapp.command("verify")
 def verify(target: Annotated[str, typer.Argument(help="A tournament id, or an exported .jsonl file.")],
            db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """Check the chain, every event, every seating's constraints and its recomputed cost."""
-    from ..log.tournaments import parse_jsonl, read_events
+    """Check the chain, every event, every seating's constraints and its recomputed cost; in the database, also
+    every table's game log (chain and engine re-run)."""
+    from ..log.tournaments import fold, parse_jsonl, read_events, verify_games
     from ..log.tournaments import verify as verify_log
 
     path = Path(target)
     if path.is_file():
         events = parse_jsonl(read_input(path))
+        problems = verify_log(events)
     else:
         with open_store(db) as store:
             events = read_events(store, target)
-    problems = verify_log(events)
+            problems = verify_log(events)
+            if not problems:
+                problems = verify_games(store, fold(events))
     if json_out:
         _json({"tournament": events[0].game, "events": len(events), "ok": not problems, "problems": problems})
     elif problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
     else:
-        typer.echo(f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked")
+        typer.echo(f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked"
+                   + ("" if path.is_file() else ", every table's game verified"))
     if problems:
         raise typer.Exit(1)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
+from datetime import datetime, timezone
 from typing import Any, Iterable, Sequence
 
 from sqlalchemy import DDL, Text, UniqueConstraint, event as sa_event, text
@@ -18,11 +20,20 @@ from sqlmodel import Field, SQLModel
 
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded
-from . import events as ev
-from .events import Event, check_chain
-from .store import SCHEMA_ATTEMPTS, Store, StoreError, _now, _pg_triggers, _sqlite_triggers
+from . import Event, Fold, Store, StoreError, check_chain, new_game
+from . import verify as verify_game
 
 PAYLOAD_VERSION = 1
+GENESIS = "0" * 64  # the first event's link, as in a game's log
+SCHEMA_ATTEMPTS = 5  # creating the tables, when another process is creating them at the same moment
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class TournamentRow(SQLModel, table=True):
@@ -51,7 +62,28 @@ SELECT = text(f"SELECT {', '.join(COLUMNS)} FROM tournament_event WHERE tourname
 INSERT_T = text("INSERT INTO tournament (id, created_at) VALUES (:id, :created_at)")
 INSERT_E = text(f"INSERT INTO tournament_event ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})")
 
-for _table in TABLES:
+PG_FUNCTION = """CREATE OR REPLACE FUNCTION referee_tournament_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$
+BEGIN
+  RAISE EXCEPTION USING MESSAGE = 'the tournament log is append-only: ' || TG_OP || ' on ' || TG_TABLE_NAME || ' refused';
+END
+$body$"""
+
+
+def _sqlite_triggers(table: str) -> list[str]:
+    return [f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
+            f"SELECT RAISE(ABORT, 'the tournament log is append-only: {op} on {table} refused'); END"
+            for op in ("UPDATE", "DELETE")]
+
+
+def _pg_triggers(table: str) -> list[str]:
+    return [PG_FUNCTION,
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+            "FOR EACH ROW EXECUTE FUNCTION referee_tournament_append_only()",
+            f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+            "FOR EACH STATEMENT EXECUTE FUNCTION referee_tournament_append_only()"]
+
+
+for _table in TABLES:  # created with the tables, in the same transaction
     for _sql in _sqlite_triggers(_table.name):
         sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
     for _sql in _pg_triggers(_table.name):
@@ -98,10 +130,10 @@ def ensure_schema(store: Store) -> None:
 
 # --- the stream ----------------------------------------------------------------------------------------
 def chain(tid: str, after: Event | None, type_: str, payload: dict[str, Any], recorded_at: str = "") -> Event:
-    seq = after.seq + 1 if after else 1
-    prev = after.hash if after else ev.GENESIS
-    digest = ev.event_hash(prev, tid, seq, type_, PAYLOAD_VERSION, payload)
-    return Event(tid, seq, type_, PAYLOAD_VERSION, payload, prev, digest, recorded_at)
+    """The next event of a tournament, hashed as a game's events are (so ``check_chain`` checks both)."""
+    unhashed = Event(tid, after.seq + 1 if after else 1, type_, PAYLOAD_VERSION, payload,
+                     after.hash if after else GENESIS, "", recorded_at)
+    return replace(unhashed, hash=unhashed.computed_hash())
 
 
 def read_events(store: Store, tid: str) -> list[Event]:
@@ -136,7 +168,7 @@ def fold(events: Sequence[Event]) -> Tournament:
 def _insert(store: Store, events: list[Event], new: bool) -> None:
     ensure_schema(store)
     rows = [{"tournament_id": e.game, "seq": e.seq, "type": e.type, "payload_version": e.payload_version,
-             "payload": ev.canonical_json(e.payload), "prev_hash": e.prev_hash, "hash": e.hash,
+             "payload": canonical_json(e.payload), "prev_hash": e.prev_hash, "hash": e.hash,
              "recorded_at": e.recorded_at} for e in events]
     try:
         with store.engine.begin() as conn:
@@ -210,7 +242,7 @@ def sealed_left(fold_) -> int:
 
 def scores_of(state, objectives: dict[str, str] | None = None) -> dict[str, tuple[int, int, int]]:
     """Honor, territories and provinces per clan (R-24, R-25); ``objectives``: revealed when a game is called."""
-    from ..engine.honor import score_clan
+    from ..engine import score_clan
 
     out = {}
     for c in state.clans:
@@ -221,8 +253,6 @@ def scores_of(state, objectives: dict[str, str] | None = None) -> dict[str, tupl
 
 
 def live_game(game: str, events: Sequence[Event]) -> LiveGame:
-    from .replay import Fold
-
     f = Fold.of(events)
     done = game_finished(f)
     return LiveGame(game, events[-1].seq, len(f.rounds), done, sealed_left(f), scores_of(f.state) if done else {})
@@ -267,12 +297,15 @@ def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
 
 # --- export, import, verify -------------------------------------------------------------------------------
 def export_jsonl(events: Sequence[Event]) -> str:
-    return "".join(ev.canonical_json(e.to_dict()) + "\n" for e in events)
+    return "".join(canonical_json(e.to_dict()) + "\n" for e in events)
+
+
+EVENT_KEYS = {"game": str, "seq": int, "type": str, "payload_version": int, "payload": dict, "prev_hash": str,
+              "hash": str, "recorded_at": str}
 
 
 def parse_jsonl(text_: str) -> list[Event]:
-    from .records import RecordError, _event_from
-
+    """The events of an exported tournament, one JSON object a line; a bad line is named and nothing is read."""
     out = []
     for n, line in enumerate(text_.splitlines(), 1):
         if not line.strip():
@@ -280,11 +313,29 @@ def parse_jsonl(text_: str) -> list[Event]:
         try:
             raw = json.loads(line)
         except ValueError as exc:
-            raise RecordError(f"not a JSON object ({getattr(exc, 'msg', exc)})", n) from None
-        out.append(_event_from(raw, n))
+            raise TournamentError(f"line {n}: not a JSON object ({getattr(exc, 'msg', exc)})",
+                                  hint="the file was refused whole; nothing was stored") from None
+        if not isinstance(raw, dict) or set(raw) != set(EVENT_KEYS) or any(
+                not isinstance(raw[k], kind) or (kind is int and isinstance(raw[k], bool)) for k, kind in EVENT_KEYS.items()):
+            raise TournamentError(f"line {n}: not a tournament event (fields {', '.join(EVENT_KEYS)})",
+                                  hint="the file was refused whole; nothing was stored")
+        out.append(Event(**raw))
     if not out:
-        raise RecordError("no events in the file")
+        raise TournamentError("no events in the file")
     return out
+
+
+def verify_games(store: Store, t: Tournament) -> list[str]:
+    """Each table's game log that exists: its chain and a full re-run with the engine (``referee verify``)."""
+    games = [tb.game for s in t.seatings.values() for tb in s.tables] + ([t.final.table["game"]] if t.final else [])
+    have = heads(store, games)
+    problems = []
+    for g in games:
+        if g in have:
+            found = verify_game(store.events(g))
+            if found is not None:
+                problems.append(f"game {g}: {found}")
+    return problems
 
 
 def verify(events: Sequence[Event]) -> list[str]:
@@ -322,32 +373,24 @@ def import_log(store: Store, events: Sequence[Event]) -> Tournament:
 
 
 # --- the tables' games: created, called, accepted ---------------------------------------------------------
-def game_log(t: Tournament, table) -> list[Event]:
-    """A table's new game, as `referee new` starts one: clans in seat order, player names, the tournament's name as
-    the event, the table number; capitals populated (p.4 step 6)."""
-    from .. import ENGINE_VERSION
+def create_games(store: Store, t: Tournament, tables) -> int:
+    """Create the tables' games not in the database yet, as `referee new` starts a game: clans in seat order, player
+    names, the tournament's name as the event, the table number, the date; capitals populated (p.4 step 6)."""
     from ..boarddata import load_board
-    from ..engine import Clan, RulesOptions
-    from .replay import Fold, canonical_setup
+    from ..engine import Clan
 
     board = load_board()
-    clans = [s.clan for s in table.seats]
-    created = ev.game_created(table.game, clans, {s.clan: t.name(s.player) for s in table.seats},
-                              RulesOptions.from_dict({}).to_dict(), event=t.info.name, table=str(table.number),
-                              date=t.info.date, engine_version=ENGINE_VERSION, board_version=board.version)
-    capitals = [f"{c}: control 1 facedown @ {board.clans[Clan(c)].capital}" for c in clans]  # as `referee new` (p.4)
-    items = [(ev.EventType.GAME_CREATED, created, None),
-             (ev.EventType.SETUP_RECORDED, ev.setup_recorded(canonical_setup(capitals, board)), None)]
-    log = ev.chain_all(table.game, items)
-    Fold.of(log, board)  # the engine checks it before anything is stored
-    return log
-
-
-def create_games(store: Store, t: Tournament, tables) -> int:
-    """Create the tables' games (those not in the database yet) in one transaction."""
     have = heads(store, [tb.game for tb in tables])
-    logs = [game_log(t, tb) for tb in tables if tb.game not in have]
-    return store.import_logs(logs) if logs else 0
+    made = 0
+    for tb in tables:
+        if tb.game in have:
+            continue
+        clans = [s.clan for s in tb.seats]
+        capitals = [f"{c}: control 1 facedown @ {board.clans[Clan(c)].capital}" for c in clans]
+        new_game(store, tb.game, clans, players={s.clan: t.name(s.player) for s in tb.seats}, event=t.info.name,
+                 table=str(tb.number), date=t.info.date, setup=capitals)
+        made += 1
+    return made
 
 
 def started_games(store: Store, games: Sequence[str]) -> set[str]:
@@ -358,7 +401,6 @@ def started_games(store: Store, games: Sequence[str]) -> set[str]:
 def call_game(store: Store, log: OpenTournament, game: str, reason: str, objectives: dict[str, str]) -> Any:
     """A game called when time ran out: scored as it stands after the last full round, objectives revealed."""
     from ..tournament.model import GameCalled
-    from .replay import Fold
 
     found = log.t.table_of_game(game)
     if found is None:
@@ -410,6 +452,10 @@ def close_round(store: Store, log: OpenTournament, round_no: int) -> int:
                 f"{live.rounds_played} of 5 rounds played, {live.sealed_left} sealed objective(s) left)" if live else "no game)"))
             continue
         if res.source == "log" and (tb.game not in t.accepted or res.corrected):
+            found = verify_game(store.events(tb.game))
+            if found is not None:
+                raise TournamentError(f"round {round_no}, table {tb.number}: game {tb.game} does not verify ({found}); "
+                                      "its result cannot be accepted", hint=f"referee verify {tb.game}")
             rows = [dict(r) for r in res.rows]
             won = [rows[i]["player"] for i in winners([Finish(r["honor"], r["territories"], r["provinces"]) for r in rows])]
             items.append(ResultAccepted(round_no, tb.number, tb.game, loaded.live[tb.game].head, rows, won))
@@ -421,9 +467,10 @@ def close_round(store: Store, log: OpenTournament, round_no: int) -> int:
     return len(items)
 
 
-def seat_final(store: Store, log: OpenTournament, size: int, picks: dict[str, str]) -> Any:
-    """The final table: the top ``size`` of the standings in rank order; clans as picked in rank order, the rest
-    given automatically (fewest repeats)."""
+def seat_final(store: Store, log: OpenTournament, size: int, picks: dict[str, str],
+               preferences: dict[str, list[str]] | None = None) -> Any:
+    """The final table: the top ``size`` of the standings in rank order; clans as picked (``picks``), else by
+    ``preferences`` in rank order (the leader chooses first), the rest given automatically (fewest repeats)."""
     import random
 
     from ..tournament.model import FinalTableSeated, Table
@@ -446,13 +493,18 @@ def seat_final(store: Store, log: OpenTournament, size: int, picks: dict[str, st
         if clan in chosen.values():
             raise TournamentError(f"final: {clan} is picked twice")
         chosen[pid] = clan
+    for pid in top:  # in rank order: the leader chooses first
+        if pid not in chosen:
+            wish = next((c for c in (preferences or {}).get(pid, ()) if c not in chosen.values()), None)
+            if wish is not None:
+                chosen[pid] = wish
     rest = [c for c in CLANS if c not in chosen.values()]
     auto = seat_table([p for p in top if p not in chosen], history(t, t.info.rounds + 1), random.Random(seed_of(log.head)),
                       clans=rest)
     clan_of = {**chosen, **dict(auto)}
     game = f"{log.tid}-final"
     table = Table.of({"table": 1, "game": game, "seats": [{"player": p, "clan": clan_of[p]} for p in top]})
-    event = FinalTableSeated(top, table.to_dict(), "rank" if chosen else "auto")
+    event = FinalTableSeated(top, table.to_dict(), "rank order" if chosen else "auto")
     log.record([event])
     create_games(store, t, [table])
     return event

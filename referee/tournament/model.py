@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
-from ..engine.errors import RefereeError
+from ..engine import RefereeError
 
 TOURNAMENT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -271,7 +271,7 @@ class Tournament:
         self.adjustments: list[PointsAdjusted] = []
         self.closed: set[int] = set()
         self.final: FinalTableSeated | None = None
-        self.drops: dict[str, int] = {}  # player -> the last round seated when dropped
+        self.drops: dict[str, list[list]] = {}  # player -> [last round seated at the drop, at the reinstatement]
         self.count = 0
 
     @classmethod
@@ -334,20 +334,28 @@ class Tournament:
             return 0, Table.of(self.final.table)
         return None
 
+    def dropped_in(self, pid: str, round_no: int) -> bool:
+        """Whether the player had dropped (and was not yet reinstated) when ``round_no`` was seated."""
+        return any(start < round_no and (end is None or round_no <= end) for start, end in self.drops.get(pid, []))
+
     def adjustment_total(self, pid: str) -> Fraction:
         return sum((Fraction(a.points) for a in self.adjustments if a.player == pid), Fraction(0))
 
     # --- the fold -----------------------------------------------------------------------------------------
     def apply(self, event: Any) -> None:
-        if isinstance(event, TournamentCreated):
-            if self.info is not None:
-                raise TournamentError("a second TournamentCreated event")
-            check_created(event)
-            self.info = event
-        else:
-            if self.info is None:
-                raise TournamentError(f"{type(event).__name__} before the tournament was created")
-            getattr(self, "_" + type(event).__name__)(event)
+        try:
+            if isinstance(event, TournamentCreated):
+                if self.info is not None:
+                    raise TournamentError("a second TournamentCreated event")
+                check_created(event)
+                self.info = event
+            else:
+                if self.info is None:
+                    raise TournamentError(f"{type(event).__name__} before the tournament was created")
+                getattr(self, "_" + type(event).__name__)(event)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:  # a payload of the wrong shape
+            raise TournamentError(f"{type(event).__name__}: a field has the wrong form ({exc.__class__.__name__}: "
+                                  f"{exc})") from None
         self.count += 1
 
     def _round(self, round_no: int) -> None:
@@ -406,7 +414,7 @@ class Tournament:
         if p.dropped:
             raise TournamentError(f"{p.name} has already dropped")
         p.dropped = True
-        self.drops[p.id] = self.last_round
+        self.drops.setdefault(p.id, []).append([self.last_round, None])
 
     def _PlayerReinstated(self, e: PlayerReinstated) -> None:
         p = self.players.get(e.player)
@@ -415,6 +423,7 @@ class Tournament:
         if not p.dropped:
             raise TournamentError(f"{p.name} has not dropped: nothing to reinstate")
         p.dropped = False
+        self.drops[p.id][-1][1] = self.last_round
 
     def _RoundSeated(self, e: RoundSeated) -> None:
         self._round(e.round)

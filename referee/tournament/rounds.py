@@ -84,13 +84,16 @@ def plan_round(t: Tournament, round_no: int, seed: int, preferences: dict[str, S
     try:
         sizes = table_sizes(len(playing), t.info.sizes, t.info.copies)
     except SeatingError as exc:
-        raise TournamentError(f"round {round_no}: {exc}") from None
+        raise TournamentError(f"round {round_no}: {exc}",
+                              hint="mark players standby or absent in the roll call, or give more --copies") from None
     rng = random.Random(seed)
     h = history(t, round_no)
-    if t.info.group_by_standings:
-        raise TournamentError("grouping by standings is not available in this version")
+    grouped = t.info.group_by_standings and round_no > 1
+    if grouped and round_no - 1 not in t.closed:
+        raise TournamentError(f"round {round_no}: this tournament groups by standings: close round {round_no - 1} first",
+                              hint=f"referee tournament close {t.id} {round_no - 1}")
     groups = seat_players(playing, sizes, h, rng, apart=apart_groups(t), fixed=t.fixed,
-                          future=t.info.rounds - round_no)
+                          future=t.info.rounds - round_no, ranking=list(ranking) if grouped else None)
     tables = []
     for i, players in enumerate(groups, 1):
         picks = preference_picks(players, preferences, ranking, rng) if preferences else None
@@ -99,7 +102,8 @@ def plan_round(t: Tournament, round_no: int, seed: int, preferences: dict[str, S
                        "seats": [{"player": p, "clan": c} for p, c in seats]})
     cost = seating_cost([[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t),
                         max(t.info.sizes))
-    return RoundSeated(round_no, tables, ALGORITHM, VERSION, cost, seed, sat_out, "preference" if preferences else "auto")
+    algorithm = f"{ALGORITHM}-grouped" if grouped else ALGORITHM
+    return RoundSeated(round_no, tables, algorithm, VERSION, cost, seed, sat_out, "preference" if preferences else "auto")
 
 
 def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, str, str]], seed: int) -> RoundSeated:

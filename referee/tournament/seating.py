@@ -132,6 +132,17 @@ class _Search:
         self.largest = max(sizes)
         self.fixed = {p: t - 1 for p, t in fixed.items() if p in set(players) and 1 <= t <= len(sizes)}
         self.index = {p: i for i, p in enumerate(players)}
+        self.ranking: list[str] | None = None  # grouping by standings: tables filled in this order, swaps between neighbours
+
+    def ranked_start(self) -> list[int]:
+        """Grouped by standings: the best-ranked fill table 1, the next table 2, and so on."""
+        where = [-1] * len(self.players)
+        slots = [t for t, size in enumerate(self.sizes) for _ in range(size)]
+        order = [p for p in self.ranking if p in self.index]
+        order += sorted(p for p in self.players if p not in set(order))
+        for p, t in zip(order, slots):
+            where[self.index[p]] = t
+        return where
 
     def short_cost(self, p: str, t: int) -> int:
         return SHORT * self.h.short[p] if self.sizes[t] < self.largest else 0
@@ -192,7 +203,7 @@ class _Search:
                 wa = self.w.get(self.players[a], {})
                 for b in movable:
                     tb = where[b]
-                    if tb == ta:
+                    if tb == ta or (self.ranking is not None and abs(tb - ta) > 1):
                         continue
                     wab = wa.get(self.players[b], 0)
                     delta = (S[b][ta] - wab + (short[b] if is_short[ta] else 0)
@@ -222,7 +233,7 @@ class _Search:
         movable = [i for i, p in enumerate(self.players) if p not in self.fixed]
         for _ in range(2):
             a, b = self.rng.sample(movable, 2) if len(movable) >= 2 else (0, 0)
-            if where[a] != where[b]:
+            if where[a] != where[b] and (self.ranking is None or abs(where[a] - where[b]) <= 1):
                 self.swap(where, S, a, b)
 
 
@@ -237,18 +248,28 @@ def starts_for(players: int) -> tuple[int, int]:
 
 def seat_players(players: Sequence[str], sizes: Sequence[int], history: History, rng: random.Random, *,
                  apart: Iterable[Sequence[str]] = (), fixed: dict[str, int] | None = None,
-                 starts: int | None = None, kicks: int | None = None, future: int = 0) -> list[list[str]]:
+                 starts: int | None = None, kicks: int | None = None, future: int = 0,
+                 ranking: Sequence[str] | None = None) -> list[list[str]]:
     """Who sits at which table (tables in the order of ``sizes``), minimising the partition cost.
 
     ``future``: rounds still to seat after this one. For a field of at most LOOKAHEAD_PLAYERS, the
     seatings of least cost found are compared by seating the remaining rounds ahead (quickly, on the same
     sizes): the one that leaves the least cost for later wins, so that early rounds do not paint later
-    ones into a corner."""
+    ones into a corner.
+
+    ``ranking`` (grouping by standings, best first): tables are filled in that order, and players are swapped only
+    between neighbouring tables, so each table holds players of about the same standing."""
     players = sorted(players)
     if sum(sizes) != len(players):
         raise SeatingError(f"{len(players)} players for {sum(sizes)} seats")
     weights = pair_weights(history, apart)
     search = _Search(players, list(sizes), weights, history, fixed or {}, rng)
+    if ranking is not None:
+        search.ranking = list(ranking)
+        where = search.ranked_start()
+        S = search.sums(where)
+        search.descend(where, S)
+        return [list(t) for t in _canonical(where, players, sizes)]
     default_starts, default_kicks = starts_for(len(players))
     lookahead = future > 0 and len(players) <= LOOKAHEAD_PLAYERS
     starts = (default_starts * (2 if lookahead else 1)) if starts is None else starts

@@ -242,7 +242,7 @@ def _cells(t: Tournament, pid: str, games: list[GameLine]) -> dict[int, str]:
             cells[r] = "playing"
         elif r < p.since_round:
             cells[r] = "not entered"
-        elif pid in t.drops and r > t.drops[pid]:
+        elif t.dropped_in(pid, r):
             cells[r] = "dropped"
         else:
             cells[r] = "sat out"
