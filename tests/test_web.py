@@ -206,3 +206,20 @@ def test_a_log_the_engine_cannot_replay_is_said_plainly(tmp_path):
         assert page.status_code == 500 and "cannot be replayed" in page.text and "Traceback" not in page.text
         assert c.get("/api/games/g1/score").json()["detail"].startswith("This log cannot be replayed")
         assert c.get("/api/games/g1/verify").json()["ok"] is False
+
+
+def test_corrections_are_labelled_on_the_game_page(tmp_path):
+    db = str(tmp_path / "games.db")
+    cli(db, "new", "g2", "--clans", "crab,lion", "--players", "crab=Ann,lion=Bo")
+    cli(db, "round", "g2", "-", "--yes", input="crab: army 2 @ crab_capital\n")
+    cli(db, "round", "g2", "-", "--yes", input="lion: army 1 @ lion_capital\n")
+    sheet = tmp_path / "fixed.txt"
+    sheet.write_text("crab: army 3 @ crab_capital\n")
+    cli(db, "correct", "g2", "1", str(sheet), "--reason", f"misread token {EVIL}")
+    with TestClient(create_app(db)) as c:
+        page = c.get("/games/g2").text
+        assert "Round 1 (corrected)" in page and '<span class="badge corrected">correction</span> of round 1' in page
+        assert "misread token &lt;script&gt;" in page and EVIL not in page
+        round1 = c.get("/games/g2/rounds/1").text
+        assert 'class="badge corrected">corrected</span>' in round1 and "crab: army 3 @ crab_capital" in round1
+        assert "crab: army 2 @ crab_capital" not in round1  # the round as it now stands; the original stays in the log
