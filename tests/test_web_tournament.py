@@ -178,3 +178,19 @@ def test_organiser_commands_refuse_bad_input(db):
 def test_unknown_tournament_ids_are_a_404_page(client, path):
     page = client.get(path)
     assert page.status_code == 404 and 'href="/"' in page.text
+
+
+def test_tournament_head_changes_with_a_notice_or_a_round(tmp_path):
+    db = seed(tmp_path)
+    with TestClient(create_app(db)) as c:
+        tag = c.get("/api/tournaments/spring/head").headers["etag"]
+        assert c.get("/api/tournaments/spring/head", headers={"If-None-Match": tag}).status_code == 304
+        page = c.get("/tournaments/spring").text
+        assert 'id="fresh"' in page and tag.replace('"', '\\"') in page  # the page knows the head it shows
+        cli(db, "tournament", "announce", "spring", "Round 1 starts now")
+        second = c.get("/api/tournaments/spring/head", headers={"If-None-Match": tag})
+        assert second.status_code == 200 and second.headers["etag"] != tag
+        table1 = json.loads(cli(db, "tournament", "seating", "spring", "1", "--json"))[0]
+        clan = table1["seats"][0]["clan"]
+        cli(db, "round", table1["game"], "-", "--yes", input=f"{clan}: army 1 @ {clan}_capital\n")
+        assert c.get("/api/tournaments/spring/head", headers={"If-None-Match": second.headers["etag"]}).status_code == 200
