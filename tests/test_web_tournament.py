@@ -194,3 +194,22 @@ def test_tournament_head_changes_with_a_notice_or_a_round(tmp_path):
         clan = table1["seats"][0]["clan"]
         cli(db, "round", table1["game"], "-", "--yes", input=f"{clan}: army 1 @ {clan}_capital\n")
         assert c.get("/api/tournaments/spring/head", headers={"If-None-Match": second.headers["etag"]}).status_code == 200
+
+
+def test_venue_notices_are_append_only(any_db):
+    """Nothing recorded is changed or deleted: a later notice supersedes an earlier one (SQLite and PostgreSQL)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DatabaseError
+
+    from referee.log import Store, venue
+
+    with Store(any_db) as store:
+        venue.record(store, "spring", "announce", "first")
+        venue.record(store, "spring", "clear", "")
+        venue.record(store, "spring", "post", "2")
+        for sql in ("UPDATE venue_notice SET value = 'x'", "DELETE FROM venue_notice"):
+            with pytest.raises(DatabaseError, match="append-only"):
+                with store.engine.begin() as conn:
+                    conn.execute(text(sql))
+        read = venue.read(store, "spring")
+        assert read.announcements == [] and read.posted == 2 and read.count == 3

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from sqlalchemy import DDL, Text, event as sa_event, text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
-from .store import SCHEMA_ATTEMPTS, Store, StoreError, _now, _pg_triggers, _sqlite_triggers
+from . import Store, StoreError
+
+ATTEMPTS = 5  # creating the table while another process does: retried
 
 KINDS = ("post", "clock", "announce", "clear")
 
@@ -28,10 +31,25 @@ class VenueNoticeRow(SQLModel, table=True):
 
 
 TABLE = VenueNoticeRow.__table__
-for _sql in _sqlite_triggers(TABLE.name):
+REFUSED = "the venue notices are append-only"
+SQLITE_TRIGGERS = [f"CREATE TRIGGER IF NOT EXISTS venue_notice_no_{op.lower()} BEFORE {op} ON venue_notice BEGIN "
+                   f"SELECT RAISE(ABORT, '{REFUSED}: {op} on venue_notice refused'); END" for op in ("UPDATE", "DELETE")]
+PG_TRIGGERS = [
+    "CREATE OR REPLACE FUNCTION venue_notice_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN "
+    f"RAISE EXCEPTION USING MESSAGE = '{REFUSED}: ' || TG_OP || ' on venue_notice refused'; END $body$",
+    "CREATE TRIGGER venue_notice_append_only BEFORE UPDATE OR DELETE ON venue_notice "
+    "FOR EACH ROW EXECUTE FUNCTION venue_notice_append_only()",
+    "CREATE TRIGGER venue_notice_no_truncate BEFORE TRUNCATE ON venue_notice "
+    "FOR EACH STATEMENT EXECUTE FUNCTION venue_notice_append_only()",
+]
+for _sql in SQLITE_TRIGGERS:
     sa_event.listen(TABLE, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
-for _sql in _pg_triggers(TABLE.name):
+for _sql in PG_TRIGGERS:
     sa_event.listen(TABLE, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -45,12 +63,12 @@ class Venue:
 
 
 def _ensure(store: Store) -> None:
-    for attempt in range(1, SCHEMA_ATTEMPTS + 1):
+    for attempt in range(1, ATTEMPTS + 1):
         try:
             SQLModel.metadata.create_all(store.engine, tables=[TABLE])
             return
         except DatabaseError as exc:
-            if attempt == SCHEMA_ATTEMPTS:
+            if attempt == ATTEMPTS:
                 raise StoreError(f"{store.where}: cannot use this database ({str(getattr(exc, 'orig', exc)).splitlines()[0]})") from None
             time.sleep(0.05 * attempt)
 
