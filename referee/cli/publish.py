@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.errors import RefereeError
+from ..engine import RefereeError
 
 
 def _write(path: Path, text: str) -> None:

@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.errors import RefereeError
+from ..engine import RefereeError
 from .app import DbOpt, app
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..engine.errors import RefereeError
+from ..engine import RefereeError
 from .app import DbOpt
 from .games import open_store
 from .tournament import TidArg, tapp

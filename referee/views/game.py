@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Sequence
 
-from ..engine import GameState, RoundReport, final_score
-from ..engine.digest import state_to_dict
-from ..engine.notation import format_entry
-from ..engine.tokens import ROUNDS
+from ..engine import GameState, RoundReport, final_score, format_entry
+from ..engine.digest import state_to_dict  # the board as `referee board --json` prints it
 from ..log import Event, EventType, Fold
 from .board_svg import CLAN_INITIAL, board_svg
+
+
+ROUNDS = 5  # a game is five rounds (p.10)
 
 
 def jsonable(value: Any) -> Any:
