@@ -1,6 +1,6 @@
 """Run every benchmark and print their medians: one command for the README's figures.
 
-    python bench/run.py            the full set (about two minutes: the verify archive is 10,000 games)
+    python bench/run.py            the full set (about four minutes: the verify archive is 10,000 games, the tournament 240)
     python bench/run.py --quick    smaller sizes, to try it out
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_web.py) and prints
