@@ -4,7 +4,8 @@
     python bench/run.py --quick    smaller sizes, to try it out
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
-bench_tournament.py) and prints its own details; this script then prints the machine and a table of the medians.
+bench_tournament.py, bench_games.py, bench_web.py) and prints its own details; this script then prints the machine
+and a table of the medians.
 """
 
 from __future__ import annotations
@@ -35,6 +36,17 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
     ("objective_guess_ms", "one guess at a sealed objective (scrypt, 16 MiB)", "ms"),
     ("objective_recovery_cpu_years", "  expected CPU time to recover one objective from a public log", "CPU-years"),
+    ("svg_ms", "one board SVG with a round's 25 tokens drawn", "ms"),
+    ("game_page_ms", "game page, 5 rounds and 5 players, ASGI test client (warm: page data cached)", "ms"),
+    ("game_page_cold_ms", "  the same with the cache emptied before each request", "ms"),
+    ("record_ms", "HTML game record, five rounds drawn (`export --format html`)", "ms"),
+    ("standings_page_ms", "standings page, 200 players x 3 rounds closed, ASGI test client (warm)", "ms"),
+    (
+        "standings_page_cold_ms",
+        "  the same with the cache emptied before each request (standings computed again)",
+        "ms",
+    ),
+    ("seating_page_ms", "seating page (by table and by player), 200 players", "ms"),
     ("tournament_seat_ms", "seat round 4: 200 players, 40 tables, 3 rounds of history (algorithm)", "ms"),
     ("tournament_seat_cli_ms", "  the same, one `referee tournament seat` command, 40 games created (SQLite)", "ms"),
     ("tournament_standings_ms", "standings: 200 players x 6 rounds, 240 games, rounds closed (SQLite)", "ms"),
@@ -74,6 +86,7 @@ def main() -> None:
         ["bench_cli.py", "--runs", "10" if args.quick else "15", "--games", "5" if args.quick else "10"],
         ["bench_verify.py", "--games", "1000" if args.quick else "10000"],
         ["bench_objective.py", "--runs", "5" if args.quick else "15"],
+        ["bench_web.py", "--repeat", "30" if args.quick else "100"],
         ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
         ["bench_games.py", "--games", "500" if args.quick else "2000", "--runs", "3" if args.quick else "5"],
     ]

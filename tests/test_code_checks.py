@@ -40,7 +40,8 @@ def import_circles(graph: grimp.ImportGraph) -> list[tuple[str, str]]:
 
 
 def test_no_module_imports_a_module_that_imports_it_back():
-    graph = grimp.build_graph("referee", cache_dir=None)  # every import, in functions and TYPE_CHECKING too
+    # every import that runs, in functions too; a name imported only for the type checker runs nothing
+    graph = grimp.build_graph("referee", cache_dir=None, exclude_type_checking_imports=True)
     assert len(graph.modules) > 40
     assert import_circles(graph) == []
 

@@ -656,6 +656,8 @@ def _signatures() -> dict[str, tuple[int, list[tuple[str, bool]]]]:
 
     out = {}
     for name, command in typer.main.get_command(app).commands.items():
+        if name == "serve":  # runs until stopped: started and stopped by tests/test_web.py
+            continue
         arguments = sum(p.param_type_name == "argument" for p in command.params)
         options = [(p.opts[0], bool(p.is_flag)) for p in command.params if p.param_type_name == "option"]
         out[name] = (arguments, options)

@@ -192,9 +192,12 @@ def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_
 
 def test_a_database_holding_tournaments_is_still_a_referee_database(started):
     """The store's foreign-table check knows the tournament tables: the game commands and doctor open it."""
-    from referee.log.storage import TOURNAMENT_TABLES
+    from referee.log.storage import TOURNAMENT_TABLES, VENUE_TABLES
     from referee.log.tournaments import TABLES
+    from referee.log.venue import VenueNoticeRow
 
     assert {t.name for t in TABLES} == TOURNAMENT_TABLES
+    assert {VenueNoticeRow.__tablename__} == VENUE_TABLES
+    ok(started, "tournament", "announce", "cup", "Round 1 starts at ten")  # the venue's notices: one more table
     assert "cup" in ok(started, "games")  # the seated tables' games are listed
     ok(started, "doctor")

@@ -9,6 +9,8 @@
     table       the interactive table session
     tournament  `referee tournament ...`: roll call, seating, results, standings
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
+    venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
+    serve       `referee serve`: the read-only venue web pages (the web stack loads only when it runs)
 
 The command modules keep real annotations (no ``from __future__ import annotations``): Typer reads
 every command's signature at each start, and string annotations would all be evaluated again.
@@ -20,7 +22,7 @@ import sys
 import typer
 
 from ..engine.model.errors import RefereeError
-from . import amendcmds, games, logcmds, rules, standalone, table, tournament
+from . import amendcmds, games, logcmds, rules, serve, standalone, table, tournament, venue  # noqa: F401
 from .checks import CheckedGroup
 
 app = typer.Typer(
@@ -32,7 +34,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, amendcmds, table, tournament, rules):  # the order of `referee --help`
+for module in (standalone, games, logcmds, amendcmds, table, tournament, rules, serve):  # `--help` order
+    # (venue adds `tournament post|clock|announce|publish` to the tournament group)
     app.add_typer(module.commands)
 
 

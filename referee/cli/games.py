@@ -199,13 +199,20 @@ def board(
         int | None, typer.Option("--round", "-r", min=0, max=5, help="The board after this round (0: after setup).")
     ] = None,
     svg: Annotated[Path | None, typer.Option(help="Also write the board as an SVG picture to this file.")] = None,
+    tokens: Annotated[
+        bool,
+        typer.Option(
+            "--tokens",
+            help="With --round N and --svg: draw round N's revealed tokens on the board they were placed on.",
+        ),
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """The board by territory (control, faceup tokens, special tokens, cards), and as a picture."""
     from ..log import state_after_round
+    from ..views.board_svg import board_svg
     from . import render
-    from .picture import board_svg
 
     with open_store(db) as store:
         events = store.events(game)
@@ -216,8 +223,13 @@ def board(
     if round_no is not None and round_no > last:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
     state = fold.state if round_no is None else state_after_round(events, round_no)
+    if tokens and (round_no is None or round_no < 1 or svg is None):
+        raise typer.BadParameter(
+            "--tokens draws a played round: give --round N (1-5) and --svg FILE", param_hint="--tokens"
+        )
     if svg is not None:
-        write_output(svg, board_svg(state))
+        played = fold.played(round_no) if tokens else None
+        write_output(svg, board_svg(played.before, played.report) if played else board_svg(state))
     render.board_view(state, json_out=json_out)
     if svg is not None and not json_out:
         render.console.print(f"picture written to {svg}")

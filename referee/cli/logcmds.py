@@ -97,21 +97,32 @@ def verify(
 def export(
     game: GameArg,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="jsonl (lossless) or text (a readable game record).")
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="jsonl (lossless), text (a readable game record) or html (one self-contained, printable page).",
+        ),
     ] = "jsonl",
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write to this file instead of standard output.")
     ] = None,
     db: DbOpt = None,
 ) -> None:
-    """Export a game: JSON Lines (one event a line, chain included) or a plain-text game record."""
+    """Export a game: JSON Lines (one event a line, chain included), a plain-text game record, or an HTML
+    record (every round's board with its tokens, report and seal; the final honor)."""
     from ..log import export_jsonl, export_text
 
-    if fmt not in ("jsonl", "text"):
-        raise typer.BadParameter(f"{fmt!r}: choose jsonl or text", param_hint="--format")
+    if fmt not in ("jsonl", "text", "html"):
+        raise typer.BadParameter(f"{fmt!r}: choose jsonl, text or html", param_hint="--format")
     with open_store(db) as store:
         events = store.events(game)
-    text = export_jsonl(events) if fmt == "jsonl" else export_text(events)
+    if fmt == "html":
+        from ..views.html import game_record
+
+        text = game_record(events)
+    else:
+        text = export_jsonl(events) if fmt == "jsonl" else export_text(events)
     if output is None:
         typer.echo(text, nl=False)
     else:

@@ -110,7 +110,7 @@ def _command(session: TableSession, line: str, word: str) -> None:
         if target:
             from pathlib import Path
 
-            from .picture import board_svg
+            from ..views.board_svg import board_svg
 
             write_output(Path(target), board_svg(session.state))
             render.console.print(f"picture written to {target}")

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from ..engine import Board, GameState
 from ..engine.notation.setup import BoardFact, apply_board_fact, new_state, parse_board_line
-from .events import Event, EventType
+from .events import Event, EventType, ReplayError
+from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
     from .replay import Fold
@@ -58,7 +59,6 @@ def describe(e: Event) -> str:
 
 def to_retract(fold: Fold) -> Event:
     """The event a retraction takes back now: the last one in effect (raises when there is none)."""
-    from .replay import ReplayError
 
     last = fold.live[-1] if fold.live else None
     if last is None or last.type == EventType.GAME_CREATED:
@@ -72,12 +72,11 @@ def to_retract(fold: Fold) -> Event:
 
 def retract(fold: Fold, seq: int) -> None:
     """Take back event ``seq``, which must be the last in effect: the fold is rebuilt without it."""
-    from .replay import Fold, ReplayError
 
     target = to_retract(fold)
     if target.seq != seq:
         raise ReplayError(f"retracts event {seq}, but the last event in effect is event {target.seq}")
-    fresh = Fold(fold.board)
+    fresh = type(fold)(fold.board)  # a fresh fold of the same kind
     for e in fold.live[:-1]:
         fresh.apply(e)
     seq_now = fold.seq
@@ -97,7 +96,6 @@ def fact_key(f: BoardFact) -> tuple:
 
 def check_new_facts(recorded: Sequence[str], lines: Sequence[str], board: Board) -> None:
     """Refuse a setup fact already recorded, or one contradicting a recorded fact about the same thing."""
-    from .replay import ReplayError
 
     known = {fact_key(parse_board_line(line, board)): line for line in recorded}
     for n, line in enumerate(lines, 1):
@@ -121,7 +119,6 @@ def setup_missing(fold: Fold) -> list[str]:
     setup's table events; a card played in round 1 does not count against it)."""
     from ..engine.notation.table_events import parse_table_event
     from ..engine.table.apply import FACTS, SETUP_ONLY
-    from .replay import apply_table_lines
 
     board, clans = fold.board, fold.header.clans
     setup = [line for line in fold.pending if isinstance(parse_table_event(line, board), SETUP_ONLY + FACTS)]
@@ -139,7 +136,6 @@ def setup_missing(fold: Fold) -> list[str]:
 
 def setup_board(fold: Fold, lines: Sequence[str]) -> GameState:
     """The board before round 1 with ``lines`` as the whole setup (the game's creation, then the facts)."""
-    from .replay import ReplayError
 
     h = fold.header
     state = new_state(fold.board, h.clans, options=h.options)

@@ -387,3 +387,12 @@ def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, ga
     if e.type in SEALED and e.payload.get("seal") != e.seal:
         return bad(Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {e.seal}")
     return None
+
+
+class ReplayError(LogError):
+    """An event the engine cannot replay (out of order, refused entries, unreadable notation)."""
+
+    def __init__(self, problem: str, *, seq: int | None = None):
+        self.seq = seq
+        self.problem = problem
+        super().__init__(f"event {seq}: {problem}" if seq is not None else problem)

@@ -24,7 +24,8 @@ from ..engine.notation.setup import apply_board_fact, format_board_fact, new_sta
 from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
-from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_link
+from .events import Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
+from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
     from ..engine.scoring.honor import FinalScore
@@ -33,15 +34,6 @@ if TYPE_CHECKING:
 CORRECTIONS = frozenset(
     {EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED, EventType.GAME_ENDED}
 )
-
-
-class ReplayError(LogError):
-    """An event the engine cannot replay (out of order, refused entries, unreadable notation)."""
-
-    def __init__(self, problem: str, *, seq: int | None = None):
-        self.seq = seq
-        self.problem = problem
-        super().__init__(f"event {seq}: {problem}" if seq is not None else problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,18 +69,6 @@ class Step(NamedTuple):
     event: Event
     state: GameState
     report: RoundReport | None
-
-
-def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> tuple[GameState, list[str]]:
-    """Apply table events in order (R-22); the first refused one raises with its line."""
-    from ..engine.notation.table_events import parse_table_event
-    from ..engine.table.apply import apply_table_event  # the cards' machinery, loaded by the games that use it
-
-    notes = []
-    for n, line in enumerate(lines, 1):
-        state, note = apply_table_event(state, parse_table_event(line, board, n))
-        notes.append(note)
-    return state, notes
 
 
 def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:

@@ -454,14 +454,17 @@ class Store:
             conn.execute(INSERT_EVENT, rows)
 
 
-# The tournaments' tables live in the same database; log/tournaments.py creates them on first use.
+# The tournaments' tables and the venue's notices live in the same database; log/tournaments.py and
+# log/venue.py create them on first use.
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
+VENUE_TABLES = frozenset({"venue_notice"})
 
 
 def is_referee_table(name: str) -> bool:
     return (
         name in {t.name for t in TABLES}
         or name in TOURNAMENT_TABLES
+        or name in VENUE_TABLES
         or name.startswith("sqlite_")  # sqlite_sequence, sqlite_stat1...
     )
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.board import Board
 from ..model.options import Tiebreak
 from ..model.state import GameState, Special
 from ..model.tokens import Clan
+from .objectives import objective_status
 
 TERRITORY_HONOR = 5
 
@@ -70,7 +70,6 @@ def score_clan(state: GameState, clan: Clan, objective: str | None = None, met: 
     objective = objective if objective is not None else state.objectives.get(clan)
     if objective:
         facts = board.objectives[objective]
-        from .objectives import objective_status
 
         ok, why = objective_status(state, clan, objective)
         ok = ok if met is None else met
@@ -96,72 +95,3 @@ def final_score(state: GameState) -> FinalScore:
     key = {c: i for i, c in enumerate(state.clans)}
     order = sorted(scores, key=lambda s: (-s.total, -s.territories, -s.provinces, key[s.clan]))
     return FinalScore(tuple(order), tuple(s.clan for s in tied), how)
-
-
-# --- secret objectives ------------------------------------------------------------------------------
-CLAN_OBJECTIVES = {
-    "the_last_line_of_defense": "crab",
-    "the_rice_bowl_of_the_empire": "crane",
-    "the_great_wall_of_the_north": "dragon",
-    "the_court_of_the_five_winds": "unicorn",
-    "the_plains_of_battle": "lion",
-    "the_great_library": "phoenix",
-    "the_den_of_secrets": "scorpion",
-}
-
-
-def objective_met(state: GameState, clan: Clan, objective: str) -> bool:
-    board = state.board
-    mine = set(state.provinces_of(clan))
-    if objective in CLAN_OBJECTIVES:
-        territory = board.territories[CLAN_OBJECTIVES[objective]]
-        return territory.capital in mine or len(mine & set(territory.provinces)) >= 2
-    if objective == "emerald_empire":
-        return _emerald(state, mine)
-    if objective == "way_of_the_sail":  # R-24a: the harbor counts as coastal
-        return sum(1 for p in mine if state.is_coastal(p)) >= 6
-    if objective == "way_of_humility":  # R-24a
-        counts = {c: len(state.provinces_of(c)) for c in state.clans}
-        fewest = min(counts.values())
-        tied = [c for c, n in counts.items() if n == fewest]
-        return counts[clan] == fewest and (len(tied) == 1 or state.options.humility_ties)
-    if objective == "web_of_influence":
-        return len({board.provinces[p].territory for p in mine}) >= 7
-    if objective == "reclaiming_lost_lands":
-        return {"shadowlands_north", "shadowlands_south"} <= mine
-    raise ValueError(f"unknown objective {objective!r}")
-
-
-def _emerald(state: GameState, mine: set[str]) -> bool:
-    """R-24a: six distinct controlled provinces in a chain (each land-adjacent to the next) spanning
-    at least three territories; option ``emerald_any_connected`` accepts any connected group of six."""
-    board = state.board
-    terr = {p: board.provinces[p].territory for p in mine}
-    if state.options.emerald_any_connected:
-        return _connected_six(board, mine, terr)
-
-    def walk(path: list[str]) -> bool:
-        if len(path) == 6:
-            return len({terr[p] for p in path}) >= 3
-        return any(walk(path + [n]) for n in sorted(board.neighbours[path[-1]] & mine) if n not in path)
-
-    return any(walk([p]) for p in sorted(mine))
-
-
-def _connected_six(board: Board, mine: set[str], terr: dict[str, str]) -> bool:
-    seen: set[frozenset[str]] = set()
-    frontier = [frozenset([p]) for p in mine]
-    while frontier:
-        group = frontier.pop()
-        if group in seen:
-            continue
-        seen.add(group)
-        if len(group) == 6:
-            if len({terr[p] for p in group}) >= 3:
-                return True
-            continue
-        for p in group:
-            for n in board.neighbours[p] & mine:
-                if n not in group:
-                    frontier.append(group | {n})
-    return False

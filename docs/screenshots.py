@@ -1,0 +1,130 @@
+"""Remake the README's screenshots (docs/screenshots/*.png): the demo game served by `referee serve`
+on a loopback port, photographed by Debian's chromium at phone and desktop widths.
+
+    .venv/bin/python docs/screenshots.py
+"""
+
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "docs" / "screenshots"
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = [  # file, path, width, height
+    ("game-desktop.png", "/games/demo-five-player-1", 1280, 1000),
+    ("round-phone.png", "/games/demo-five-player-1/rounds/3", 375, 800),
+    ("index-desktop.png", "/", 1000, 420),
+    ("not-found-phone.png", "/games/no-such-game", 375, 420),
+    ("standings-phone.png", "/tournaments/spring", 375, 800),
+    ("seating-desktop.png", "/tournaments/spring/seating/1?q=ivy", 1000, 700),
+    ("tables-desktop.png", "/tournaments/spring/tables/1", 1000, 420),
+    ("player-phone.png", "/tournaments/spring/players/ann-lee", 375, 600),
+    ("projector-boards.png", "/tournaments/spring/projector?view=boards&pause=1", 1920, 1080),
+    ("projector-standings.png", "/tournaments/spring/projector?pause=1", 1920, 1080),
+    ("seating-sheet.png", "/tournaments/spring/sheet/1", 900, 1100),
+]
+PLAYERS = [
+    "Ann Lee",
+    "Bo Chen",
+    "Cy Park",
+    "Di Ross",
+    "Ed Moss",
+    "Fay Wu",
+    "Gus Hart",
+    "Hal Ito",
+    "Ivy Kane",
+    "Jo Dunn",
+    "Kai Lund",
+    "Lu Mori",
+    "Mo Sato",
+    "Nia Vos",
+]
+
+
+def referee(*args: str, input: str | None = None) -> str:
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], check=True, capture_output=True, text=True, input=input
+    ).stdout
+
+
+def tournament(db: str, tmp: str) -> None:
+    """A 14-player tournament, round 1 seated and posted, one round played at each table."""
+    import json
+
+    referee("tournament", "new", "spring", "--name", "Spring Open", "--date", "2026-11-21", "--rounds", "3", "--db", db)
+    players = Path(tmp) / "players.csv"
+    players.write_text("name,club\n" + "\n".join(f"{n},Club{i % 4}" for i, n in enumerate(PLAYERS)) + "\n")
+    referee("tournament", "players", "add", "spring", "--csv", str(players), "--db", db)
+    referee("tournament", "seat", "spring", "1", "--db", db)
+    referee("tournament", "post", "spring", "1", "--db", db)
+    referee("tournament", "announce", "spring", "Round 1 has begun: find your table below", "--db", db)
+    referee("tournament", "clock", "spring", "--minutes", "150", "--db", db)
+    for table in json.loads(referee("tournament", "seating", "spring", "1", "--json", "--db", db)):
+        clans = [s["clan"] for s in table["seats"]]
+        sheet = "".join(f"{c}: army 2 @ {c}_capital\n" for c in clans)
+        referee("round", table["game"], "-", "--yes", "--db", db, input=sheet)
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "games.db")
+        subprocess.run([sys.executable, "-m", "referee", "demo", "--db", db], check=True, capture_output=True)
+        tournament(db, tmp)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "referee",
+                "export",
+                "demo-five-player-1",
+                "--format",
+                "html",
+                "-o",
+                str(Path(tmp) / "game.html"),
+                "--db",
+                db,
+            ],
+            check=True,
+        )
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen(
+            [sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", db], stdout=subprocess.DEVNULL
+        )
+        try:
+            time.sleep(3)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+                for name, path, w, h in SHOTS:
+                    page = browser.new_page(viewport={"width": w, "height": h})
+                    page.goto(f"http://127.0.0.1:{port}{path}")
+                    page.screenshot(path=str(OUT / name))
+                    page.close()
+                page = browser.new_page(viewport={"width": 1000, "height": 1300})
+                page.goto((Path(tmp) / "game.html").as_uri() + "#round-3")
+                page.screenshot(path=str(OUT / "record-round.png"))
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""Table events applied to a board in order (R-22): shared by the fold and the amendments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..engine import Board, GameState
+
+
+def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> tuple[GameState, list[str]]:
+    """Apply table events in order (R-22); the first refused one raises with its line."""
+    from ..engine.notation.table_events import parse_table_event
+    from ..engine.table.apply import apply_table_event  # the cards' machinery, loaded by the games that use it
+
+    notes = []
+    for n, line in enumerate(lines, 1):
+        state, note = apply_table_event(state, parse_table_event(line, board, n))
+        notes.append(note)
+    return state, notes

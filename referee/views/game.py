@@ -1,0 +1,270 @@
+"""A stored game as plain data for pages (the web app, the HTML record) and their JSON twins.
+
+Everything here is public: a secret objective appears only once it is revealed (a sealed one by its
+player's code, one recorded at setup once the fifth round is over, p.10); until then the score is
+marked provisional and carries no objective line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..engine import GameState, RoundReport, final_score, format_entry
+from ..engine.digest import state_to_dict  # the board as `referee board --json` prints it
+from ..log import Event, EventType, Fold
+from .board_svg import CLAN_INITIAL, board_svg
+
+ROUNDS = 5  # a game is five rounds (p.10)
+
+
+def jsonable(value: Any) -> Any:
+    """Engine values as JSON-ready data, the way the CLI's ``--json`` prints them."""
+    if hasattr(value, "__dataclass_fields__") and hasattr(value, "token") and hasattr(value, "province"):
+        return format_entry(value)
+    if hasattr(value, "__dataclass_fields__"):
+        return {f: jsonable(getattr(value, f)) for f in value.__dataclass_fields__}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def is_over(fold: Fold) -> bool:
+    return fold.state.round > ROUNDS
+
+
+def public_state(fold: Fold, state: GameState | None = None) -> GameState:
+    """``state`` (default: the board now) with every objective not yet public taken out."""
+    state = fold.state if state is None else state
+    if not state.objectives:
+        return state
+    if is_over(fold):
+        shown = {c: o for c, o in state.objectives.items() if c not in fold.seals or c in fold.revealed}
+    else:
+        shown = {}
+    return state.with_(objectives=shown)
+
+
+def sealed_left(fold: Fold) -> list[str]:
+    """Clans whose sealed objective is not revealed yet."""
+    return [str(c) for c in fold.header.clans if c in fold.seals and c not in fold.revealed]
+
+
+def is_provisional(fold: Fold) -> bool:
+    return not is_over(fold) or bool(sealed_left(fold))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSeal:
+    seal: str
+    corrected: bool
+    reason: str = ""
+    seq: int = 0
+    retraction: bool = False
+
+
+def round_seals(events: Sequence[Event]) -> dict[int, RoundSeal]:
+    """Each round's seal as it stands: the last event that resolved or corrected it."""
+    out: dict[int, RoundSeal] = {}
+    for e in events:
+        if e.type == EventType.ROUND_RESOLVED:
+            out[e.data["round"]] = RoundSeal(e.seal, False, seq=e.seq)
+        elif e.type == EventType.ENTRY_CORRECTED:
+            out[e.data["round"]] = RoundSeal(e.seal, True, e.data.get("reason", ""), e.seq, not e.data["entries"])
+    return out
+
+
+def corrections_of(events: Sequence[Event]) -> list[dict]:
+    """Every correction (a retraction: one that leaves the round with no tokens), labelled, in log order."""
+    return [
+        {
+            "seq": e.seq,
+            "round": e.data["round"],
+            "reason": e.data.get("reason", ""),
+            "seal": e.seal,
+            "kind": "retraction" if not e.data["entries"] else "correction",
+            "entries": list(e.data["entries"]),
+        }
+        for e in events
+        if e.type == EventType.ENTRY_CORRECTED
+    ]
+
+
+def header_data(fold: Fold, events: Sequence[Event]) -> dict:
+    """As `referee show --json` prints it."""
+    h = fold.header
+    seals = [
+        (e.data["round"], e.seal, e.type)
+        for e in events
+        if e.type in (EventType.ROUND_RESOLVED, EventType.ENTRY_CORRECTED)
+    ]
+    return {
+        "game": h.game,
+        "clans": [str(c) for c in h.clans],
+        "players": h.players,
+        "event": h.event,
+        "table": h.table,
+        "date": h.date,
+        "options": h.options.to_dict(),
+        "engine_version": h.engine_version,
+        "board_version": h.board_version,
+        "round": fold.state.round,
+        "events": len(events),
+        "seals": [{"round": r, "seal": s, "event": str(t)} for r, s, t in seals],
+    }
+
+
+def board_data(fold: Fold, state: GameState | None = None) -> dict:
+    """As `referee board --json` prints it, without the objectives not yet public."""
+    return state_to_dict(public_state(fold, state))
+
+
+def score_data(fold: Fold) -> dict:
+    """As `referee score --json` prints it, plus whether it is provisional and why."""
+    final = final_score(public_state(fold))
+    left = sealed_left(fold)
+    why = []
+    if not is_over(fold):
+        why.append(f"the game is not over: {fold.state.round - 1} of {ROUNDS} rounds played")
+    if left:
+        why.append("objectives still sealed: " + ", ".join(left))
+    return {
+        "winners": [str(c) for c in final.winners],
+        "tiebreak": final.tiebreak,
+        "scores": [
+            {
+                "clan": str(s.clan),
+                "total": s.total,
+                "territories": s.territories,
+                "provinces": s.provinces,
+                "lines": [{"label": line.label, "honor": line.honor} for line in s.lines],
+            }
+            for s in final.scores
+        ],
+        "provisional": bool(why),
+        "why_provisional": why,
+    }
+
+
+def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
+    """As `referee round --json` prints it (report, board after it, seal), with the round's table events."""
+    played = fold.played(round_no)
+    seal = (seals or {}).get(round_no)
+    return {
+        "round": round_no,
+        "report": jsonable(played.report),
+        "state": board_data(fold, played.after),
+        "seal": seal.seal if seal else None,
+        "corrected": bool(seal and seal.corrected),
+        "entries": list(played.lines),
+        "table_events": list(played.table),
+    }
+
+
+def report_view(report: RoundReport) -> dict:
+    """A round report laid out for a page: tokens with fates, raids, battles with their arithmetic, changes."""
+
+    def side(parts) -> str:
+        return " + ".join(f"{p.label} {p.value}" for p in parts) or "0"
+
+    return {
+        "tokens": [
+            {
+                "entry": format_entry(f.entry),
+                "clan": str(f.entry.clan),
+                "fate": str(f.fate).replace("_", " "),
+                "reason": f.reason,
+                "ruling": f.ruling or "",
+            }
+            for f in sorted(report.fates, key=lambda f: f.entry.key)
+        ],
+        "raids": [
+            {"province": r.province, "clan": str(r.clan), "triggered": r.triggered, "why": r.why} for r in report.raids
+        ],
+        "peace": list(report.peace),
+        "battles": [
+            {
+                "province": b.province,
+                "defender": str(b.defender) if b.defender else "",
+                "defence": side(b.defence),
+                "defence_total": b.defence_total,
+                "attackers": [{"clan": str(s.clan), "parts": side(s.parts), "total": s.total} for s in b.attackers],
+                "outcome": b.outcome,
+                "winner": str(b.winner) if b.winner else "",
+                "why": b.why,
+                "rulings": ", ".join(b.rulings),
+            }
+            for b in report.battles
+        ],
+        "defenses": [{"province": d.province, "clan": str(d.clan), "why": d.why} for d in report.defenses],
+        "claims": [
+            {"clan": str(c.clan), "territory": c.territory, "card": c.card or "", "action": c.action}
+            for c in report.claims
+        ],
+        "changes": [c.text for c in report.changes],
+        "warnings": list(report.warnings),
+    }
+
+
+def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: str = "last") -> dict:
+    """Everything a game's page shows. ``pictures``: "last" draws the board now and the last round's
+    tokens; "all" draws every round (the HTML record); "none" draws nothing."""
+    fold = fold or Fold.of(events)
+    h = fold.header
+    seals = round_seals(events)
+    rounds = []
+    for p in fold.rounds:
+        draw = pictures == "all" or (pictures == "last" and p.round == len(fold.rounds))
+        s = seals.get(p.round)
+        rounds.append(
+            {
+                "round": p.round,
+                "entries": list(p.lines),
+                "table_events": list(p.table),
+                "report": report_view(p.report),
+                "seal": s.seal if s else "",
+                "corrected": bool(s and s.corrected),
+                "correction_reason": s.reason if s else "",
+                "retraction": bool(s and s.retraction),
+                "svg": round_svg(fold, p.round) if draw else "",
+            }
+        )
+    return {
+        "game": h.game,
+        "event": h.event,
+        "table": h.table,
+        "date": h.date,
+        "players": [
+            {"clan": str(c), "initial": CLAN_INITIAL[str(c)], "name": h.players.get(str(c), "")} for c in h.clans
+        ],
+        "options": h.options.to_dict(),
+        "engine_version": h.engine_version,
+        "board_version": h.board_version,
+        "played": len(fold.rounds),
+        "over": is_over(fold),
+        "events": len(events),
+        "rounds": rounds,
+        "corrections": corrections_of(events),
+        "score": score_data(fold),
+        "sealed_left": sealed_left(fold),
+        "board_svg": board_svg(public_state(fold), title=f"{h.game}: the board now", ids="now-")
+        if pictures != "none"
+        else "",
+    }
+
+
+def round_svg(fold: Fold, round_no: int) -> str:
+    """One round's revealed tokens drawn on the board they were placed on."""
+    p = fold.played(round_no)
+    return board_svg(
+        public_state(fold, p.before),
+        p.report,
+        title=f"{fold.header.game}, round {p.round}: the revealed tokens on the board",
+        ids=f"r{p.round}-",
+    )

@@ -1,0 +1,38 @@
+"""Pages as HTML: the Jinja2 templates shipped with the package (autoescaped: everything a player typed
+is shown as text), shared by the web app and the HTML game record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("referee.views", "templates"),
+        autoescape=select_autoescape(default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["svg"] = lambda text: Markup(text)  # produced by board_svg, which escapes every text it writes
+    from .board_svg import CLAN_INITIAL
+
+    env.filters["initial"] = lambda clan: CLAN_INITIAL.get(str(clan), str(clan)[:1].upper())  # Cb crab, Cn crane
+    return env
+
+
+def render(template: str, **context) -> str:
+    return environment().get_template(template).render(**context)
+
+
+def game_record(events: Sequence) -> str:
+    """The whole game as one self-contained HTML file: no script, no request to any other address, every
+    round's board with its tokens, its report and seal, the final honor and the result line; printable
+    on A4, one round a page."""
+    from .game import game_page
+
+    return render("record.html", g=game_page(events, pictures="all"), web=False)

@@ -1,0 +1,252 @@
+"""The tournament's venue pages (issue 14) over a tournament run through the commands (issue 13):
+standings, seating by table and by player name, table status, player pages, the projector, the
+organiser's notices, and `referee tournament publish` (a static site with QR-coded seating sheets)."""
+
+import json
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from referee.cli.app import app as cli_app
+from referee.web import create_app
+
+runner = CliRunner()
+EVIL = "<script>alert(1)</script>"
+NAMES = [
+    "Ann Lee",
+    "Bo Chen",
+    "Cy Park",
+    "Di Ross",
+    "Ed Moss",
+    "Fay Wu",
+    "Gus Hart",
+    "Hal Ito",
+    "Ivy Kane",
+    "Jo Dunn",
+    "Kai Lund",
+    EVIL,
+]
+
+
+def cli(db, *args, input=None, code=0):
+    result = runner.invoke(cli_app, [*args, "--db", db], input=input)
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def seed(tmp_path, post=True) -> str:
+    db = str(tmp_path / "t.db")
+    cli(db, "tournament", "new", "spring", "--name", "Spring Open", "--date", "2026-11-21", "--rounds", "3")
+    csv = tmp_path / "players.csv"
+    csv.write_text("name,club\n" + "\n".join(f'"{n}",Club{i % 4}' for i, n in enumerate(NAMES)) + "\n")
+    cli(db, "tournament", "players", "add", "spring", "--csv", str(csv))
+    cli(db, "tournament", "seat", "spring", "1")
+    if post:
+        cli(db, "tournament", "post", "spring", "1")
+    return db
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tournament")
+    db = seed(path)
+    cli(db, "tournament", "announce", "spring", f"Lunch at 13:00 {EVIL}")
+    cli(db, "tournament", "clock", "spring", "--minutes", "90")
+    table1 = json.loads(cli(db, "tournament", "seating", "spring", "1", "--json"))[0]
+    clan = table1["seats"][0]["clan"]
+    cli(db, "round", table1["game"], "-", "--yes", input=f"{clan}: army 1 @ {clan}_capital\n")  # table 1 plays a round
+    return db
+
+
+@pytest.fixture(scope="module")
+def client(db):
+    with TestClient(create_app(db)) as c:
+        yield c
+
+
+def test_standings_rows_are_the_players_with_a_column_per_round(client, db):
+    html = client.get("/tournaments/spring").text
+    rows = re.findall(r'<th scope="row"><a href="/tournaments/spring/players/([a-z0-9-]+)">([^<]*)</a>', html)
+    assert sorted(name for _, name in rows) == sorted(n.replace("<", "&lt;").replace(">", "&gt;") for n in NAMES)
+    assert '<th scope="col" class="num">R1</th>' in html and ">honor</th>" in html and ">wins</th>" in html
+    api = client.get("/api/tournaments/spring/standings").json()
+    assert api == json.loads(cli(db, "tournament", "standings", "spring", "--json"))
+
+
+def test_seating_by_table_and_by_player_name_and_the_search(client, db):
+    by_table = json.loads(cli(db, "tournament", "seating", "spring", "1", "--json"))
+    assert client.get("/api/tournaments/spring/seating/1").json() == by_table
+    assert client.get("/api/tournaments/spring/seating/1?by=player").json() == json.loads(
+        cli(db, "tournament", "seating", "spring", "1", "--by", "player", "--json")
+    )
+    html = client.get("/tournaments/spring/seating/1").text
+    for tb in by_table:
+        assert f'id="table-{tb["table"]}"' in html
+    found = client.get("/tournaments/spring/seating/1", params={"q": "fay"}).text
+    assert "1 player(s) matching" in found
+    table = next(tb["table"] for tb in by_table if any(s["name"] == "Fay Wu" for s in tb["seats"]))
+    assert re.search(rf'Fay Wu</a></th><td class="num"><a href="#table-{table}">{table}</a>', found)
+    odd = client.get("/tournaments/spring/seating/1", params={"q": EVIL}).text
+    assert EVIL not in odd and "1 player(s) matching" in odd
+
+
+def test_status_player_page_and_notices(client, db):
+    status = client.get("/api/tournaments/spring/status/1").json()
+    assert status == json.loads(cli(db, "tournament", "status", "spring", "1", "--json"))
+    tables = client.get("/tournaments/spring/tables/1").text
+    for x in status:
+        assert f'href="/games/{x["game"]}"' in tables
+    page = client.get("/tournaments/spring/players/fay-wu").text
+    assert "Fay Wu" in page and "/games/spring-r1-t" in page
+    home = client.get("/tournaments/spring").text
+    assert "Lunch at 13:00 &lt;script&gt;" in home and EVIL not in home
+    assert re.search(r"ends at <strong>\d\d:\d\d</strong> — (89|90) min left", home)
+
+
+def test_a_seating_stays_hidden_until_posted(tmp_path):
+    db = seed(tmp_path, post=False)
+    with TestClient(create_app(db)) as c:
+        assert c.get("/tournaments/spring/seating/1").status_code == 404
+        assert c.get("/api/tournaments/spring/seating/1").status_code == 404
+        assert c.get("/api/tournaments/spring/status/1").status_code == 404
+        assert "not posted yet" in c.get("/tournaments/spring").text
+        assert "No round posted yet" in c.get("/tournaments/spring/players/ann-lee").text
+        assert "spring-r1-t" not in c.get("/tournaments/spring/projector?view=seating").text
+        # a table's game names its players and clans: it stays off the pages too
+        assert c.get("/games/spring-r1-t1").status_code == 404 and c.get("/api/games/spring-r1-t1").status_code == 404
+        assert "spring-r1-t" not in c.get("/").text and "spring-r1-t" not in c.get("/api/games").text
+        assert "spring-r1-t" not in c.get("/api/heads").text
+        cli(db, "tournament", "post", "spring", "1")
+        assert c.get("/tournaments/spring/seating/1").status_code == 200
+        assert "spring-r1-t" in c.get("/tournaments/spring/players/ann-lee").text
+        assert c.get("/games/spring-r1-t1").status_code == 200 and "spring-r1-t1" in c.get("/").text
+
+
+def test_projector_cycles_with_a_visible_pause(client):
+    page = client.get("/tournaments/spring/projector").text
+    refresh = re.search(r'<meta http-equiv="refresh" content="20; url=([^"]+)">', page)
+    assert refresh and "view=seating" in refresh.group(1)
+    assert "Next: seating in 20 s" in page and "pause=1" in page
+    paused = client.get("/tournaments/spring/projector?view=seating&pause=1").text
+    assert 'http-equiv="refresh"' not in paused and "Paused" in paused and "resume the cycle" in paused
+    boards = client.get("/tournaments/spring/projector?view=boards&top=2").text
+    assert boards.count("<svg") == 2 and "1 more table(s)" in boards
+    assert "url=/tournaments/spring/projector?top=2&amp;seconds=20&amp;view=standings" in boards
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.scripts = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        self.scripts += tag == "script"
+        for k, v in attrs:
+            if k in ("href", "src") and v:
+                self.links.append(v)
+
+
+def test_publish_writes_a_static_site_whose_links_all_resolve(tmp_path, db):
+    site = tmp_path / "site"
+    out = cli(db, "tournament", "publish", "spring", str(site), "--url", "https://example.org/spring")
+    assert "files written" in out
+    pages = sorted(site.rglob("*.html"))
+    assert (
+        (site / "index.html").exists()
+        and (site / "seating-1.html").exists()
+        and (site / "sheets" / "seating-1.html").exists()
+    )
+    assert len(list((site / "players").glob("*.html"))) == len(NAMES)
+    for page in pages:
+        parser = Links()
+        text = page.read_text("utf-8")
+        parser.feed(text)
+        assert parser.scripts == 0 and EVIL not in text, page
+        for link in parser.links:
+            assert not re.match(r"^[a-z]+:", link), (page, link)  # relative: works from file:// and any host
+            target = link.split("#")[0]
+            if target:
+                assert (page.parent / target).resolve().exists(), (page, link)
+    sheet = (site / "sheets" / "seating-1.html").read_text("utf-8")
+    assert (
+        "https://example.org/spring" in sheet and "<svg" in sheet and "QR code of https://example.org/spring" in sheet
+    )
+    assert sum(n.replace("<", "&lt;").replace(">", "&gt;") in sheet for n in NAMES) == len(NAMES)
+
+
+def test_organiser_commands_refuse_bad_input(db):
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", "tournament", "post", "spring", "3", "--db", db],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    assert (
+        out.returncode == 1
+        and out.stderr.splitlines()[0] == "error: tournament 'spring', round 3: not seated, nothing to post"
+        and "Traceback" not in out.stderr
+    )
+    assert runner.invoke(cli_app, ["tournament", "clock", "spring", "--db", db]).exit_code == 2
+    assert runner.invoke(cli_app, ["tournament", "clock", "spring", "--ends", "25h", "--db", db]).exit_code == 2
+    assert runner.invoke(cli_app, ["tournament", "announce", "spring", "--db", db]).exit_code == 2
+    assert runner.invoke(cli_app, ["tournament", "announce", "nope", "hello", "--db", db]).exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/tournaments/nope",
+        "/tournaments/Bad!",
+        "/tournaments/spring/seating/9",
+        "/tournaments/spring/seating/x",
+        "/tournaments/spring/players/nobody",
+        "/tournaments/spring/players/Bad%20Id",
+        "/tournaments/" + "a" * 50,
+    ],
+)
+def test_unknown_tournament_ids_are_a_404_page(client, path):
+    page = client.get(path)
+    assert page.status_code == 404 and 'href="/"' in page.text
+
+
+def test_tournament_head_changes_with_a_notice_or_a_round(tmp_path):
+    db = seed(tmp_path)
+    with TestClient(create_app(db)) as c:
+        tag = c.get("/api/tournaments/spring/head").headers["etag"]
+        assert c.get("/api/tournaments/spring/head", headers={"If-None-Match": tag}).status_code == 304
+        page = c.get("/tournaments/spring").text
+        assert 'id="fresh"' in page and tag.replace('"', '\\"') in page  # the page knows the head it shows
+        cli(db, "tournament", "announce", "spring", "Round 1 starts now")
+        second = c.get("/api/tournaments/spring/head", headers={"If-None-Match": tag})
+        assert second.status_code == 200 and second.headers["etag"] != tag
+        table1 = json.loads(cli(db, "tournament", "seating", "spring", "1", "--json"))[0]
+        clan = table1["seats"][0]["clan"]
+        cli(db, "round", table1["game"], "-", "--yes", input=f"{clan}: army 1 @ {clan}_capital\n")
+        assert (
+            c.get("/api/tournaments/spring/head", headers={"If-None-Match": second.headers["etag"]}).status_code == 200
+        )
+
+
+def test_venue_notices_are_append_only(any_db):
+    """Nothing recorded is changed or deleted: a later notice supersedes an earlier one (SQLite and PostgreSQL)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DatabaseError
+
+    from referee.log import Store, venue
+
+    with Store(any_db) as store:
+        venue.record(store, "spring", "announce", "first")
+        venue.record(store, "spring", "clear", "")
+        venue.record(store, "spring", "post", "2")
+        for sql in ("UPDATE venue_notice SET value = 'x'", "DELETE FROM venue_notice"):
+            with pytest.raises(DatabaseError, match="append-only"):
+                with store.engine.begin() as conn:
+                    conn.execute(text(sql))
+        read = venue.read(store, "spring")
+        assert read.announcements == [] and read.posted == 2 and read.count == 3
