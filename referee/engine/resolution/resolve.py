@@ -9,7 +9,6 @@ defense, p.10), 6 claim territories, 7 advance the round track.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from ..model.entry import Entry
 from ..model.errors import EntriesRefused
@@ -38,14 +37,22 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
             raise EntriesRefused(refusals, state.round)
     fates: dict[Entry, TokenFate] = {}
     live = _step2_discard(state, entries, fates)
-    attacked_after_step2 = {e.province for e in live if _attacks(state, e)}
+    roles = _roles(state, live)
+    attacked_after_step2 = {e.province for e in live if roles[id(e)] is ATTACK}
     raids, scorched, live = _step3_raids(state, live, fates)
     peace, live = _step4_diplomacy(state, live, scorched, fates)
-    battles, captured = _step5_battles(state, live, fates)
-    defenses = _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2)
-    new_state, warnings = _apply(state, scorched, peace, captured, defenses)
-    new_state, claims = _step6_claim(new_state)
-    new_state = after_round(state, new_state.with_(round=state.round + 1), entries)  # step 7; R-08 discard piles
+    battles, captured = _step5_battles(state, live, roles, fates)
+    defenses = _successful_defense(state, live, roles, battles, captured, scorched, peace, attacked_after_step2)
+    control, special, warnings = _apply(state, scorched, peace, captured, defenses)
+    cards_on_board, cards_held, claims = _step6_claim(state, control, special)
+    new_state = state.with_(  # step 7: the round track advances
+        control=control,
+        special=special,
+        cards_on_board=cards_on_board,
+        cards_held=cards_held,
+        round=state.round + 1,
+    )
+    new_state = after_round(state, new_state, entries)  # R-08 discard piles
     report = RoundReport(
         round=state.round,
         fates=tuple(fates[e] for e in entries),
@@ -88,6 +95,15 @@ def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, To
         else:
             live.append(e)
     return live
+
+
+ATTACK, DEFEND, NEITHER = "attack", "defend", "neither"
+
+
+def _roles(state: GameState, live: list[Entry]) -> dict[int, str]:
+    """Each token's part in a battle, judged once on the snapshot (R-14, R-17a), by ``id``: attacks,
+    defends its own province, or neither (raid, diplomacy, or a bluff that returned to hand)."""
+    return {id(e): ATTACK if _attacks(state, e) else DEFEND if _defends(state, e) else NEITHER for e in live}
 
 
 def _attacks(state: GameState, e: Entry) -> bool:
@@ -190,9 +206,12 @@ def _sweep(
     live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: dict[Entry, TokenFate]
 ) -> list[Entry]:
     """Discard every token in the given provinces or on their borders (p.9 steps 3-4); return the rest."""
+    if not provinces:
+        return live
+    ordered = sorted(provinces)
     survivors = []
     for e in live:
-        hit = next((p for p in sorted(provinces) if e.touches(p)), None)
+        hit = next((p for p in ordered if e.touches(p)), None)
         if hit is None:
             survivors.append(e)
             continue
@@ -229,24 +248,25 @@ def defence_bonuses(state: GameState, province: str) -> list[Part]:
     return parts
 
 
-def _step5_battles(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
+def _step5_battles(state: GameState, live: list[Entry], roles: dict[int, str], fates: dict[Entry, TokenFate]):
     """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
-    targets = sorted({e.province for e in live if _attacks(state, e)})
+    targets = sorted({e.province for e in live if roles[id(e)] is ATTACK})
     at: dict[str, list[Entry]] = {}
     for e in live:
         at.setdefault(e.province, []).append(e)
     battles: list[Battle] = []
     captured: dict[str, Clan] = {}
     for p in targets:
-        battle = _battle(state, p, at[p])
+        battle = _battle(state, p, at[p], roles)
         battles.append(battle)
         if battle.winner is not None:
             captured[p] = battle.winner
     attacked = set(targets)
     for e in live:
-        if _attacks(state, e):
+        role = roles[id(e)]
+        if role is ATTACK:
             fates[e] = TokenFate(e, Fate.ATTACKED, 5, f"attacked {e.province}", "R-14")
-        elif e.province in attacked and _defends(state, e):
+        elif role is DEFEND and e.province in attacked:
             fate = fates.get(e)
             ruling = "R-04" if e.token.kind == Kind.BLUFF else "R-14"
             fates[e] = TokenFate(
@@ -262,14 +282,15 @@ def _step5_battles(state: GameState, live: list[Entry], fates: dict[Entry, Token
     return battles, captured
 
 
-def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
+def _battle(state: GameState, p: str, live: list[Entry], roles: dict[int, str]) -> Battle:
     defender = state.controller(p)
     sides: dict[Clan, list[Part]] = {}
     defence: list[Part] = []
     for e in live:
-        if _attacks(state, e):
+        role = roles[id(e)]
+        if role is ATTACK:
             sides.setdefault(e.clan, []).extend(_token_part(e))
-        elif _defends(state, e):
+        elif role is DEFEND:
             if e.token.kind == Kind.BLUFF:
                 defence.append(Part("Lion bluff (R-04)", LION_BLUFF_DEFENSE))
             else:
@@ -342,17 +363,26 @@ def _decide(
 
 
 # --- successful defense (p.10) ----------------------------------------------------------------------
-def _successful_defense(state, live, battles, captured, scorched, peace, attacked_after_step2) -> list[Defense]:
+def _successful_defense(
+    state: GameState,
+    live: list[Entry],
+    roles: dict[int, str],
+    battles: list[Battle],
+    captured: dict[str, Clan],
+    scorched: set[str],
+    peace: set[str],
+    attacked_after_step2: set[str],
+) -> list[Defense]:
     """R-17: one faceup control token for a province not captured, scorched or made peaceful, that
     (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2."""
-    fought = {b.province for b in battles}
-    defended = {e.province for e in live if _defends(state, e)}
+    fought = {b.province: b.why for b in battles}
+    defended = {e.province for e in live if roles[id(e)] is DEFEND}
     result: list[Defense] = []
     candidates = sorted(p for p in state.control if p not in captured and p not in scorched and p not in peace)
     for p in candidates:
         clan = state.controller(p)
         if p in fought:
-            why = next(b.why for b in battles if b.province == p)
+            why = fought[p]
         elif p in defended and p in attacked_after_step2:
             why = "defending token(s) in place; the attack on it was removed by a raid or diplomacy (p.10)"
         elif p in defended:
@@ -366,7 +396,10 @@ def _successful_defense(state, live, battles, captured, scorched, peace, attacke
 
 
 # --- applying the outcomes at once ----------------------------------------------------------------
-def _apply(state: GameState, scorched: set[str], peace: set[str], captured: dict[str, Clan], defenses: list[Defense]):
+def _apply(
+    state: GameState, scorched: set[str], peace: set[str], captured: dict[str, Clan], defenses: list[Defense]
+) -> tuple[dict[str, Control], dict[str, SpecialToken], list[str]]:
+    """The board after every outcome at once: control tokens and special tokens, and any shortage."""
     control = dict(state.control)
     special = dict(state.special)
     warnings: list[str] = []
@@ -404,30 +437,47 @@ def _apply(state: GameState, scorched: set[str], peace: set[str], captured: dict
     for d in defenses:  # R-16 / R-17
         if d.clan not in short:
             c = control[d.province]
-            control[d.province] = replace(c, faceup=c.faceup + 1)
-    return state.with_(control=control, special=special), warnings
+            control[d.province] = Control(c.clan, c.facedown, c.faceup + 1)
+    return control, special, warnings
 
 
 # --- step 6 ---------------------------------------------------------------------------------------
-def _step6_claim(state: GameState) -> tuple[GameState, list[Claim]]:
-    """Rulebook p.9 step 6, p.11; R-18. Lost territories' unplayed cards go back first, then claims."""
+def _step6_claim(
+    state: GameState, control: dict[str, Control], special: dict[str, SpecialToken]
+) -> tuple[dict[str, str | None], dict[Clan, tuple[tuple[str, str | None], ...]], list[Claim]]:
+    """Rulebook p.9 step 6, p.11; R-18. Lost territories' unplayed cards go back first, then claims.
+
+    Judged on the board after the battles (``control``, ``special``)."""
     held = {c: list(v) for c, v in state.cards_held.items()}
     on_board = dict(state.cards_on_board)
     claims: list[Claim] = []
+    territories = state.board.territories
+
+    def territory_controller(territory: str) -> Clan | None:  # R-18, as GameState.territory_controller
+        owners = set()
+        for p in territories[territory].provinces:
+            s = special.get(p)
+            if s is None or s.kind != Special.SCORCHED:
+                c = control.get(p)
+                owners.add(c.clan if c else None)
+                if len(owners) > 1:
+                    return None
+        return owners.pop() if len(owners) == 1 else None
+
     for clan in sorted(held):
         for territory, card in list(held[clan]):
-            if state.territory_controller(territory) != clan:
+            if territory_controller(territory) != clan:
                 held[clan].remove((territory, card))
                 on_board[territory] = card
                 claims.append(Claim(clan, territory, card, "returned"))
     for territory in sorted(on_board):
-        owner = state.territory_controller(territory)
+        owner = territory_controller(territory)
         if owner is not None:
             card = on_board.pop(territory)
             held.setdefault(owner, []).append((territory, card))
             claims.append(Claim(owner, territory, card, "claimed"))
     cards_held = {c: tuple(v) for c, v in held.items() if v}
-    return state.with_(cards_on_board=on_board, cards_held=cards_held), claims
+    return on_board, cards_held, claims
 
 
 # --- what to change on the physical board -----------------------------------------------------------
