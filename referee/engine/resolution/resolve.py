@@ -19,6 +19,7 @@ from .placement import check_entries, is_kept_lion_bluff, judge
 from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
 
 LION_BLUFF_DEFENSE = 2  # R-04
+Fates = dict[int, TokenFate]  # the fate of each token so far, by the id of its (deduplicated) entry
 
 
 def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False) -> tuple[GameState, RoundReport]:
@@ -27,7 +28,10 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     Physically impossible entries raise ``EntriesRefused`` (R-08) unless the caller has already
     checked them (``checked=True``, with its own inventory).
     """
-    entries = sorted(entries, key=lambda e: e.key)  # Rulebook p.9: every token is revealed at once (step 1)
+    # Rulebook p.9: every token is revealed at once (step 1). Equal entries are one object from here on,
+    # so that a token's fate can be keyed by its id (``Fates``).
+    same: dict[Entry, Entry] = {}
+    entries = sorted((same.setdefault(e, e) for e in entries), key=lambda e: e.key)
     table_flow = state.inventory is not None or table_of(state).affects_entries
     if not checked:
         refusals = check_entries(state, entries, count_placements=not table_flow)
@@ -35,7 +39,7 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
             refusals += check_round(state, entries)
         if refusals:
             raise EntriesRefused(refusals, state.round)
-    fates: dict[Entry, TokenFate] = {}
+    fates: Fates = {}
     live = _step2_discard(state, entries, fates)
     roles = _roles(state, live)
     attacked_after_step2 = {e.province for e in live if roles[id(e)] is ATTACK}
@@ -55,7 +59,7 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     new_state = after_round(state, new_state, entries)  # R-08 discard piles
     report = RoundReport(
         round=state.round,
-        fates=tuple(fates[e] for e in entries),
+        fates=tuple(fates[id(e)] for e in entries),
         raids=tuple(raids),
         peace=tuple(sorted(peace)),
         battles=tuple(battles),
@@ -68,7 +72,7 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
 
 
 # --- step 2 ---------------------------------------------------------------------------------------
-def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, TokenFate]) -> list[Entry]:
+def _step2_discard(state: GameState, entries: list[Entry], fates: Fates) -> list[Entry]:
     """Rulebook p.9 step 2; R-04, R-09, R-10. Returns the tokens still on the board.
 
     A blessing on a bluff, raid or diplomacy token is discarded (R-10); since only army, navy and
@@ -82,16 +86,16 @@ def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, To
                     f"Lion bluff defending {e.province}: stays for the battle "
                     f"(+{LION_BLUFF_DEFENSE}), then returns to hand"
                 )
-                fates[e] = TokenFate(e, Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
+                fates[id(e)] = TokenFate(e, Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
                 live.append(e)
             else:
-                fates[e] = TokenFate(
+                fates[id(e)] = TokenFate(
                     e, Fate.BLUFF, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings)
                 )
             continue
         illegal = judge(state, e)
         if illegal:
-            fates[e] = TokenFate(e, Fate.ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
+            fates[id(e)] = TokenFate(e, Fate.ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
         else:
             live.append(e)
     return live
@@ -124,7 +128,7 @@ def _blessing_note(e: Entry, fighting: bool) -> bool:
 
 
 # --- step 3 ---------------------------------------------------------------------------------------
-def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]):
+def _step3_raids(state: GameState, live: list[Entry], fates: Fates):
     """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now."""
     shinobi = {(e.clan, e.province) for e in live if e.token.kind == Kind.SHINOBI and e.in_centre}
     raids: list[Raid] = []
@@ -153,7 +157,7 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
     for raid, e in zip(raids, raid_tokens, strict=False):
         if raid.triggered and raid.province not in done:
             done.add(raid.province)
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e,
                 Fate.RAID_TRIGGERED,
                 3,
@@ -162,7 +166,7 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
                 _blessing_note(e, False),
             )
         elif raid.triggered:
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e,
                 Fate.RAID_NO_EFFECT,
                 3,
@@ -171,7 +175,7 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
                 _blessing_note(e, False),
             )
         else:
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e, Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {raid.why}", "R-12", _blessing_note(e, False)
             )
     survivors = _sweep(
@@ -181,7 +185,7 @@ def _step3_raids(state: GameState, live: list[Entry], fates: dict[Entry, TokenFa
 
 
 # --- step 4 ---------------------------------------------------------------------------------------
-def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fates: dict[Entry, TokenFate]):
+def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fates: Fates):
     """Rulebook p.9 step 4; R-13. (A diplomacy in a province raided this round was removed in step 3.)"""
     peace: set[str] = set()
     for e in live:
@@ -189,7 +193,7 @@ def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fa
             first = e.province not in peace
             peace.add(e.province)
             why = f"peace in {e.province}" if first else f"{e.province} already made peaceful this step"
-            fates[e] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
+            fates[id(e)] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
     survivors = _sweep(
         [e for e in live if e.token.kind != Kind.DIPLOMACY],
         peace,
@@ -203,7 +207,7 @@ def _step4_diplomacy(state: GameState, live: list[Entry], scorched: set[str], fa
 
 
 def _sweep(
-    live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: dict[Entry, TokenFate]
+    live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: Fates
 ) -> list[Entry]:
     """Discard every token in the given provinces or on their borders (p.9 steps 3-4); return the rest."""
     if not provinces:
@@ -216,7 +220,7 @@ def _sweep(
             survivors.append(e)
             continue
         back = "; a bluff returns to its owner's hand (p.9)" if e.token.kind == Kind.BLUFF else ""
-        fates[e] = TokenFate(
+        fates[id(e)] = TokenFate(
             e, fate, step, f"discarded by {by} {hit}{back}", ruling, _blessing_note(e, e.token.kind.fights)
         )
     return survivors
@@ -248,7 +252,7 @@ def defence_bonuses(state: GameState, province: str) -> list[Part]:
     return parts
 
 
-def _step5_battles(state: GameState, live: list[Entry], roles: dict[int, str], fates: dict[Entry, TokenFate]):
+def _step5_battles(state: GameState, live: list[Entry], roles: dict[int, str], fates: Fates):
     """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
     targets = sorted({e.province for e in live if roles[id(e)] is ATTACK})
     at: dict[str, list[Entry]] = {}
@@ -265,11 +269,11 @@ def _step5_battles(state: GameState, live: list[Entry], roles: dict[int, str], f
     for e in live:
         role = roles[id(e)]
         if role is ATTACK:
-            fates[e] = TokenFate(e, Fate.ATTACKED, 5, f"attacked {e.province}", "R-14")
+            fates[id(e)] = TokenFate(e, Fate.ATTACKED, 5, f"attacked {e.province}", "R-14")
         elif role is DEFEND and e.province in attacked:
-            fate = fates.get(e)
+            fate = fates.get(id(e))
             ruling = "R-04" if e.token.kind == Kind.BLUFF else "R-14"
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e,
                 Fate.DEFENDED if e.token.kind != Kind.BLUFF else Fate.LION_BLUFF,
                 5,
@@ -277,8 +281,8 @@ def _step5_battles(state: GameState, live: list[Entry], roles: dict[int, str], f
                 ruling,
                 fate.blessings_discarded if fate else False,
             )
-        elif e not in fates:
-            fates[e] = TokenFate(e, Fate.DEFENDED, 5, f"defended {e.province}; not attacked", "R-17")
+        elif id(e) not in fates:
+            fates[id(e)] = TokenFate(e, Fate.DEFENDED, 5, f"defended {e.province}; not attacked", "R-17")
     return battles, captured
 
 
@@ -297,14 +301,14 @@ def _battle(state: GameState, p: str, live: list[Entry], roles: dict[int, str]) 
                 defence.extend(_token_part(e))
     defence += defence_bonuses(state, p)
     attackers = tuple(Side(c, tuple(parts)) for c, parts in sorted(sides.items()))
-    total = sum(x.value for x in defence)
-    capital = state.board.provinces[p].printed_defense if state.board.provinces[p].is_capital else 0
+    total = sum([x.value for x in defence])
+    province = state.board.provinces[p]
+    capital = province.printed_defense if province.is_capital else 0
     rulings = ["R-14", "R-15"]
-    against: dict[Clan, int] = {}
-    for a in attackers:
-        against[a.clan] = total - capital if a.clan == Clan.PHOENIX and capital else total  # R-05
-        if a.clan == Clan.PHOENIX and capital:
-            rulings.append("R-05")
+    against = dict.fromkeys(sides, total)
+    if capital and Clan.PHOENIX in sides:
+        against[Clan.PHOENIX] = total - capital  # R-05
+        rulings.append("R-05")
     winner, why = _decide(attackers, against, defender, p)
     if "R-02" in why:
         rulings.append("R-02")
@@ -331,30 +335,32 @@ def _decide(
     attackers: tuple[Side, ...], against: dict[Clan, int], defender: Clan | None, p: str
 ) -> tuple[Clan | None, str]:
     """R-15: strictly above the defence and every other attacker; R-02: the Crane wins its ties."""
+    totals = {a.clan: a.total for a in attackers}  # one side per clan
 
-    def beats_defence(a: Side) -> bool:
-        d = against[a.clan]
-        return a.total > d or (a.total == d and a.clan == Clan.CRANE)
+    def beats_defence(clan: Clan) -> bool:
+        t, d = totals[clan], against[clan]
+        return t > d or (t == d and clan == Clan.CRANE)
 
-    def beats_rivals(a: Side) -> bool:
-        return all(a.total > o.total or (a.total == o.total and a.clan == Clan.CRANE) for o in attackers if o is not a)
+    def beats_rivals(clan: Clan) -> bool:
+        t = totals[clan]
+        return all(t > o or (t == o and clan == Clan.CRANE) for c, o in totals.items() if c != clan)
 
     defending = f"{defender} defence" if defender else "the province's defence"
-    for a in attackers:
-        if beats_defence(a) and beats_rivals(a):
-            crane_tie = a.clan == Clan.CRANE and (
-                a.total == against[a.clan] or any(o.total == a.total for o in attackers if o is not a)
+    for clan, t in totals.items():
+        if beats_defence(clan) and beats_rivals(clan):
+            crane_tie = clan == Clan.CRANE and (
+                t == against[clan] or any(o == t for c, o in totals.items() if c != clan)
             )
             tail = " (tie won by the Crane, R-02)" if crane_tie else ""
-            return a.clan, f"{a.clan} {a.total} beats {defending} {against[a.clan]}" + (
+            return clan, f"{clan} {t} beats {defending} {against[clan]}" + (
                 f" and every other attacker{tail}" if len(attackers) > 1 else tail
             )
-    best = max(a.total for a in attackers)
-    top = [a for a in attackers if a.total == best]
-    if len(top) > 1 and any(beats_defence(a) for a in top):
-        names = " and ".join(str(a.clan) for a in top)
+    best = max(totals.values())
+    top = [c for c, t in totals.items() if t == best]
+    if len(top) > 1 and any(beats_defence(c) for c in top):
+        names = " and ".join(str(c) for c in top)
         return None, f"{names} tie for highest at {best}: nobody takes {p} (R-15)"
-    a = top[0]
+    a = attackers[[s.clan for s in attackers].index(top[0])]
     d = against[a.clan]
     tie = "; a tie goes to the defender (p.9)" if best == d else ""
     if defender is not None:
@@ -487,7 +493,10 @@ def _changes(old: GameState, new: GameState, claims: list[Claim]) -> list[Change
             None, "discard every revealed combat token to its owner's discard pile; bluffs go back behind their screens"
         )
     ]
-    for p in sorted(set(old.control) | set(new.control) | set(old.special) | set(new.special)):
+    was, now, had, has = old.control, new.control, old.special, new.special
+    changed = {p for p in was.keys() | now.keys() if was.get(p) is not now.get(p)}
+    changed |= {p for p in had.keys() | has.keys() if had.get(p) is not has.get(p)}
+    for p in sorted(changed):  # an unchanged province (same token objects) has nothing to change
         before, after = old.control.get(p), new.control.get(p)
         if before and (not after or after.clan != before.clan):
             changes.append(Change(p, f"remove {before.count} {before.clan} control token(s) from {p}"))
