@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..model.board import SEA
 from ..model.entry import Entry
 from ..model.errors import EntriesRefused
 from ..model.state import Control, GameState, Special, SpecialToken
@@ -228,18 +229,23 @@ def _sweep(
 
 # --- step 5 ---------------------------------------------------------------------------------------
 def _token_part(e: Entry) -> list[Part]:
-    where = "centre" if e.in_centre else ("sea border" if e.on_sea else f"from {e.source}")
-    parts = [Part(f"{e.token} ({where})", e.token.strength or 0)]
-    parts += [Part(f"blessing {b} on {e.token}", b) for b in e.blessings]
+    source = e.source
+    where = "centre" if source is None else ("sea border" if source == SEA else f"from {source}")
+    token = e.token
+    parts = [Part(f"{token} ({where})", token.strength or 0)]
+    if e.blessings:
+        name = str(token)
+        parts += [Part(f"blessing {b} on {name}", b) for b in e.blessings]
     return parts
 
 
 def defence_bonuses(state: GameState, province: str) -> list[Part]:
     """Printed defense, faceup control tokens (R-01 for the Crab), defense bonus token (R-14, p.10)."""
     parts: list[Part] = []
-    printed = state.board.provinces[province].printed_defense
+    facts = state.board.provinces[province]
+    printed = facts.printed_defense
     if printed:
-        label = "capital (printed)" if state.board.provinces[province].is_capital else "printed defense"
+        label = "capital (printed)" if facts.is_capital else "printed defense"
         parts.append(Part(label, printed))
     control = state.control.get(province)
     if control and control.faceup:
@@ -420,9 +426,13 @@ def _apply(
     for d in defenses:
         placing[d.clan] = placing.get(d.clan, 0) + 1
     short: set[Clan] = set()
+    on_board: dict[Clan, int] = {}  # control tokens staying on the board, by clan
+    if placing:
+        for q, c in control.items():
+            if q not in captured:
+                on_board[c.clan] = on_board.get(c.clan, 0) + c.count
     for clan, n in sorted(placing.items()):
-        on_board = sum(c.count for q, c in control.items() if c.clan == clan and q not in captured)
-        supply = state.board.clans[clan].control_tokens - on_board
+        supply = state.board.clans[clan].control_tokens - on_board.get(clan, 0)
         if n > supply:
             if state.options.control_supply_limit:
                 short.add(clan)
