@@ -11,6 +11,7 @@
   ratio is the median of each pair's ratio. `referee` freezes its objects before exit, so Python's
   final garbage-collection pass (about 0.2 s with these libraries loaded) is skipped; the floor pays
   it, so the ratio is also given against a floor that skips it too (like for like);
+- the casebook run: `referee casebook tests/casebook` (every case, one process; median of --runs);
 - a table session: `referee table` keeps the game open, so a round after the first costs only its own
   work: each of rounds 2 to 5 typed line by line (every line checked as typed), resolved, recorded
   and its report rendered (into a null console), on --games five-player games (TableSession, the
@@ -100,6 +101,10 @@ def main() -> None:
         f"{statistics.median(help_times) / statistics.median(floor):.2f}x the import floor"
     )
     print(f"RESULT cold_start_ms={statistics.median(help_times) * 1e3:.0f}")
+
+    casebook = timed([*referee, "casebook", str(ROOT / "tests" / "casebook")], args.runs)
+    print(f"referee casebook tests/casebook (every case, {args.runs} runs): {ms(casebook)}")
+    print(f"RESULT casebook_ms={statistics.median(casebook) * 1e3:.0f}")
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
