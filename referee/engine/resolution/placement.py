@@ -56,8 +56,8 @@ def check_entries(
     neighbours = board.neighbours
     refusals: list[Refusal] = []
     entries = sorted(entries, key=lambda e: e.key)
-    used: dict[Clan, dict[Token, int]] = {}  # tokens placed so far, per clan
-    first: dict[Clan, dict[Token, Entry]] = {}  # the first entry placing each token, for the message
+    # per clan, each token placed so far: [how many, the first entry placing it (for the message)]
+    used: dict[Clan, dict[Token, list]] = {}
     borders: dict[tuple[str, ...], Entry] = {}
     for e in entries:
         problems: list[str] = []
@@ -74,22 +74,25 @@ def check_entries(
         elif province not in neighbours.get(source, ()):
             problems.append(f"{source} and {province} share no border")
         counts = board.clans[clan].counts
-        have = used.setdefault(clan, {})
-        firsts = first.setdefault(clan, {})
+        have = used.get(clan)
+        if have is None:
+            have = used[clan] = {}
         mine = available.get(clan) if available is not None else None
         for token in (e.token,) if not e.blessings else placed_tokens(e):
             printed = counts.get(token, 0)
             owned = mine[token] if mine is not None else printed
-            placed = have.get(token, 0)
+            seen = have.get(token)
+            placed = seen[0] if seen else 0
             if printed == 0:
                 problems.append(f"{clan.title()} has no {token} token")
             elif placed + 1 > owned:
                 what = "in hand" if available is not None else "in all"
-                already = f", already placed: {format_entry(firsts[token])}" if token in firsts else ""
+                already = f", already placed: {format_entry(seen[1])}" if seen else ""
                 problems.append(f"{clan.title()} has only {owned} {token} {what}{already}")
-            have[token] = placed + 1
-            if not placed:
-                firsts.setdefault(token, e)
+            if seen:
+                seen[0] += 1
+            else:
+                have[token] = [1, e]
         if source is not None and not problems:
             border = e.border
             if border in borders:
@@ -99,7 +102,7 @@ def check_entries(
         if problems:
             refusals.extend(Refusal(clan, entry_text(e), p) for p in problems)
     for clan, tokens in sorted(used.items()) if count_placements else ():
-        count = sum(tokens.values())
+        count = sum(n for n, _ in tokens.values())
         want = placements.get(clan) if placements is not None else None
         if want is not None and count != want:
             refusals.append(Refusal(clan, f"{count} tokens", f"{clan} must place exactly {want} this round (p.7)"))
