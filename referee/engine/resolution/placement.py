@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.board import SEA
 from ..model.entry import Entry
@@ -57,7 +58,7 @@ def check_entries(
     refusals: list[Refusal] = []
     entries = sorted(entries, key=lambda e: e.key)
     # per clan, each token placed so far: [how many, the first entry placing it (for the message)]
-    used: dict[Clan, dict[Token, list]] = {}
+    used: dict[Clan, dict[Token, list[Any]]] = {}
     borders: dict[tuple[str, ...], Entry] = {}
     for e in entries:
         problems: list[str] = []
