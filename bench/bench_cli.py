@@ -12,6 +12,7 @@
   ratio is the median of each pair's ratio. `referee` freezes its objects before exit, so Python's
   final garbage-collection pass (about 0.2 s with these libraries loaded) is skipped; the floor pays
   it, so the ratio is also given against a floor that skips it too (like for like);
+- the casebook run: `referee casebook tests/casebook` (every case, one process; median of --runs);
 - a table session: `referee table` keeps the game open, so a round after the first costs only its own
   work: each of rounds 2 to 5 typed line by line (every line checked as typed, after a look at the
   game's head in case another moderator wrote), resolved, recorded and its report rendered (into a
@@ -111,6 +112,9 @@ def main() -> None:
         f"{ms(search_times)}"
     )
     print(f"RESULT rules_cli_ms={statistics.median(rules_times) * 1e3:.0f}")
+    casebook = timed([*referee, "casebook", str(ROOT / "referee" / "data" / "casebook")], args.runs)
+    print(f"referee casebook referee/data/casebook (every case, {args.runs} runs): {ms(casebook)}")
+    print(f"RESULT casebook_ms={statistics.median(casebook) * 1e3:.0f}")
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

@@ -2,6 +2,11 @@
 
     python bench/bench_resolve.py [--repeat 300]
 
+Two figures, entry checks on (R-08) as in every command: the bench round below, and the median over
+it and 20 seeded random five-player rounds of up to 25 tokens (``random_round`` of
+tests/outcomes_build.py, the rounds whose outcomes tests/outcomes.txt records), each resolved
+--repeat times, the rounds interleaved.
+
 Not a timed test: it prints figures (median, p90) for the README and the issue notes.
 """
 
@@ -10,7 +15,9 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from referee.boarddata import load_board
 from referee.engine import begin_round, parse_round, resolve
@@ -77,11 +84,19 @@ def build():
     return begin_round(state), parse_round(ROUND, board)
 
 
+def random_rounds(n: int = 20) -> list:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from outcomes_build import random_round
+
+    return [random_round(seed) for seed in range(n)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300)
     args = parser.parse_args()
     state, entries = build()
+    rounds = [(state, entries), *random_rounds()]
     tokens = len(entries) + sum(len(e.blessings) for e in entries)
     resolve(state, entries)  # warm-up
     times = []
@@ -97,6 +112,17 @@ def main() -> None:
         f"{times[int(len(times) * 0.9)] * 1e3:.3f} ms   min {times[0] * 1e3:.3f} ms"
     )
     print(f"RESULT resolve_ms={statistics.median(times) * 1e3:.3f}")  # read by bench/run.py
+    mixed = []
+    for _ in range(max(args.repeat // 3, 10)):
+        for s, e in rounds:
+            start = time.perf_counter()
+            resolve(s, e)
+            mixed.append(time.perf_counter() - start)
+    print(
+        f"resolve, the bench round and 20 seeded random five-player rounds, {len(mixed)} runs: "
+        f"median {statistics.median(mixed) * 1e3:.3f} ms"
+    )
+    print(f"RESULT resolve_mixed_ms={statistics.median(mixed) * 1e3:.3f}")
 
 
 if __name__ == "__main__":

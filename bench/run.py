@@ -5,7 +5,8 @@
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
 bench_tournament.py, bench_games.py, bench_web.py) and prints its own details; this script then prints the machine
-and a table of the medians.
+and a table of the medians, each beside the figure before the speed work of issue 15 (measured on this machine
+class, 2 cores, with the engine of that time) and the issue's target where it set one.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 FIGURES = [  # (RESULT key, what it is, unit)
-    ("resolve_ms", "resolve one round (five players, 25 tokens), engine only", "ms"),
+    ("resolve_ms", "resolve the bench round (five players, 25 tokens), entry checks on, engine only", "ms"),
+    ("resolve_mixed_ms", "  over the bench round and 20 seeded random five-player rounds", "ms"),
     ("cold_start_ms", "CLI cold start: `referee --help`", "ms"),
     ("rules_cli_ms", "`referee rules R-17`: one ruling and its refinements, cold start", "ms"),
     ("import_floor_ms", 'floor: `python -c "import typer, rich, sqlmodel"`', "ms"),
+    ("casebook_ms", "the casebook run: `referee casebook referee/data/casebook`", "ms"),
     ("round_cli_ms", "enter + resolve round 5 of a five-player game, one `referee round` command (SQLite)", "ms"),
     ("round_cli_vs_floor", "  the same, as a ratio to the import floor", "x"),
     ("round_cli_vs_frozen_floor", "  like for like: against a floor that also skips Python's final GC pass", "x"),
@@ -63,6 +66,33 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ),
     ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
 ]
+
+# Issue 15: the figures before the speed work and the targets: (before, target, "le" | "ge": how the
+# target holds). Before: bench/run.py on the engine of that time (commit 4e4c514), run just before the
+# run that gave this table's figures, on the same 2-core machine under the same load (colleagues' jobs);
+# as filed in the issue (another moment's load): resolve 0.43-0.53 ms, verify 326 games/s, table 10.3 ms.
+BEFORE: dict[str, tuple[str, str, str]] = {
+    "resolve_ms": ("0.547", "0.10", "le"),
+    "resolve_mixed_ms": ("0.400", "", ""),
+    "cold_start_ms": ("73", "", ""),
+    "import_floor_ms": ("429", "", ""),
+    "casebook_ms": ("421", "", ""),
+    "round_cli_ms": ("461", "", ""),
+    "round_cli_vs_floor": ("1.06", "", ""),
+    "round_cli_vs_frozen_floor": ("1.27", "", ""),
+    "table_round_ms": ("7.8", "5.0", "le"),
+    "verify_games_per_s": ("267.2", "1000", "ge"),
+    "verify_peak_rss_mb": ("64.5", "70", "le"),
+    "verify_rss_growth_mb": ("0.4", "", ""),
+    "round_cli_peak_rss_mb": ("58", "", ""),
+}
+
+
+def verdict(value: str, target: str, how: str) -> str:
+    if not target:
+        return ""
+    holds = float(value) <= float(target) if how == "le" else float(value) >= float(target)
+    return f"target {'≤' if how == 'le' else '≥'} {target}: {'holds' if holds else 'NOT MET'}"
 
 
 def machine() -> str:
@@ -109,9 +139,11 @@ def main() -> None:
     listed = "500" if args.quick else "2,000"
     labels = [(key, what.format(games=games, list_games=listed), unit) for key, what, unit in FIGURES]
     width = max(len(what) for _, what, _ in labels)
+    print(f"  {'':<{width}}  {'now':>8} {'':<7}  {'before':>8}")
     for key, what, unit in labels:
         if key in results:
-            print(f"  {what:<{width}}  {results[key]:>8} {unit}")
+            before, target, how = BEFORE.get(key, ("", "", ""))
+            print(f"  {what:<{width}}  {results[key]:>8} {unit:<7}  {before:>8}  {verdict(results[key], target, how)}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -128,7 +128,17 @@ class GameState:
         return self.clans[i:] + self.clans[:i]
 
     def with_(self, **changes: Any) -> GameState:
-        return replace(self, **changes)
+        """A copy with ``changes``: ``dataclasses.replace`` without its per-call field walk (a state is
+        copied for every board fact and twice a round, so this is on every hot path)."""
+        new = object.__new__(GameState)
+        for name in _STATE_FIELDS:
+            object.__setattr__(new, name, changes.pop(name) if name in changes else getattr(self, name))
+        if changes:
+            raise TypeError(f"GameState has no field(s) {', '.join(sorted(changes))}")
+        return new
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState))
 
 
 def compute_ronin(state: GameState) -> frozenset[Clan]:

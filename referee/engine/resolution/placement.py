@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..model.board import SEA
 from ..model.entry import Entry
@@ -53,44 +54,56 @@ def check_entries(
     False leaves the number of tokens to the caller (``inventory.check_round``).
     """
     board = state.board
+    neighbours = board.neighbours
     refusals: list[Refusal] = []
     entries = sorted(entries, key=lambda e: e.key)
-    used: dict[Clan, Counter[Token]] = {}
-    first: dict[tuple[Clan, Token], Entry] = {}
+    # per clan, each token placed so far: [how many, the first entry placing it (for the message)]
+    used: dict[Clan, dict[Token, list[Any]]] = {}
     borders: dict[tuple[str, ...], Entry] = {}
     for e in entries:
         problems: list[str] = []
-        if e.clan not in state.clans:
-            problems.append(f"{e.clan} is not playing in this game")
-        if e.source == e.province:
+        clan, source, province = e.clan, e.source, e.province
+        if clan not in state.clans:
+            problems.append(f"{clan} is not playing in this game")
+        if source is None:
+            pass
+        elif source == province:
             problems.append("a token cannot point from a province into itself")
-        elif e.source == SEA and not state.is_coastal(e.province):
-            problems.append(f"{e.province} has no coastal border (landlocked, p.6)")
-        elif e.source not in (None, SEA) and not board.adjacent(e.source, e.province):
-            problems.append(f"{e.source} and {e.province} share no border")
-        facts = board.clans[e.clan]
-        have = used.setdefault(e.clan, Counter())
-        for token in placed_tokens(e):
-            owned = available[e.clan][token] if available is not None and e.clan in available else facts.owned(token)
-            if facts.owned(token) == 0:
-                problems.append(f"{e.clan.title()} has no {token} token")
-            elif have[token] + 1 > owned:
+        elif source == SEA:
+            if not state.is_coastal(province):
+                problems.append(f"{province} has no coastal border (landlocked, p.6)")
+        elif province not in neighbours.get(source, ()):
+            problems.append(f"{source} and {province} share no border")
+        counts = board.clans[clan].counts
+        have = used.get(clan)
+        if have is None:
+            have = used[clan] = {}
+        mine = available.get(clan) if available is not None else None
+        for token in (e.token,) if not e.blessings else placed_tokens(e):
+            printed = counts.get(token, 0)
+            owned = mine[token] if mine is not None else printed
+            seen = have.get(token)
+            placed = seen[0] if seen else 0
+            if printed == 0:
+                problems.append(f"{clan.title()} has no {token} token")
+            elif placed + 1 > owned:
                 what = "in hand" if available is not None else "in all"
-                already = (
-                    f", already placed: {format_entry(first[(e.clan, token)])}" if (e.clan, token) in first else ""
-                )
-                problems.append(f"{e.clan.title()} has only {owned} {token} {what}{already}")
-            have[token] += 1
-            first.setdefault((e.clan, token), e)
-        border = e.border
-        if border is not None and not problems:
+                already = f", already placed: {format_entry(seen[1])}" if seen else ""
+                problems.append(f"{clan.title()} has only {owned} {token} {what}{already}")
+            if seen:
+                seen[0] += 1
+            else:
+                have[token] = [1, e]
+        if source is not None and not problems:
+            border = e.border
             if border in borders:
                 problems.append(f"the border already holds {format_entry(borders[border])} (one token per border, p.7)")
             else:
                 borders[border] = e
-        refusals.extend(Refusal(e.clan, entry_text(e), p) for p in problems)
+        if problems:
+            refusals.extend(Refusal(clan, entry_text(e), p) for p in problems)
     for clan, tokens in sorted(used.items()) if count_placements else ():
-        count = sum(tokens.values())
+        count = sum(n for n, _ in tokens.values())
         want = placements.get(clan) if placements is not None else None
         if want is not None and count != want:
             refusals.append(Refusal(clan, f"{count} tokens", f"{clan} must place exactly {want} this round (p.7)"))
@@ -103,14 +116,16 @@ def check_entries(
     return refusals
 
 
-def _touched(entry: Entry) -> list[str]:
-    return [p for p in (entry.source, entry.province) if p not in (None, SEA)]
-
-
 def judge_site(state: GameState, entry: Entry) -> Illegal | None:
     """Special tokens that forbid any token in or on a border of their province (p.10)."""
-    for p in _touched(entry):
-        special = state.special_at(p)
+    specials = state.special
+    if not specials:
+        return None
+    for p in (entry.source, entry.province):
+        token = specials.get(p) if p is not None else None  # the sea holds no special token
+        if token is None:
+            continue
+        special = token.kind
         if special == Special.SCORCHED:
             return Illegal(f"{p} is scorched earth: no token in it or on its borders (p.10)")
         if special == Special.PEACE:

@@ -9,8 +9,8 @@ defense, p.10), 6 claim territories, 7 advance the round track.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
+from ..model.board import SEA
 from ..model.entry import Entry
 from ..model.errors import EntriesRefused
 from ..model.state import Control, GameState, Special, SpecialToken
@@ -20,6 +20,7 @@ from .placement import is_kept_lion_bluff, judge, placed_tokens
 from .report import Battle, Change, Claim, Defense, Fate, Part, Raid, RoundReport, Side, TokenFate
 
 LION_BLUFF_DEFENSE = 2  # R-04
+Fates = dict[int, TokenFate]  # the fate of each token so far, by the id of its (deduplicated) entry
 
 
 def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False) -> tuple[GameState, RoundReport]:
@@ -28,27 +29,38 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     Physically impossible entries raise ``EntriesRefused`` (R-08) unless the caller has already
     checked them (``checked=True``, with its own inventory).
     """
-    entries = sorted(entries, key=lambda e: e.key)  # Rulebook p.9: every token is revealed at once (step 1)
+    # Rulebook p.9: every token is revealed at once (step 1). Equal entries are one object from here on,
+    # so that a token's fate can be keyed by its id (``Fates``).
+    same: dict[Entry, Entry] = {}
+    entries = sorted((same.setdefault(e, e) for e in entries), key=lambda e: e.key)
     if not checked:
         refusals = check_placements(state, entries)  # R-08, against the token inventory and the round's cards
         if refusals:
             raise EntriesRefused(refusals, state.round)
-    fates: dict[Entry, TokenFate] = {}
+    fates: Fates = {}
     live = _step2_discard(state, entries, fates)
-    attacked_after_step2 = {e.province for e in live if _attacks(state, e)}
+    roles = _roles(state, live)
+    attacked_after_step2 = {e.province for e in live if roles[id(e)] is ATTACK}
     raids, scorched, live = _step3_raids(state, live, fates)
     peace, live = _step4_diplomacy(state, live, scorched, fates)
-    battles, captured = _step5_battles(state, live, fates)
+    battles, captured = _step5_battles(state, live, roles, fates)
     defenses = _successful_defense(
-        state, live, battles, captured, scorched, peace, attacked_after_step2, _attacks_taken_off(state)
+        state, live, roles, battles, captured, scorched, peace, attacked_after_step2, _attacks_taken_off(state)
     )
-    new_state, warnings = _apply(state, scorched, peace, captured, defenses)
+    control, special, warnings = _apply(state, scorched, peace, captured, defenses)
     warnings = _ronin_notes(state, entries) + warnings
-    new_state, claims = _step6_claim(new_state)
-    new_state = after_round(state, new_state.with_(round=state.round + 1), entries)  # step 7; R-08 discard piles
+    cards_on_board, cards_held, claims = _step6_claim(state, control, special)
+    new_state = state.with_(  # step 7: the round track advances
+        control=control,
+        special=special,
+        cards_on_board=cards_on_board,
+        cards_held=cards_held,
+        round=state.round + 1,
+    )
+    new_state = after_round(state, new_state, entries)  # R-08 discard piles
     report = RoundReport(
         round=state.round,
-        fates=tuple(fates[e] for e in entries),
+        fates=tuple(fates[id(e)] for e in entries),
         raids=tuple(raids),
         peace=tuple(sorted(peace)),
         battles=tuple(battles),
@@ -61,7 +73,7 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
 
 
 # --- step 2 ---------------------------------------------------------------------------------------
-def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, TokenFate]) -> list[Entry]:
+def _step2_discard(state: GameState, entries: list[Entry], fates: Fates) -> list[Entry]:
     """Rulebook p.9 step 2; R-04, R-09, R-10. Returns the tokens still on the board.
 
     A blessing on a bluff, raid or diplomacy token is discarded (R-10); since only army, navy and
@@ -75,19 +87,28 @@ def _step2_discard(state: GameState, entries: list[Entry], fates: dict[Entry, To
                     f"Lion bluff defending {e.province}: stays for the battle "
                     f"(+{LION_BLUFF_DEFENSE}), then returns to hand"
                 )
-                fates[e] = TokenFate(e, Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
+                fates[id(e)] = TokenFate(e, Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
                 live.append(e)
             else:
-                fates[e] = TokenFate(
+                fates[id(e)] = TokenFate(
                     e, Fate.BLUFF, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings)
                 )
             continue
         illegal = judge(state, e)
         if illegal:
-            fates[e] = TokenFate(e, Fate.ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
+            fates[id(e)] = TokenFate(e, Fate.ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
         else:
             live.append(e)
     return live
+
+
+ATTACK, DEFEND, NEITHER = "attack", "defend", "neither"
+
+
+def _roles(state: GameState, live: list[Entry]) -> dict[int, str]:
+    """Each token's part in a battle, judged once on the snapshot (R-14, R-17a), by ``id``: attacks,
+    defends its own province, or neither (raid, diplomacy, or a bluff that returned to hand)."""
+    return {id(e): ATTACK if _attacks(state, e) else DEFEND if _defends(state, e) else NEITHER for e in live}
 
 
 def _attacks(state: GameState, e: Entry) -> bool:
@@ -108,9 +129,7 @@ def _blessing_note(e: Entry, fighting: bool) -> bool:
 
 
 # --- step 3 ---------------------------------------------------------------------------------------
-def _step3_raids(
-    state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]
-) -> tuple[list[Raid], set[str], list[Entry]]:
+def _step3_raids(state: GameState, live: list[Entry], fates: Fates) -> tuple[list[Raid], set[str], list[Entry]]:
     """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now."""
     shinobi = {(e.clan, e.province) for e in live if e.token.kind == Kind.SHINOBI and e.in_centre}
     raids: list[Raid] = []
@@ -139,7 +158,7 @@ def _step3_raids(
     for raid, e in zip(raids, raid_tokens, strict=False):
         if raid.triggered and raid.province not in done:
             done.add(raid.province)
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e,
                 Fate.RAID_TRIGGERED,
                 3,
@@ -148,7 +167,7 @@ def _step3_raids(
                 _blessing_note(e, False),
             )
         elif raid.triggered:
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e,
                 Fate.RAID_NO_EFFECT,
                 3,
@@ -157,7 +176,7 @@ def _step3_raids(
                 _blessing_note(e, False),
             )
         else:
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e, Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {raid.why}", "R-12", _blessing_note(e, False)
             )
     survivors = _sweep(
@@ -168,7 +187,7 @@ def _step3_raids(
 
 # --- step 4 ---------------------------------------------------------------------------------------
 def _step4_diplomacy(
-    state: GameState, live: list[Entry], scorched: set[str], fates: dict[Entry, TokenFate]
+    state: GameState, live: list[Entry], scorched: set[str], fates: Fates
 ) -> tuple[set[str], list[Entry]]:
     """Rulebook p.9 step 4; R-13. (A diplomacy in a province raided this round was removed in step 3.)"""
     peace: set[str] = set()
@@ -177,7 +196,7 @@ def _step4_diplomacy(
             first = e.province not in peace
             peace.add(e.province)
             why = f"peace in {e.province}" if first else f"{e.province} already made peaceful this step"
-            fates[e] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
+            fates[id(e)] = TokenFate(e, Fate.PEACE, 4, why, "R-13", _blessing_note(e, False))
     survivors = _sweep(
         [e for e in live if e.token.kind != Kind.DIPLOMACY],
         peace,
@@ -191,17 +210,20 @@ def _step4_diplomacy(
 
 
 def _sweep(
-    live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: dict[Entry, TokenFate]
+    live: list[Entry], provinces: set[str], fate: Fate, step: int, by: str, ruling: str, fates: Fates
 ) -> list[Entry]:
     """Discard every token in the given provinces or on their borders (p.9 steps 3-4); return the rest."""
+    if not provinces:
+        return live
+    ordered = sorted(provinces)
     survivors = []
     for e in live:
-        hit = next((p for p in sorted(provinces) if e.touches(p)), None)
+        hit = next((p for p in ordered if e.touches(p)), None)
         if hit is None:
             survivors.append(e)
             continue
         back = "; a bluff returns to its owner's hand (p.9)" if e.token.kind == Kind.BLUFF else ""
-        fates[e] = TokenFate(
+        fates[id(e)] = TokenFate(
             e, fate, step, f"discarded by {by} {hit}{back}", ruling, _blessing_note(e, e.token.kind.fights)
         )
     return survivors
@@ -209,18 +231,23 @@ def _sweep(
 
 # --- step 5 ---------------------------------------------------------------------------------------
 def _token_part(e: Entry) -> list[Part]:
-    where = "centre" if e.in_centre else ("sea border" if e.on_sea else f"from {e.source}")
-    parts = [Part(f"{e.token} ({where})", e.token.strength or 0)]
-    parts += [Part(f"blessing {b} on {e.token}", b) for b in e.blessings]
+    source = e.source
+    where = "centre" if source is None else ("sea border" if source == SEA else f"from {source}")
+    token = e.token
+    parts = [Part(f"{token} ({where})", token.strength or 0)]
+    if e.blessings:
+        name = str(token)
+        parts += [Part(f"blessing {b} on {name}", b) for b in e.blessings]
     return parts
 
 
 def defence_bonuses(state: GameState, province: str) -> list[Part]:
     """Printed defense, faceup control tokens (R-01 for the Crab), defense bonus token (R-14, p.10)."""
     parts: list[Part] = []
-    printed = state.board.provinces[province].printed_defense
+    facts = state.board.provinces[province]
+    printed = facts.printed_defense
     if printed:
-        label = "capital (printed)" if state.board.provinces[province].is_capital else "printed defense"
+        label = "capital (printed)" if facts.is_capital else "printed defense"
         parts.append(Part(label, printed))
     control = state.control.get(province)
     if control and control.faceup:
@@ -234,28 +261,29 @@ def defence_bonuses(state: GameState, province: str) -> list[Part]:
 
 
 def _step5_battles(
-    state: GameState, live: list[Entry], fates: dict[Entry, TokenFate]
+    state: GameState, live: list[Entry], roles: dict[int, str], fates: Fates
 ) -> tuple[list[Battle], dict[str, Clan]]:
     """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
-    targets = sorted({e.province for e in live if _attacks(state, e)})
+    targets = sorted({e.province for e in live if roles[id(e)] is ATTACK})
     at: dict[str, list[Entry]] = {}
     for e in live:
         at.setdefault(e.province, []).append(e)
     battles: list[Battle] = []
     captured: dict[str, Clan] = {}
     for p in targets:
-        battle = _battle(state, p, at[p])
+        battle = _battle(state, p, at[p], roles)
         battles.append(battle)
         if battle.winner is not None:
             captured[p] = battle.winner
     attacked = set(targets)
     for e in live:
-        if _attacks(state, e):
-            fates[e] = TokenFate(e, Fate.ATTACKED, 5, f"attacked {e.province}", "R-14")
-        elif e.province in attacked and _defends(state, e):
-            fate = fates.get(e)
+        role = roles[id(e)]
+        if role is ATTACK:
+            fates[id(e)] = TokenFate(e, Fate.ATTACKED, 5, f"attacked {e.province}", "R-14")
+        elif role is DEFEND and e.province in attacked:
+            fate = fates.get(id(e))
             ruling = "R-04" if e.token.kind == Kind.BLUFF else "R-14"
-            fates[e] = TokenFate(
+            fates[id(e)] = TokenFate(
                 e,
                 Fate.DEFENDED if e.token.kind != Kind.BLUFF else Fate.LION_BLUFF,
                 5,
@@ -263,33 +291,34 @@ def _step5_battles(
                 ruling,
                 fate.blessings_discarded if fate else False,
             )
-        elif e not in fates:
-            fates[e] = TokenFate(e, Fate.DEFENDED, 5, f"defended {e.province}; not attacked", "R-17")
+        elif id(e) not in fates:
+            fates[id(e)] = TokenFate(e, Fate.DEFENDED, 5, f"defended {e.province}; not attacked", "R-17")
     return battles, captured
 
 
-def _battle(state: GameState, p: str, live: list[Entry]) -> Battle:
+def _battle(state: GameState, p: str, live: list[Entry], roles: dict[int, str]) -> Battle:
     defender = state.controller(p)
     sides: dict[Clan, list[Part]] = {}
     defence: list[Part] = []
     for e in live:
-        if _attacks(state, e):
+        role = roles[id(e)]
+        if role is ATTACK:
             sides.setdefault(e.clan, []).extend(_token_part(e))
-        elif _defends(state, e):
+        elif role is DEFEND:
             if e.token.kind == Kind.BLUFF:
                 defence.append(Part("Lion bluff (R-04)", LION_BLUFF_DEFENSE))
             else:
                 defence.extend(_token_part(e))
     defence += defence_bonuses(state, p)
     attackers = tuple(Side(c, tuple(parts)) for c, parts in sorted(sides.items()))
-    total = sum(x.value for x in defence)
-    capital = state.board.provinces[p].printed_defense if state.board.provinces[p].is_capital else 0
+    total = sum([x.value for x in defence])
+    province = state.board.provinces[p]
+    capital = province.printed_defense if province.is_capital else 0
     rulings = ["R-14", "R-15"]
-    against: dict[Clan, int] = {}
-    for a in attackers:
-        against[a.clan] = total - capital if a.clan == Clan.PHOENIX and capital else total  # R-05
-        if a.clan == Clan.PHOENIX and capital:
-            rulings.append("R-05")
+    against = dict.fromkeys(sides, total)
+    if capital and Clan.PHOENIX in sides:
+        against[Clan.PHOENIX] = total - capital  # R-05
+        rulings.append("R-05")
     winner, why = _decide(attackers, against, defender, p)
     if "R-02" in why:
         rulings.append("R-02")
@@ -318,32 +347,34 @@ def _decide(
     attackers: tuple[Side, ...], against: dict[Clan, int], defender: Clan | None, p: str
 ) -> tuple[Clan | None, str]:
     """R-15: strictly above the defence and every other attacker; R-02: the Crane wins its ties."""
+    totals = {a.clan: a.total for a in attackers}  # one side per clan
 
-    def beats_defence(a: Side) -> bool:
-        d = against[a.clan]
-        return a.total > d or (a.total == d and a.clan == Clan.CRANE)
+    def beats_defence(clan: Clan) -> bool:
+        t, d = totals[clan], against[clan]
+        return t > d or (t == d and clan == Clan.CRANE)
 
-    def beats_rivals(a: Side) -> bool:
-        return all(a.total > o.total or (a.total == o.total and a.clan == Clan.CRANE) for o in attackers if o is not a)
+    def beats_rivals(clan: Clan) -> bool:
+        t = totals[clan]
+        return all(t > o or (t == o and clan == Clan.CRANE) for c, o in totals.items() if c != clan)
 
     defending = f"{defender} defence" if defender else "the province's defence"
-    for a in attackers:
-        if beats_defence(a) and beats_rivals(a):
-            crane_tie = a.clan == Clan.CRANE and (
-                a.total == against[a.clan] or any(o.total == a.total for o in attackers if o is not a)
+    for clan, t in totals.items():
+        if beats_defence(clan) and beats_rivals(clan):
+            crane_tie = clan == Clan.CRANE and (
+                t == against[clan] or any(o == t for c, o in totals.items() if c != clan)
             )
             tail = " (tie won by the Crane, R-02)" if crane_tie else ""
-            if crane_tie and defender is None and a.total == against[a.clan]:
+            if crane_tie and defender is None and t == against[clan]:
                 tail = " (tie won by the Crane: nobody holds the province to keep it, R-02a)"
-            return a.clan, f"{a.clan} {a.total} beats {defending} {against[a.clan]}" + (
+            return clan, f"{clan} {t} beats {defending} {against[clan]}" + (
                 f" and every other attacker{tail}" if len(attackers) > 1 else tail
             )
-    best = max(a.total for a in attackers)
-    top = [a for a in attackers if a.total == best]
-    if len(top) > 1 and any(beats_defence(a) for a in top):
-        names = " and ".join(str(a.clan) for a in top)
+    best = max(totals.values())
+    top = [c for c, t in totals.items() if t == best]
+    if len(top) > 1 and any(beats_defence(c) for c in top):
+        names = " and ".join(str(c) for c in top)
         return None, f"{names} tie for highest at {best}: nobody takes {p} (R-15)"
-    a = top[0]
+    a = attackers[[s.clan for s in attackers].index(top[0])]
     d = against[a.clan]
     tie = "; a tie goes to the defender (p.9)" if best == d else ""
     if defender is not None:
@@ -355,6 +386,7 @@ def _decide(
 def _successful_defense(
     state: GameState,
     live: list[Entry],
+    roles: dict[int, str],
     battles: list[Battle],
     captured: dict[str, Clan],
     scorched: set[str],
@@ -365,15 +397,15 @@ def _successful_defense(
     """R-17: one faceup control token for a province not captured, scorched or made peaceful, that
     (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2.
     ``taken_off``: provinces whose attack a card took off the board during placement (R-17b)."""
-    fought = {b.province for b in battles}
-    defended = {e.province for e in live if _defends(state, e)}
+    fought = {b.province: b.why for b in battles}
+    defended = {e.province for e in live if roles[id(e)] is DEFEND}
     result: list[Defense] = []
     candidates = sorted(p for p in state.control if p not in captured and p not in scorched and p not in peace)
     for p in candidates:
         clan = state.controller(p)
         assert clan is not None  # p is in state.control
         if p in fought:
-            why = next(b.why for b in battles if b.province == p)
+            why = fought[p]
         elif p in defended and p in attacked_after_step2:
             why = "defending token(s) in place; the attack on it was removed by a raid or diplomacy (p.10)"
         elif p in defended:
@@ -418,7 +450,8 @@ def _ronin_notes(state: GameState, entries: list[Entry]) -> list[str]:
 # --- applying the outcomes at once ----------------------------------------------------------------
 def _apply(
     state: GameState, scorched: set[str], peace: set[str], captured: dict[str, Clan], defenses: list[Defense]
-) -> tuple[GameState, list[str]]:
+) -> tuple[dict[str, Control], dict[str, SpecialToken], list[str]]:
+    """The board after every outcome at once: control tokens and special tokens, and any shortage."""
     control = dict(state.control)
     special = dict(state.special)
     warnings: list[str] = []
@@ -433,9 +466,13 @@ def _apply(
     for d in defenses:
         placing[d.clan] = placing.get(d.clan, 0) + 1
     short: set[Clan] = set()
+    on_board: dict[Clan, int] = {}  # control tokens staying on the board, by clan
+    if placing:
+        for q, c in control.items():
+            if q not in captured:
+                on_board[c.clan] = on_board.get(c.clan, 0) + c.count
     for clan, n in sorted(placing.items()):
-        on_board = sum(c.count for q, c in control.items() if c.clan == clan and q not in captured)
-        supply = state.board.clans[clan].control_tokens - on_board
+        supply = state.board.clans[clan].control_tokens - on_board.get(clan, 0)
         if n > supply:
             if state.options.control_supply_limit:
                 short.add(clan)
@@ -456,30 +493,47 @@ def _apply(
     for d in defenses:  # R-16 / R-17
         if d.clan not in short:
             c = control[d.province]
-            control[d.province] = replace(c, faceup=c.faceup + 1)
-    return state.with_(control=control, special=special), warnings
+            control[d.province] = Control(c.clan, c.facedown, c.faceup + 1)
+    return control, special, warnings
 
 
 # --- step 6 ---------------------------------------------------------------------------------------
-def _step6_claim(state: GameState) -> tuple[GameState, list[Claim]]:
-    """Rulebook p.9 step 6, p.11; R-18. Lost territories' unplayed cards go back first, then claims."""
+def _step6_claim(
+    state: GameState, control: dict[str, Control], special: dict[str, SpecialToken]
+) -> tuple[dict[str, str | None], dict[Clan, tuple[tuple[str, str | None], ...]], list[Claim]]:
+    """Rulebook p.9 step 6, p.11; R-18. Lost territories' unplayed cards go back first, then claims.
+
+    Judged on the board after the battles (``control``, ``special``)."""
     held = {c: list(v) for c, v in state.cards_held.items()}
     on_board = dict(state.cards_on_board)
     claims: list[Claim] = []
+    territories = state.board.territories
+
+    def territory_controller(territory: str) -> Clan | None:  # R-18, as GameState.territory_controller
+        owners = set()
+        for p in territories[territory].provinces:
+            s = special.get(p)
+            if s is None or s.kind != Special.SCORCHED:
+                c = control.get(p)
+                owners.add(c.clan if c else None)
+                if len(owners) > 1:
+                    return None
+        return owners.pop() if len(owners) == 1 else None
+
     for clan in sorted(held):
         for territory, card in list(held[clan]):
-            if state.territory_controller(territory) != clan:
+            if territory_controller(territory) != clan:
                 held[clan].remove((territory, card))
                 on_board[territory] = card
                 claims.append(Claim(clan, territory, card, "returned"))
     for territory in sorted(on_board):
-        owner = state.territory_controller(territory)
+        owner = territory_controller(territory)
         if owner is not None:
             card = on_board.pop(territory)
             held.setdefault(owner, []).append((territory, card))
             claims.append(Claim(owner, territory, card, "claimed"))
     cards_held = {c: tuple(v) for c, v in held.items() if v}
-    return state.with_(cards_on_board=on_board, cards_held=cards_held), claims
+    return on_board, cards_held, claims
 
 
 # --- what to change on the physical board -----------------------------------------------------------
@@ -489,7 +543,10 @@ def _changes(old: GameState, new: GameState, claims: list[Claim]) -> list[Change
             None, "discard every revealed combat token to its owner's discard pile; bluffs go back behind their screens"
         )
     ]
-    for p in sorted(set(old.control) | set(new.control) | set(old.special) | set(new.special)):
+    was, now, had, has = old.control, new.control, old.special, new.special
+    changed = {p for p in was.keys() | now.keys() if was.get(p) is not now.get(p)}
+    changed |= {p for p in had.keys() | has.keys() if had.get(p) is not has.get(p)}
+    for p in sorted(changed):  # an unchanged province (same token objects) has nothing to change
         before, after = old.control.get(p), new.control.get(p)
         if before and (not after or after.clan != before.clan):
             changes.append(Change(p, f"remove {before.count} {before.clan} control token(s) from {p}"))
