@@ -28,8 +28,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.boarddata import load_board  # noqa: E402
-from referee.engine import Clan, Control, EntriesRefused, Entry, EventRefused, Kind, Token, begin_round  # noqa: E402
-from referee.engine import resolve as engine_resolve  # noqa: E402
+from referee.engine import (  # noqa: E402
+    Clan,
+    Control,
+    EntriesRefused,
+    Entry,
+    EventRefused,
+    Kind,
+    Token,
+    begin_round,
+    resolve as engine_resolve,  # noqa: E402
+)
 from referee.engine.model.board import SEA  # noqa: E402
 from referee.engine.model.digest import state_digest  # noqa: E402
 from referee.engine.model.state import GameState  # noqa: E402
