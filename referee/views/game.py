@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from ..engine import GameState, RoundReport, final_score, format_entry
-from ..engine.digest import state_to_dict  # the board as `referee board --json` prints it
+from ..engine.model.digest import state_to_dict  # the board as `referee board --json` prints it
 from ..log import Event, EventType, Fold
 from .board_svg import CLAN_INITIAL, board_svg
 
