@@ -37,7 +37,8 @@ _EXPORTS = {
     "resolution.placement": ("check_entries", "judge"),
     "resolution.report": ("Fate", "RoundReport"),
     "resolution.resolve": ("resolve",),
-    "scoring.honor": ("FinalScore", "Score", "final_score", "objective_met", "score_clan"),
+    "scoring.honor": ("FinalScore", "Score", "final_score", "score_clan"),
+    "scoring.objectives": ("objective_met",),
     "table.apply": ("apply_table_event",),
 }
 if TYPE_CHECKING:  # the same names, seen statically by type checkers
@@ -82,9 +83,9 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         FinalScore as FinalScore,
         Score as Score,
         final_score as final_score,
-        objective_met as objective_met,
         score_clan as score_clan,
     )
+    from .scoring.objectives import objective_met as objective_met
     from .table.apply import apply_table_event as apply_table_event
 
 _WHERE = {name: module for module, names in _EXPORTS.items() for name in names}
