@@ -228,7 +228,7 @@ def board(
             "--tokens draws a played round: give --round N (1-5) and --svg FILE", param_hint="--tokens"
         )
     if svg is not None:
-        played = fold.played(round_no) if tokens else None
+        played = fold.played(round_no) if tokens and round_no is not None else None  # --tokens needs --round
         write_output(svg, board_svg(played.before, played.report) if played else board_svg(state))
     render.board_view(state, json_out=json_out)
     if svg is not None and not json_out:

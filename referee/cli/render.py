@@ -359,7 +359,7 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
     rows = []
     before = None
     for s in steps:
-        changes = (
+        changes: list[str] = (
             []
             if before is None or s.event.type in ("RoundResolved", "GameCreated")
             else changes_between(before, s.state)

@@ -62,6 +62,7 @@ def clock(
     elif minutes is not None:
         value = (datetime.now(UTC) + timedelta(minutes=minutes)).isoformat(timespec="seconds")
     else:
+        assert ends is not None, "exactly one of --minutes, --ends and --stop is given"
         try:
             hh, mm = (int(x) for x in ends.split(":"))
             local = datetime.now().astimezone().replace(hour=hh, minute=mm, second=0, microsecond=0)
@@ -97,7 +98,8 @@ def announce(
         raise typer.BadParameter(f"{len(text)} characters: an announcement is at most 500", param_hint="TEXT")
     with open_store(db) as store:
         _tournament(store, tid)
-        venue.record(store, tid, "clear" if clear else "announce", "" if clear else text.strip())
+        words = "" if clear or text is None else text.strip()  # without --clear, the text is given
+        venue.record(store, tid, "clear" if clear else "announce", words)
     print(f"{tid}: announcements cleared" if clear else f"{tid}: announced")
 
 

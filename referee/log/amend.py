@@ -120,9 +120,9 @@ def setup_missing(fold: Fold) -> list[str]:
     from ..engine.notation.table_events import parse_table_event
     from ..engine.table.apply import FACTS, SETUP_ONLY
 
-    board, clans = fold.board, fold.header.clans
+    header, state = fold._created_game
+    board, clans = fold.board, header.clans
     setup = [line for line in fold.pending if isinstance(parse_table_event(line, board), SETUP_ONLY + FACTS)]
-    state = fold.start
     if setup:
         state, _ = apply_table_lines(state, setup, board)
     need = 1 + board.control_set_aside.get(len(clans), 0)
@@ -137,7 +137,7 @@ def setup_missing(fold: Fold) -> list[str]:
 def setup_board(fold: Fold, lines: Sequence[str]) -> GameState:
     """The board before round 1 with ``lines`` as the whole setup (the game's creation, then the facts)."""
 
-    h = fold.header
+    h = fold._created_game[0]
     state = new_state(fold.board, h.clans, options=h.options)
     check_new_facts((), lines, fold.board)
     for n, line in enumerate(lines, 1):

@@ -98,8 +98,9 @@ def game_score(fold: Fold, state: GameState | None = None) -> GameScore:
     from ..engine.scoring.honor import final_score
 
     board = fold.state if state is None else with_objectives(fold, state)
-    sealed = tuple(str(c) for c in fold.header.clans if c in fold.seals and c not in fold.revealed)
-    return GameScore(final_score(board), len(fold.rounds), sealed, dict(fold.header.players), fold.header.partial_setup)
+    header = fold._created_game[0]
+    sealed = tuple(str(c) for c in header.clans if c in fold.seals and c not in fold.revealed)
+    return GameScore(final_score(board), len(fold.rounds), sealed, dict(header.players), header.partial_setup)
 
 
 def game_status(events: Sequence[Event]) -> str:

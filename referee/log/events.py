@@ -254,7 +254,7 @@ def game_created(
     board_version: str,
     partial_setup: bool = False,
 ) -> dict[str, Any]:
-    payload = {
+    payload: dict[str, Any] = {
         "game": game,
         "clans": [str(c) for c in clans],
         "players": {str(k): v for k, v in players.items()},

@@ -171,7 +171,7 @@ class OpenGame:
         """Round 1 is refused while the rulebook's setup is incomplete (p.4), unless the game was taken over
         mid-way (``partial_setup``)."""
         fold = self.fold
-        if fold.rounds or fold.header.partial_setup:
+        if fold.rounds or fold._created_game[0].partial_setup:
             return
         missing = setup_missing(fold)
         if missing:

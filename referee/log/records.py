@@ -190,7 +190,10 @@ def export_text(events: Sequence[Event]) -> str:
     for e in events[1:]:
         if fold is not None:
             fold.apply(e)
-        result = result_line(game_score(fold)) if e.type == EventType.GAME_ENDED else ""
+        result = ""
+        if e.type == EventType.GAME_ENDED:
+            assert fold is not None, "a log holding a GameEnded event is folded as it is written"
+            result = result_line(game_score(fold))
         out += ["", *_section(e, result)]
     return "\n".join(out) + "\n"
 
@@ -386,17 +389,17 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
             )
         return EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, str(reason))
     if sec.kind == "correction-table":
-        lines = tuple(format_table_event(parse_table_event(line, board, m)) for m, line in sec.lines[1:])
-        digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, table=lines)}
-        return EventType.TABLE_EVENTS_CORRECTED, ev.table_events_corrected(sec.round, lines, str(reason), digests)
+        table = tuple(format_table_event(parse_table_event(line, board, m)) for m, line in sec.lines[1:])
+        digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, table=table)}
+        return EventType.TABLE_EVENTS_CORRECTED, ev.table_events_corrected(sec.round, table, str(reason), digests)
     if sec.kind == "correction-setup":
-        lines = tuple(format_board_fact(parse_board_line(line, board, m)) for m, line in sec.lines[1:])
-        start = setup_board(fold, lines)
+        facts = tuple(format_board_fact(parse_board_line(line, board, m)) for m, line in sec.lines[1:])
+        start = setup_board(fold, facts)
         digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
-        return EventType.SETUP_CORRECTED, ev.setup_corrected(lines, str(reason), digests)
-    entries = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
-    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, entries)}
-    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, entries, str(reason), digests)
+        return EventType.SETUP_CORRECTED, ev.setup_corrected(facts, str(reason), digests)
+    corrected = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
+    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, corrected)}
+    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, str(reason), digests)
 
 
 OBJECTIVE_LINE = re.compile(

@@ -192,7 +192,8 @@ class Fold:
             if self.ended and event.type not in CORRECTIONS:
                 raise ReplayError("the game has ended (p.10): only a correction may follow")
             if event.type == EventType.EVENT_RETRACTED:
-                report = amend.retract(self, data["seq"])
+                amend.retract(self, data["seq"])
+                report = None  # a retraction rebuilds the fold; it resolves no round
             else:
                 report = self._apply(event.type, data, outcome)
         except ReplayError as exc:
@@ -230,7 +231,8 @@ class Fold:
             self._revealed(data["clan"], data["objective"], data["code"])
             return None
         if type_ == EventType.GAME_ENDED:
-            return self._ended(data)
+            self._ended(data)
+            return None
         if type_ == EventType.SETUP_CORRECTED:
             report = self._setup_corrected(tuple(data["lines"]))
         else:
@@ -360,9 +362,8 @@ class Fold:
             raise ReplayError("setup recorded after round 1 was resolved")
         if self.pending:
             raise ReplayError("setup facts recorded after table events: enter them as table events")
-        header = self._created_game[0]
+        header, state = self._created_game
         amend.check_new_facts(self.setup_lines, lines, self.board)
-        state = self.start
         for n, line in enumerate(lines, 1):
             fact = parse_board_line(line, self.board, n)
             if fact.clan is not None and fact.clan not in header.clans:

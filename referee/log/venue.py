@@ -30,7 +30,7 @@ class VenueNoticeRow(SQLModel, table=True):
     recorded_at: str = Field(max_length=40)
 
 
-TABLE = VenueNoticeRow.__table__
+TABLE = SQLModel.metadata.tables[VenueNoticeRow.__tablename__]
 REFUSED = "the venue notices are append-only"
 SQLITE_TRIGGERS = [
     f"CREATE TRIGGER IF NOT EXISTS venue_notice_no_{op.lower()} BEFORE {op} ON venue_notice BEGIN "
@@ -99,7 +99,7 @@ def total(store: Store) -> int:
                 else "SELECT tablename FROM pg_tables WHERE tablename = 'venue_notice'"
             )
         ).first()
-        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar() if have else 0
+        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar_one() if have else 0
 
 
 def read(store: Store, tid: str) -> Venue:

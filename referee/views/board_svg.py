@@ -10,6 +10,7 @@ and a round report in, SVG text out. Clan colour is never the only cue: every cl
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 from ..engine import GameState, RoundReport
 
@@ -108,6 +109,10 @@ class _Node:
     xml.etree's general serializer took half the time of a picture (measured: bench/bench_web.py)."""
 
     __slots__ = ("tag", "attrib", "text", "children")
+    tag: str
+    attrib: dict[str, str]
+    text: str | None
+    children: list[_Node]
 
     def __init__(self, tag: str, attrib: dict[str, str] | None = None):
         self.tag, self.attrib, self.text, self.children = tag, attrib or {}, None, []
@@ -121,7 +126,7 @@ class _Node:
     def append(self, node: _Node) -> None:
         self.children.append(node)
 
-    def iter(self):
+    def iter(self) -> Iterator[_Node]:
         yield self
         for child in self.children:
             yield from child.iter()

@@ -53,7 +53,9 @@ def public_state(fold: Fold, state: GameState | None = None) -> GameState:
 
 def sealed_left(fold: Fold) -> list[str]:
     """Clans whose sealed objective is not revealed yet."""
-    return [str(c) for c in fold.header.clans if c in fold.seals and c not in fold.revealed]
+    h = fold.header
+    assert h is not None, "a stored game's log begins with its GameCreated event"
+    return [str(c) for c in h.clans if c in fold.seals and c not in fold.revealed]
 
 
 def is_provisional(fold: Fold) -> bool:
@@ -99,6 +101,7 @@ def corrections_of(events: Sequence[Event]) -> list[dict]:
 def header_data(fold: Fold, events: Sequence[Event]) -> dict:
     """As `referee show --json` prints it."""
     h = fold.header
+    assert h is not None, "a stored game's log begins with its GameCreated event"
     seals = [
         (e.data["round"], e.seal, e.type)
         for e in events
@@ -217,6 +220,7 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
     tokens; "all" draws every round (the HTML record); "none" draws nothing."""
     fold = fold or Fold.of(events)
     h = fold.header
+    assert h is not None, "a stored game's log begins with its GameCreated event"
     seals = round_seals(events)
     rounds = []
     for p in fold.rounds:
@@ -262,9 +266,11 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
 def round_svg(fold: Fold, round_no: int) -> str:
     """One round's revealed tokens drawn on the board they were placed on."""
     p = fold.played(round_no)
+    h = fold.header
+    assert h is not None, "a stored game's log begins with its GameCreated event"
     return board_svg(
         public_state(fold, p.before),
         p.report,
-        title=f"{fold.header.game}, round {p.round}: the revealed tokens on the board",
+        title=f"{h.game}, round {p.round}: the revealed tokens on the board",
         ids=f"r{p.round}-",
     )

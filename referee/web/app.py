@@ -11,7 +11,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -43,9 +43,10 @@ class Cache:
     """Folds and page data by (game, events, last hash): a log only grows, so that key names its content."""
 
     def __init__(self, size: int = 512):
-        self.size, self.items, self.lock = size, OrderedDict(), threading.Lock()
+        self.size, self.lock = size, threading.Lock()
+        self.items: OrderedDict[Hashable, Any] = OrderedDict()
 
-    def get(self, key, make: Callable[[], Any]):
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
@@ -90,7 +91,7 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         key = ("hidden", tuple((t["tournament"], t["events"]) for t in listed), venue_log.total(store))
 
         def compute() -> frozenset[str]:
-            out = set()
+            out: set[str] = set()
             for t in listed:
                 tour = tlog.fold(tlog.read_events(store, t["tournament"]))
                 posted = venue_log.read(store, t["tournament"]).posted
@@ -384,15 +385,17 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
             for x in status[:top]:
                 if x["game"] and x["game"] in loaded.live:
                     events, fold, key = fold_of(x["game"])
-                    svg = cache.get(
-                        ("grid",) + key,
-                        lambda fold=fold, x=x: board_svg(  # called at once, on this table's fold
+
+                    # called at once by the cache, on this table's fold
+                    def grid_svg(fold: Fold = fold, x: dict[str, Any] = x) -> str:
+                        return board_svg(
                             gv.public_state(fold),
                             cards=False,
                             title=f"Table {x['table']}: the board",
                             ids=f"t{x['table']}-",
-                        ),
-                    )
+                        )
+
+                    svg = cache.get(("grid",) + key, grid_svg)
                     boards.append({**x, "svg": svg})
             more = max(0, len(status) - top)
         return tpage(

@@ -37,23 +37,23 @@ def board_changes(before: GameState, after: GameState) -> list[str]:
                     elif n < 0:
                         out.append(f"remove {-n} {side} {b.clan} control token(s) from {p}")
     for p in sorted(set(before.special) | set(after.special)):
-        a, b = before.special.get(p), after.special.get(p)
-        if a == b:
+        was, now = before.special.get(p), after.special.get(p)
+        if was == now:
             continue
-        if a is not None:
-            out.append(f"remove the {a} token from {p}")
-        if b is not None:
-            out.append(f"place a {b} token in {p}")
+        if was is not None:
+            out.append(f"remove the {was} token from {p}")
+        if now is not None:
+            out.append(f"place a {now} token in {p}")
     for t in sorted(set(before.cards_on_board) | set(after.cards_on_board)):
         if (t in before.cards_on_board) != (t in after.cards_on_board):
             card = after.cards_on_board.get(t) or before.cards_on_board.get(t)
             what = f"the {t} territory card" + (f" ({card})" if card else "")
             out.append(f"put {what} back on its space" if t in after.cards_on_board else f"take {what} off its space")
     for clan in sorted(set(before.cards_held) | set(after.cards_held)):
-        a, b = set(before.cards_held.get(clan, ())), set(after.cards_held.get(clan, ()))
-        for t, card in sorted(b - a, key=str):
+        held, holds = set(before.cards_held.get(clan, ())), set(after.cards_held.get(clan, ()))
+        for t, card in sorted(holds - held, key=str):
             out.append(f"{clan} takes the {t} territory card" + (f" ({card})" if card else ""))
-        for t, card in sorted(a - b, key=str):
+        for t, card in sorted(held - holds, key=str):
             out.append(f"{clan} gives back the {t} territory card" + (f" ({card})" if card else ""))
     for card in sorted(after.cards_played - before.cards_played):
         out.append(f"the {card} card is played: out of the game")

@@ -96,6 +96,7 @@ def check_entries(
                 have[token] = [1, e]
         if source is not None and not problems:
             border = e.border
+            assert border is not None, "an entry with a source sits on a border"
             if border in borders:
                 problems.append(f"the border already holds {format_entry(borders[border])} (one token per border, p.7)")
             else:
@@ -122,7 +123,9 @@ def judge_site(state: GameState, entry: Entry) -> Illegal | None:
     if not specials:
         return None
     for p in (entry.source, entry.province):
-        token = specials.get(p) if p is not None else None  # the sea holds no special token
+        if p is None:  # a token in the centre has no source province
+            continue
+        token = specials.get(p)
         if token is None:
             continue
         special = token.kind

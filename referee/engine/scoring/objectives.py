@@ -7,6 +7,8 @@ needed: lion_coast, ...". Pure: the board state in, words out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..model.board import Board
 from ..model.state import GameState
 from ..model.tokens import Clan
@@ -80,7 +82,7 @@ def _connected_six(board: Board, mine: set[str], terr: dict[str, str]) -> bool:
     return False
 
 
-def _names(provinces) -> str:
+def _names(provinces: Iterable[str]) -> str:
     return ", ".join(sorted(provinces))
 
 
@@ -131,9 +133,9 @@ def objective_status(state: GameState, clan: Clan, objective: str) -> tuple[bool
             )
         return met, f"controls {fewest} provinces, the fewest"
     if objective == "web_of_influence":
-        territories = sorted({board.provinces[p].territory for p in mine})
-        return met, f"controls provinces in {len(territories)} of the 7 territories needed" + (
-            f": {', '.join(territories)}" if territories else ""
+        spread = sorted({board.provinces[p].territory for p in mine})
+        return met, f"controls provinces in {len(spread)} of the 7 territories needed" + (
+            f": {', '.join(spread)}" if spread else ""
         )
     if objective == "reclaiming_lost_lands":
         missing = sorted({"shadowlands_north", "shadowlands_south"} - mine)
