@@ -4,6 +4,7 @@ on a loopback port, photographed by Debian's chromium at phone and desktop width
     .venv/bin/python docs/screenshots.py
 """
 
+import random
 import socket
 import subprocess
 import sys
@@ -12,6 +13,9 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from tournament_play import setup_sheet  # noqa: E402  (the tests' own helper: a legal setup for a table)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
@@ -77,6 +81,8 @@ def tournament(db: str, tmp: str) -> None:
     for table in json.loads(referee("tournament", "seating", "spring", "1", "--json", "--db", db)):
         clans = [s["clan"] for s in table["seats"]]
         sheet = "".join(f"{c}: army 2 @ {c}_capital\n" for c in clans)
+        setup = setup_sheet(db, table["game"], random.Random(table["table"]))  # the starting control tokens (p.4)
+        referee("setup", table["game"], "-", "--db", db, input=setup)
         referee("round", table["game"], "-", "--yes", "--db", db, input=sheet)
 
 

@@ -83,7 +83,18 @@ def seeded(tmp_path_factory):
     _need_browser()
     db = str(tmp_path_factory.mktemp("browser") / "games.db")
     cli(db, "demo")
-    cli(db, "new", "mid", "--clans", "crab,lion", "--players", f"crab={EVIL},lion=Bo", "--event", "Spring open")
+    cli(
+        db,
+        "new",
+        "mid",
+        "--clans",
+        "crab,lion",
+        "--players",
+        f"crab={EVIL},lion=Bo",
+        "--event",
+        "Spring open",
+        "--partial-setup",
+    )
     cli(db, "setup", "mid", "-", input="crab: control @ crab_central\nlion: control @ lion_northwest\n")
     cli(
         db,

@@ -75,7 +75,7 @@ def test_the_cards_game_through_the_commands_ends_with_the_api_honor(tmp_path, a
     codes = {}
     for clan, objective in hidden.items():  # each player seals its objective unseen (no objective in the log)
         out = run(db, "seal", game, clan, input=objective + "\n")
-        codes[clan] = re.search(r"Reveal code: ([0-9A-F]{4}-[0-9A-F]{4})", out).group(1)
+        codes[clan] = re.search(r"Reveal code: ([0-9A-Z]{5}-[0-9A-Z]{5})", out).group(1)
     # every path plays some round; round 3 (Animate the Dead) takes the parametrized one
     rest = [p for p in PATHS if p != animate_path]
     order = {1: rest[0], 2: rest[1], 3: animate_path, 4: rest[2], 5: "file"}

@@ -69,7 +69,7 @@ def test_the_record_is_self_contained_and_shows_every_round(demo, tmp_path):
 def test_player_names_are_escaped_and_objectives_hidden_until_revealed(tmp_path):
     """Objectives are secret until the end of the game (p.10): a record made mid-game never shows one."""
     db = str(tmp_path / "games.db")
-    invoke(db, "new", "g1", "--clans", "crab,lion", "--players", f"crab={EVIL},lion=Bo")
+    invoke(db, "new", "g1", "--clans", "crab,lion", "--players", f"crab={EVIL},lion=Bo", "--partial-setup")
     invoke(db, "setup", "g1", "-", input="crab: objective the_last_line_of_defense\n")
     invoke(db, "seal", "g1", "lion", input="the_plains_of_battle\n")
     invoke(db, "round", "g1", "-", "--yes", input="crab: army 2 @ crab_capital\n")

@@ -37,9 +37,9 @@ def real(*args, cwd, stdin=None, env=None):
 
 
 def played(db, game="t1", rounds=0):
-    assert invoke(db, "new", game, "--clans", "crab,lion").exit_code == 0
-    for _ in range(rounds):
-        assert invoke(db, "round", game, "-", "--yes", input=ROUND).exit_code == 0
+    assert invoke(db, "new", game, "--clans", "crab,lion", "--partial-setup").exit_code == 0
+    for n in range(1, rounds + 1):  # the same sheet each round: each names its round
+        assert invoke(db, "round", game, "-", "--yes", "--round", str(n), input=ROUND).exit_code == 0
 
 
 def tree(folder: Path) -> set[str]:
@@ -190,7 +190,7 @@ def test_doctor_on_both_backends(any_db):
 # --- 3. game ids, and bytes that are not UTF-8 ------------------------------------------------------------
 @pytest.mark.parametrize("game", ["Friday_T3", "t_3", "t3.", "x" * 65, "crab lion", "é"])
 def test_a_new_game_id_outside_the_rule_is_refused_as_typed(tmp_path, game):
-    result = invoke(tmp_path / "games.db", "new", game, "--clans", "crab,lion")
+    result = invoke(tmp_path / "games.db", "new", game, "--clans", "crab,lion", "--partial-setup")
     assert result.exit_code == 1 and f"'{game}' is not a valid game id" in str(result.exception)
     assert not (tmp_path / "games.db").exists() or game not in invoke(tmp_path / "games.db", "games").output
 
@@ -305,8 +305,8 @@ def test_an_old_short_code_still_verifies_and_reveals(tmp_path):
             "ObjectiveSealed",
             {"clan": "crab", "commitment": legacy_commit("t1", "crab", "emerald_empire", "D51B-000C")},
         )
-    for _ in range(5):
-        assert invoke(db, "round", "t1", "-", "--yes", input=ROUND).exit_code == 0
+    for n in range(1, 6):  # the same sheet each round: each names its round
+        assert invoke(db, "round", "t1", "-", "--yes", "--round", str(n), input=ROUND).exit_code == 0
     assert invoke(db, "reveal", "t1", "crab", "emerald_empire", "D51B-000B").exit_code == 1
     assert invoke(db, "reveal", "t1", "crab", "emerald_empire", "d51b-000c").exit_code == 0
     assert invoke(db, "verify", "t1").exit_code == 0
@@ -316,8 +316,8 @@ def test_a_new_code_is_forgiving_to_type(tmp_path):
     db = tmp_path / "games.db"
     played(db)
     code = re.search(r"Reveal code: (\S+)", invoke(db, "seal", "t1", "crab", input="the_last_line\n").output).group(1)
-    for _ in range(5):
-        assert invoke(db, "round", "t1", "-", "--yes", input=ROUND).exit_code == 0
+    for n in range(1, 6):  # the same sheet each round: each names its round
+        assert invoke(db, "round", "t1", "-", "--yes", "--round", str(n), input=ROUND).exit_code == 0
     typed = code.replace("-", "").lower().replace("0", "o").replace("1", "l")
     assert invoke(db, "reveal", "t1", "crab", "the_last_line", typed).exit_code == 0
     assert invoke(db, "verify", "t1").exit_code == 0

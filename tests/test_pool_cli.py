@@ -46,7 +46,7 @@ def events(db, game):
 def test_dragon_return_then_entered_is_refused_through_round(tmp_path):
     """R-03 then R-08: the Dragon's only army 5 went back to its pool at the draw."""
     db = str(tmp_path / "g.db")
-    invoke(db, "new", "g", "--clans", "dragon,lion")
+    invoke(db, "new", "g", "--clans", "dragon,lion", "--partial-setup")
     invoke(db, "setup", "g", "-", input="dragon: control @ dragon_south\nlion: control @ lion_northwest\n")
     invoke(db, "event", "g", "setup: tokens")
     invoke(db, "event", "g", "dragon: returns army 5")
@@ -68,7 +68,7 @@ def test_dragon_return_then_entered_is_refused_through_round(tmp_path):
 def test_first_player_card_then_entered_is_refused_through_round(tmp_path):
     """R-21 then R-08: the first player card returned the Lion's only army 6 to its pool."""
     db = str(tmp_path / "g.db")
-    invoke(db, "new", "g", "--clans", "crab,crane,lion")
+    invoke(db, "new", "g", "--clans", "crab,crane,lion", "--partial-setup")
     invoke(db, "setup", "g", "-", input="lion: control @ lion_coast\n")
     invoke(db, "event", "g", "setup: tokens", "initiative: crab", "crab: first_player lion army 6 @ lion_capital")
     before = events(db, "g")
@@ -92,7 +92,7 @@ def test_first_player_card_then_entered_is_refused_through_round(tmp_path):
 def test_promotion_and_reinforcements_then_entered_are_refused_through_round(tmp_path):
     """card:promotion and card:reinforcements put a token back in the pool: refused at entry (R-08), one line each."""
     db = str(tmp_path / "g.db")
-    invoke(db, "new", "g", "--clans", "crab,unicorn")
+    invoke(db, "new", "g", "--clans", "crab,unicorn", "--partial-setup")
     setup = (
         "crab: control @ crab_central\ncrab: control @ crab_northwest\ncrab: control @ crab_northeast\n"
         "unicorn: control @ unicorn_southwest\nunicorn: control @ unicorn_southeast\n"

@@ -23,7 +23,7 @@ ROUND2 = "crab: army 3 crab_central > crab_northeast\nlion: army 1 @ lion_northw
 
 
 def _game(db):
-    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--db", db]).exit_code == 0
+    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
     assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
     return db
 

@@ -20,7 +20,7 @@ def invoke(db, *args, input=None, code=0):
 
 def play_discarded_attack(db, game, *options):
     """R-17b: the Crab's shugenja takes the only attack on crab_northeast off the board during placement."""
-    invoke(db, "new", game, "--clans", "crab,crane", *options)
+    invoke(db, "new", game, "--clans", "crab,crane", "--partial-setup", *options)
     invoke(db, "setup", game, "-", input="crab: control @ crab_northeast\ncrane: control @ crane_south\n")
     invoke(db, "event", game, "crab: shugenja crane army 3 crane_south > crab_northeast")
     return invoke(db, "round", game, "-", "--yes", "--json", input="crab: army 1 @ crab_capital\n")
@@ -73,7 +73,7 @@ def test_r17b_option_bad_value_refused(tmp_path):
 
 def test_r11a_round_report_says_a_ronin_placed_fewer(tmp_path):
     db = str(tmp_path / "g.db")
-    invoke(db, "new", "g", "--clans", "crab,unicorn")
+    invoke(db, "new", "g", "--clans", "crab,unicorn", "--partial-setup")
     invoke(db, "setup", "g", "-", input="crab: control @ crab_northeast\ncrab: control @ lion_northwest\n")
     # round 1: the Crab takes the Unicorn's capital, its only province: the Unicorn is ronin in round 2 (R-11)
     first = invoke(db, "round", "g", "-", "--yes", input="crab: army 5 lion_northwest > unicorn_capital\n")

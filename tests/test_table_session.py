@@ -90,7 +90,7 @@ class Session:
 
 
 def _game(db):
-    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--db", db]).exit_code == 0
+    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
     assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
     return db
 

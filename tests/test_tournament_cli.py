@@ -11,7 +11,7 @@ from fractions import Fraction as F
 from itertools import combinations
 from pathlib import Path
 
-from tournament_play import next_sheet
+from tournament_play import next_sheet, setup_sheet
 from typer.testing import CliRunner
 
 from referee.cli.app import app
@@ -44,6 +44,9 @@ def referee(db, *args, stdin=None):
 
 
 def play(db, game, rounds, rng):
+    setup = setup_sheet(db, game, rng)  # the table's moderator records the starting control tokens first (p.4)
+    if setup:
+        ok(db, "setup", game, "-", input=setup)
     for _ in range(rounds):
         ok(db, "round", game, "-", "--yes", input=next_sheet(db, game, rng))
 

@@ -30,7 +30,18 @@ def cli(db, *args, input=None):
 def demo(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("web") / "games.db")
     cli(db, "demo")
-    cli(db, "new", "mid", "--clans", "crab,lion", "--players", f"crab={EVIL},lion=Bo", "--event", EVIL)
+    cli(
+        db,
+        "new",
+        "mid",
+        "--clans",
+        "crab,lion",
+        "--players",
+        f"crab={EVIL},lion=Bo",
+        "--event",
+        EVIL,
+        "--partial-setup",
+    )
     cli(db, "setup", "mid", "-", input="crab: objective the_last_line_of_defense\n")
     cli(db, "seal", "mid", "lion", input="the_plains_of_battle\n")
     cli(db, "round", "mid", "-", "--yes", input="crab: army 2 @ crab_capital\nlion: army 1 lion_capital > lion_coast\n")
@@ -241,7 +252,7 @@ def test_a_log_the_engine_cannot_replay_is_said_plainly(tmp_path):
     import sqlite3
 
     db = str(tmp_path / "games.db")
-    cli(db, "new", "g1", "--clans", "crab,lion")
+    cli(db, "new", "g1", "--clans", "crab,lion", "--partial-setup")
     cli(db, "round", "g1", "-", "--yes", input="crab: army 2 @ crab_capital\n")
     with sqlite3.connect(db) as conn:
         conn.execute("DROP TRIGGER event_no_update")
@@ -255,7 +266,7 @@ def test_a_log_the_engine_cannot_replay_is_said_plainly(tmp_path):
 
 def test_corrections_are_labelled_on_the_game_page(tmp_path):
     db = str(tmp_path / "games.db")
-    cli(db, "new", "g2", "--clans", "crab,lion", "--players", "crab=Ann,lion=Bo")
+    cli(db, "new", "g2", "--clans", "crab,lion", "--players", "crab=Ann,lion=Bo", "--partial-setup")
     cli(db, "round", "g2", "-", "--yes", input="crab: army 2 @ crab_capital\n")
     cli(db, "round", "g2", "-", "--yes", input="lion: army 1 @ lion_capital\n")
     sheet = tmp_path / "fixed.txt"

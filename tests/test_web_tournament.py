@@ -3,6 +3,7 @@ standings, seating by table and by player name, table status, player pages, the 
 organiser's notices, and `referee tournament publish` (a static site with QR-coded seating sheets)."""
 
 import json
+import random
 import re
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from tournament_play import setup_sheet
 from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
@@ -60,6 +62,7 @@ def db(tmp_path_factory):
     cli(db, "tournament", "clock", "spring", "--minutes", "90")
     table1 = json.loads(cli(db, "tournament", "seating", "spring", "1", "--json"))[0]
     clan = table1["seats"][0]["clan"]
+    cli(db, "setup", table1["game"], "-", input=setup_sheet(db, table1["game"], random.Random(1)))  # p.4
     cli(db, "round", table1["game"], "-", "--yes", input=f"{clan}: army 1 @ {clan}_capital\n")  # table 1 plays a round
     return db
 
@@ -227,6 +230,7 @@ def test_tournament_head_changes_with_a_notice_or_a_round(tmp_path):
         assert second.status_code == 200 and second.headers["etag"] != tag
         table1 = json.loads(cli(db, "tournament", "seating", "spring", "1", "--json"))[0]
         clan = table1["seats"][0]["clan"]
+        cli(db, "setup", table1["game"], "-", input=setup_sheet(db, table1["game"], random.Random(1)))
         cli(db, "round", table1["game"], "-", "--yes", input=f"{clan}: army 1 @ {clan}_capital\n")
         assert (
             c.get("/api/tournaments/spring/head", headers={"If-None-Match": second.headers["etag"]}).status_code == 200

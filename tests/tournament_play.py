@@ -44,3 +44,30 @@ def next_sheet(url: str, game: str, rng: random.Random) -> str:
     with Store(url) as store:
         state = Fold.of(store.events(game)).state
     return "\n".join(random_sheet(state, rng)) + "\n"
+
+
+def setup_sheet(url: str, game: str, rng: random.Random) -> str:
+    """The rest of the rulebook's setup (p.4 step 7, p.5 step 10) for a table's new game: each clan's set-aside
+    control tokens, one a province, on provinces no one controls yet (no capital, no Shadowlands province). Empty
+    when the setup is complete."""
+    from referee.log.amend import setup_missing
+
+    with Store(url) as store:
+        fold = Fold.of(store.events(game))
+    if fold.rounds or not setup_missing(fold):
+        return ""
+    state, board = fold.state, fold.board
+    need = 1 + board.control_set_aside.get(len(state.clans), 0)
+    free = sorted(
+        p
+        for p, province in board.provinces.items()
+        if state.controller(p) is None
+        and not province.is_capital
+        and not board.territories[province.territory].is_shadowlands
+    )
+    rng.shuffle(free)
+    lines = []
+    for clan in state.clans:
+        for _ in range(need - state.control_tokens_on_board(clan)):
+            lines.append(f"{clan}: control @ {free.pop()}")
+    return "\n".join(lines) + "\n"
