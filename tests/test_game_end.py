@@ -171,7 +171,7 @@ def test_nothing_but_a_correction_is_recorded_after_the_end(tmp_path, finished):
     ok(db, "import", str(path))
     for args, stdin in (
         (("event", GAME, "crab: passes"), None),
-        (("round", GAME, "-", "--yes"), golden_sheet(1)),
+        (("round", GAME, "-", "--yes"), "crab: army 1 @ crab_capital\n"),
         (("setup", GAME, "-"), "crab: control @ crane_south\n"),
         (("retract", GAME, "--reason", "typo"), None),
     ):
@@ -179,6 +179,10 @@ def test_nothing_but_a_correction_is_recorded_after_the_end(tmp_path, finished):
         assert refused.exit_code == 1 and "the game has ended" in refused.stderr, (args, refused)
     with Store(db) as store:
         before = len(store.events(GAME))
+    again = cli(db, "round", GAME, "-", "--yes", input=golden_sheet(1))  # R-27: round 1's own sheet again
+    assert again.exit_code == 0 and "round 1 is already recorded with this same sheet" in again.output
+    with Store(db) as store:
+        assert len(store.events(GAME)) == before  # nothing recorded
     sheet = tmp_path / "r5.txt"
     sheet.write_text(golden_sheet(5).replace("crab: army 1 @", "crab: army 2 @", 1))
     out = ok(db, "correct", GAME, "5", str(sheet), "--reason", "the judge's ruling")

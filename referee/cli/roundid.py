@@ -37,11 +37,14 @@ class Recorded:
 
 
 def recorded_rounds(events: Iterable) -> list[Recorded]:
+    """The rounds recorded and still in effect: a round taken back by ``retract`` is not a recorded round."""
     from ..log import EventType
 
+    events = list(events)
+    retracted = {e.data["seq"] for e in events if e.type == EventType.EVENT_RETRACTED}
     out = []
     for e in events:
-        if e.type in (EventType.ROUND_RESOLVED, EventType.ENTRY_CORRECTED):
+        if e.type in (EventType.ROUND_RESOLVED, EventType.ENTRY_CORRECTED) and e.seq not in retracted:
             data = e.data
             out.append(
                 Recorded(

@@ -106,6 +106,7 @@ class TableSession:
             return self.table_event(line)
         if self.round > 5:
             raise RefereeError(f"game {self.game!r} is over: five rounds were played (p.10)")
+        self.log.check_setup()  # round 1's tokens wait for the rulebook's setup (p.4), before any is typed
         entry = parse_entry(line, self.state.board)
         refusals = self.check([*self.pending, entry])
         if refusals:
