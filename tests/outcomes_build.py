@@ -4,7 +4,7 @@
 
 Three sources, each item a section headed ``== <id>``:
 
-- every casebook case (tests/casebook/*.toml, as tests/test_casebook.py runs them): the table events' notes, the
+- every casebook case (referee/data/casebook/*.toml, as tests/test_casebook.py runs them): the table events' notes, the
   refusal, or the round report, and the state digest after it;
 - every golden game, event by event: the round report and the state digest after every event;
 - 200 seeded random five-player rounds (``random_round(seed)``, up to 25 tokens, blessings included,
@@ -52,7 +52,7 @@ from referee.log import GOLDEN_GAMES, golden, states  # noqa: E402
 from referee.scenario import build_state, load_cases  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "outcomes.txt"
-CASEBOOK = Path(__file__).resolve().parent / "casebook"
+CASEBOOK = Path(__file__).resolve().parent.parent / "referee" / "data" / "casebook"
 RANDOM_ROUNDS = 200
 CLANS_PER_ROUND = 5
 TOKENS_PER_CLAN = 5  # p.7: five placements a round (blessings count)
