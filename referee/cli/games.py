@@ -105,17 +105,12 @@ def create_game(store, game: str, seats, **header):
 @commands.command("games")
 def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the games in the database."""
-    from ..log.ending import game_status
+    from ..views.data import games_status
     from . import render
 
     with open_store(db) as store:
         infos = store.games()
-        status = {}
-        for events in store.stream():
-            try:
-                status[events[0].game] = game_status(events)  # from the events alone: no engine run per game
-            except RefereeError:  # an unreadable payload: `referee verify` names the event
-                status[events[0].game] = "damaged: run referee verify"
+        status = games_status(store.stream())
     render.games(infos, status, json_out=json_out, where=store.where)
 
 

@@ -64,8 +64,9 @@ def verify(
 ) -> None:
     """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence.
     A record (a file) must end with the game's result: one cut anywhere is incomplete."""
-    from ..log import game_ended, parse_records, verify as verify_log
-    from ..log.ending import check_complete, rounds_in
+    from ..log import parse_records, verify as verify_log
+    from ..log.ending import check_complete
+    from ..views.data import verify_status
     from . import render
 
     path = Path(target)
@@ -82,11 +83,7 @@ def verify(
         sealed = next((e for e in events if e.seal == code), None)
         if sealed is None:
             raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
-    end = game_ended(events)
-    status = "finished" if end else f"in progress: round {rounds_in(events) + 1} to play"
-    if end is None and rounds_in(events) >= 5:
-        status = "in progress: objectives to reveal"
-    render.verified(target, events, found, lines, json_out=json_out, status=status, sealed=sealed)
+    render.verified(target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed)
     if found:
         raise typer.Exit(1)
     if lines is not None and not allow_incomplete:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import is_dataclass
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,11 +10,12 @@ from rich.console import Console
 from rich.segment import Segment  # loaded with rich.console already
 
 from ..engine.model.digest import state_to_dict
-from ..engine.model.entry import Entry
 from ..engine.model.state import GameState
 from ..engine.model.tokens import Clan
 from ..engine.notation.round import format_entry
 from ..engine.resolution.report import RoundReport
+from ..views import data
+from ..views.data import event_label, event_lines, jsonable as to_jsonable
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -31,20 +30,6 @@ def _table(title: str) -> Table:
     return Table(title=title, title_justify="left")
 
 
-def to_jsonable(value: Any) -> Any:
-    if isinstance(value, Entry):  # the one value with a clan, a token and a province
-        return format_entry(value)
-    if is_dataclass(value):
-        return {f: to_jsonable(getattr(value, f)) for f in value.__dataclass_fields__}
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [to_jsonable(v) for v in value]
-    return value
-
-
 def print_json(value: Any) -> None:
     print(json.dumps(to_jsonable(value), indent=2, sort_keys=False))
 
@@ -55,7 +40,7 @@ def round_report(report: RoundReport, state: GameState, *, json_out: bool = Fals
     One line per token, side or change, columns aligned: lines a player can check against the table,
     copy or search (long lines are left whole for the terminal to wrap)."""
     if json_out:
-        print_json({"round": report.round, "report": report, "state": state_to_dict(state), "seal": seal})
+        print_json(data.round_data(report, data.board_data(state), seal))
         return
     out: list[Segment] = []  # the report's text, each part with its style, printed as it is
 
@@ -199,7 +184,7 @@ def board_changes(lines: list[str], *seals: str) -> None:
 def board_view(state: GameState, *, json_out: bool = False) -> None:
     """The board by territory: control, faceup tokens, special tokens and territory cards."""
     if json_out:
-        print_json(state_to_dict(state))
+        print_json(data.board_data(state))
         return
     board = state.board
     title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
@@ -248,18 +233,7 @@ def game_created(game: str, state: GameState, where: str, *, partial_setup: bool
 
 
 def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False, where: str = "") -> None:
-    rows = [
-        {
-            "game": g.game,
-            "state": (status or {}).get(g.game, ""),
-            "clans": g.header.get("clans"),
-            "event": g.header.get("event", ""),
-            "table": g.header.get("table", ""),
-            "events": g.events,
-            "created": g.created_at,
-        }
-        for g in infos
-    ]
+    rows = data.games_data(infos, status)
     if json_out:
         print_json(rows)
         return
@@ -282,23 +256,8 @@ def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False
 def game_summary(fold, events, *, json_out: bool = False) -> None:
     h = fold.header
     seals = [(e.data["round"], e.seal, e.type) for e in events if e.type in ("RoundResolved", "EntryCorrected")]
-    data = {
-        "game": h.game,
-        "clans": h.clans,
-        "players": h.players,
-        "event": h.event,
-        "table": h.table,
-        "date": h.date,
-        "options": h.options.to_dict(),
-        "engine_version": h.engine_version,
-        "board_version": h.board_version,
-        "round": fold.state.round,
-        "partial_setup": h.partial_setup,
-        "events": len(events),
-        "seals": [{"round": r, "seal": s, "event": t} for r, s, t in seals],
-    }
     if json_out:
-        print_json(data)
+        print_json(data.show_data(fold, events))
         return
     where = [part for part in (h.event, f"table {h.table}" if h.table else "", h.date) if part]
     console.print(f"[bold]{h.game}[/bold]" + (f"  {', '.join(where)}" if where else ""))
@@ -324,67 +283,12 @@ def _at(e) -> str:
     return e.recorded_at[:19].replace("T", " ") if e.recorded_at else "time not recorded"
 
 
-def _event_lines(e) -> list[str]:
-    """What an event holds, one line each, for the replay."""
-    d = e.data
-    if e.type == "GameCreated":
-        players = ", ".join(f"{c} ({d['players'][c]})" if d["players"].get(c) else c for c in d["clans"])
-        return [f"seats: {players}"]
-    if e.type in ("SetupRecorded", "TableEventsRecorded"):
-        return list(d["lines"])
-    if e.type in ("TableEventsCorrected", "SetupCorrected"):
-        return [f"reason: {d['reason']}", *d["lines"]]
-    if e.type == "EntryCorrected":
-        return [f"reason: {d['reason']}", *d["entries"]]
-    if e.type == "EventRetracted":
-        return [f"reason: {d['reason']}"]
-    if e.type == "ObjectiveRevealed":
-        return [f"{d['clan']} reveals {d['objective']}"]
-    if e.type == "ObjectiveSealed":
-        return [f"{d['clan']} seals a secret objective"]
-    if e.type == "GameEnded":
-        return [
-            ", ".join(f"{c} {n}" for c, n in d["scores"].items())
-            + f"; winner {' and '.join(d['winners'])}"
-            + f" ({d['tiebreak']})"
-        ]
-    return []
-
-
 def replay(steps, *, json_out: bool = False, board_after=None) -> None:
     """Every event of the log in order, each labelled with the time it was recorded: a round with its report;
     table events, reveals, retractions and corrections with what they changed on the board."""
-    from ..engine.model.board_changes import board_changes as changes_between
-
-    rows = []
-    before = None
-    for s in steps:
-        changes: list[str] = (
-            []
-            if before is None or s.event.type in ("RoundResolved", "GameCreated")
-            else changes_between(before, s.state)
-        )
-        rows.append((s, changes))
-        before = s.state
+    rows = data.replay_rows(steps)
     if json_out:
-        print_json(
-            {
-                "events": [
-                    {
-                        "seq": s.event.seq,
-                        "type": s.event.type,
-                        "recorded_at": s.event.recorded_at,
-                        "label": event_label(s.event),
-                        "seal": s.event.seal,
-                        "lines": _event_lines(s.event),
-                        "changes": changes,
-                        "report": s.report if s.event.type == "RoundResolved" else None,
-                    }
-                    for s, changes in rows
-                ],
-                "board": None if board_after is None else state_to_dict(board_after),
-            }
-        )
+        print_json(data.replay_data(rows, board_after))
         return
     for s, changes in rows:
         e = s.event
@@ -393,7 +297,7 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
             entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
             round_report(s.report, s.state, seal=e.seal)
             continue
-        for line in _event_lines(e):
+        for line in event_lines(e):
             console.print(f"  {line}")
         if changes:
             console.print("On the board:")
@@ -406,25 +310,7 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
 
 def verified(target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None) -> None:
     if json_out:
-        print_json(
-            {
-                "target": target,
-                "events": len(events),
-                "ok": found is None,
-                "status": status,
-                "seal": None
-                if sealed is None
-                else {"seal": sealed.seal, "seq": sealed.seq, "type": sealed.type, "recorded_at": sealed.recorded_at},
-                "divergence": None
-                if found is None
-                else {
-                    "seq": found.seq,
-                    "problem": str(found.problem),
-                    "detail": found.detail,
-                    "line": lines[found.index] if lines else None,
-                },
-            }
-        )
+        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed))
         return
     if found is None:
         last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
@@ -442,25 +328,6 @@ def verified(target: str, events, found, lines, *, json_out: bool = False, statu
     else:
         where = f" (line {lines[found.index]})" if lines else ""
         console.print(f"[red]{target}: first divergence at {found}{where}[/red]")
-
-
-def event_label(e) -> str:
-    """An event in a few words: "round 3", "round 2's table events", "the end of the game"."""
-    d = e.data
-    labels = {
-        "GameCreated": lambda: "the game's creation",
-        "SetupRecorded": lambda: "setup facts",
-        "RoundResolved": lambda: f"round {d['round']}",
-        "TableEventsRecorded": lambda: f"round {d['round']}'s table events",
-        "EntryCorrected": lambda: f"the correction of round {d['round']}",
-        "TableEventsCorrected": lambda: f"the correction of round {d['round']}'s table events",
-        "SetupCorrected": lambda: "the correction of the setup",
-        "ObjectiveSealed": lambda: f"{d['clan']}'s objective sealed",
-        "ObjectiveRevealed": lambda: f"{d['clan']}'s objective revealed",
-        "EventRetracted": lambda: f"the retraction of event {d['seq']}",
-        "GameEnded": lambda: "the end of the game",
-    }
-    return labels.get(e.type, lambda: e.type)()
 
 
 def _outcome_table(title: str, outcome) -> Table:

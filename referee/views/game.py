@@ -7,32 +7,16 @@ marked provisional and carries no objective line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any
 
-from ..engine import GameState, RoundReport, final_score, format_entry
-from ..engine.model.digest import state_to_dict  # the board as `referee board --json` prints it
-from ..log import Event, EventType, Fold
+from ..engine import GameState, RoundReport, format_entry
+from ..log import Event, EventType, Fold, game_score, states
+from . import data
 from .board_svg import CLAN_INITIAL, board_svg
 
 ROUNDS = 5  # a game is five rounds (p.10)
-
-
-def jsonable(value: Any) -> Any:
-    """Engine values as JSON-ready data, the way the CLI's ``--json`` prints them."""
-    if hasattr(value, "__dataclass_fields__") and hasattr(value, "token") and hasattr(value, "province"):
-        return format_entry(value)
-    if hasattr(value, "__dataclass_fields__"):
-        return {f: jsonable(getattr(value, f)) for f in value.__dataclass_fields__}
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in value]
-    return value
 
 
 def is_over(fold: Fold) -> bool:
@@ -99,75 +83,56 @@ def corrections_of(events: Sequence[Event]) -> list[dict]:
 
 
 def header_data(fold: Fold, events: Sequence[Event]) -> dict:
-    """As `referee show --json` prints it."""
-    h = fold.header
-    assert h is not None, "a stored game's log begins with its GameCreated event"
-    seals = [
-        (e.data["round"], e.seal, e.type)
-        for e in events
-        if e.type in (EventType.ROUND_RESOLVED, EventType.ENTRY_CORRECTED)
-    ]
-    return {
-        "game": h.game,
-        "clans": [str(c) for c in h.clans],
-        "players": h.players,
-        "event": h.event,
-        "table": h.table,
-        "date": h.date,
-        "options": h.options.to_dict(),
-        "engine_version": h.engine_version,
-        "board_version": h.board_version,
-        "round": fold.state.round,
-        "events": len(events),
-        "seals": [{"round": r, "seal": s, "event": str(t)} for r, s, t in seals],
-    }
+    """As `referee show --json` prints it (nothing in it is secret)."""
+    return data.show_data(fold, events)
 
 
 def board_data(fold: Fold, state: GameState | None = None) -> dict:
     """As `referee board --json` prints it, without the objectives not yet public."""
-    return state_to_dict(public_state(fold, state))
+    return data.board_data(public_state(fold, state))
 
 
 def score_data(fold: Fold) -> dict:
-    """As `referee score --json` prints it, plus whether it is provisional and why."""
-    final = final_score(public_state(fold))
+    """As `referee score --json` prints it (``game_score``, the one scoring path), on the public board, plus
+    why it is provisional."""
     left = sealed_left(fold)
     why = []
     if not is_over(fold):
         why.append(f"the game is not over: {fold.state.round - 1} of {ROUNDS} rounds played")
     if left:
         why.append("objectives still sealed: " + ", ".join(left))
-    return {
-        "winners": [str(c) for c in final.winners],
-        "tiebreak": final.tiebreak,
-        "scores": [
-            {
-                "clan": str(s.clan),
-                "total": s.total,
-                "territories": s.territories,
-                "provinces": s.provinces,
-                "lines": [{"label": line.label, "honor": line.honor} for line in s.lines],
-            }
-            for s in final.scores
-        ],
-        "provisional": bool(why),
-        "why_provisional": why,
-    }
+    return {**data.score_data(game_score(fold, public_state(fold))), "why_provisional": why}
 
 
 def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
-    """As `referee round --json` prints it (report, board after it, seal), with the round's table events."""
+    """As `referee round --json` prints it (report, board after it, seal), with whether it was corrected, its
+    entries and its table events."""
     played = fold.played(round_no)
     seal = (seals or {}).get(round_no)
     return {
-        "round": round_no,
-        "report": jsonable(played.report),
-        "state": board_data(fold, played.after),
-        "seal": seal.seal if seal else None,
+        **data.round_data(played.report, board_data(fold, played.after), seal.seal if seal else None),
         "corrected": bool(seal and seal.corrected),
         "entries": list(played.lines),
         "table_events": list(played.table),
     }
+
+
+SETUP_OBJECTIVE = re.compile(r"(\w+): objective .*")  # a setup fact naming a clan's secret objective
+
+
+def replay_data(fold: Fold, events: Sequence[Event]) -> dict:
+    """As `referee replay --json` prints it, without the objectives recorded at setup until they are public."""
+    out = data.replay_data(data.replay_rows(list(states(events))))
+    hidden = set(sealed_left(fold)) if is_over(fold) else None  # None: every clan's is hidden
+
+    def secret(line: str) -> bool:
+        m = SETUP_OBJECTIVE.fullmatch(line)
+        return m is not None and (hidden is None or m.group(1) in hidden)
+
+    for e in out["events"]:
+        if e["type"] in ("SetupRecorded", "SetupCorrected"):
+            e["lines"] = [line for line in e["lines"] if not secret(line)]
+    return out
 
 
 def report_view(report: RoundReport) -> dict:

@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..log import Fold, LogError, Store, UnknownGame
-from ..views import game as gv
+from ..views import data as gdata, game as gv
 from ..views.html import render
 from ..views.links import ServedLinks
 
@@ -205,18 +205,12 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
     @app.get("/api/games", summary="The games (as `referee games --json`)")
     def api_games():
         hidden = hidden_games()
-        return [
-            {
-                "game": g.game,
-                "clans": g.header.get("clans"),
-                "event": g.header.get("event", ""),
-                "table": g.header.get("table", ""),
-                "events": g.events,
-                "created": g.created_at,
-            }
-            for g in store.games()
-            if g.game not in hidden
-        ]
+        shown = [g for g in store.games() if g.game not in hidden]
+        status = cache.get(
+            ("states", tuple((g.game, g.events) for g in shown)),
+            lambda: gdata.games_status(store.events(g.game) for g in shown),
+        )
+        return gdata.games_data(shown, status)
 
     @app.get("/api/games/{game}", summary="A game's header, rounds and seals (as `referee show --json`)")
     def api_show(game: str):
@@ -237,7 +231,15 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         _, fold, _ = fold_of(game)
         return gv.score_data(fold)
 
-    @app.get("/api/games/{game}/rounds", summary="Every round's report (as `referee replay --json`)")
+    @app.get("/api/games/{game}/replay", summary="Every event in order (as `referee replay --json`)")
+    def api_replay(game: str):
+        events, fold, key = fold_of(game)
+        return cache.get(("replay",) + key, lambda: gv.replay_data(fold, events))
+
+    @app.get(
+        "/api/games/{game}/rounds",
+        summary="Every round (as `referee round --json`; the reports are those of `referee replay --json`)",
+    )
     def api_rounds(game: str):
         events, fold, _ = fold_of(game)
         seals = gv.round_seals(events)
@@ -256,15 +258,7 @@ def create_app(db: str | None = None, *, store: Store | None = None) -> FastAPI:
         from ..log import verify
 
         events = events_of(game)
-        found = verify(events)
-        return {
-            "target": game,
-            "events": len(events),
-            "ok": found is None,
-            "divergence": None
-            if found is None
-            else {"seq": found.seq, "problem": str(found.problem), "detail": found.detail, "line": None},
-        }
+        return gdata.verify_data(game, events, verify(events), status=gdata.verify_status(events))
 
     @app.get("/api/games/{game}/head", summary="A game's head: a cheap check for new results (ETag)")
     def api_head(game: str, request: Request):
