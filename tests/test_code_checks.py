@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 CHECKS = {
-    "ruff check": [PYTHON, "-m", "ruff", "check", "referee", "tests", "bench"],
-    "ruff format": [PYTHON, "-m", "ruff", "format", "--check", "referee", "tests", "bench"],
+    "ruff check": [PYTHON, "-m", "ruff", "check", "referee", "tests", "bench", "docs"],
+    "ruff format": [PYTHON, "-m", "ruff", "format", "--check", "referee", "tests", "bench", "docs"],
     "lint-imports": [PYTHON, "-c", LINT_IMPORTS, "--no-cache"],
     "mypy": [PYTHON, "-m", "mypy"],  # files and settings: [tool.mypy] in pyproject.toml
 }
