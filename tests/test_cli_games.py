@@ -317,12 +317,15 @@ def test_board_and_games_cut_no_id_at_80_columns(tmp_path):
     db = str(tmp_path / "five.db")
     clans = "crab,crane,lion,scorpion,unicorn"
     assert invoke(db, "new", "a-rather-long-game-id-7", "--clans", clans, "--event", "Winter Court open").exit_code == 0
+    assert invoke(db, "demo").exit_code == 0  # a finished game: its state ("finished: ... wins") under its id
     listed = cli(db, "games")
     board = cli(db, "board", "a-rather-long-game-id-7")
     assert listed.returncode == 0 and board.returncode == 0, listed.stderr + board.stderr
     for shown in (listed.stdout, board.stdout):
         table = [line for line in shown.splitlines() if not line.startswith("database: ")]  # a path, left whole
         assert "…" not in shown and max(map(len, table)) <= 80, shown
+        boxed = [line for line in table if line[:1] in "┏┃┡│└"]
+        assert boxed and all(line.rstrip()[-1] in "┓┃┩│┘" for line in boxed), shown  # no column cut off at the edge
     assert "a-rather-long-game-id-7" in listed.stdout and all(c in listed.stdout for c in clans.split(","))
     from referee.boarddata import load_board
 

@@ -241,11 +241,15 @@ def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False
         console.print(f"database: {where}", soft_wrap=True, markup=False, highlight=False)
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
-    table.add_column("game", no_wrap=True, min_width=longest)  # an id is copied, never cut
-    table.add_column("clans", min_width=max(map(len, Clan)) + 1)  # a clan's name (and its comma) is never cut
-    for col in ("event", "table", "events"):
+    table.add_column("game", min_width=longest, overflow="fold")  # an id is never cut; its state wraps under it
+    widest = max(map(len, Clan)) + 1  # a clan's name and its comma: never cut, one a line when space is short
+    table.add_column("clans", min_width=widest, max_width=widest if longest > 12 else None)
+    # the event's name wraps at its words, in what the other columns leave (7 borders, 6 paddings of 2)
+    room = console.width - 7 - 12 - max(longest, 4) - widest - len("table") - len("events") - 10
+    table.add_column("event", max_width=max(6, min(room, 24)))
+    for col in ("table", "events"):
         table.add_column(col)
-    table.add_column("created", min_width=len("2026-11-23"))  # the time goes under the date if need be
+    table.add_column("created", min_width=10, max_width=10)  # the time goes under the date
     for r in rows:
         created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
         game = r["game"] + (f"\n[dim]{r['state']}[/dim]" if r["state"] else "")  # the state under the id
