@@ -139,10 +139,9 @@ def test_no_code_path_updates_or_deletes_a_tournament_event():
 def test_verify_checks_every_table_game_log(tmp_path):
     """A table's game log altered in the database: the tournament's verify names the game and what changed."""
     import json
+    import sqlite3
     import subprocess
     import sys
-
-    import sqlite3
 
     started = start(str(tmp_path / "cup.db"))  # the game log is altered with SQLite's own driver
 
