@@ -14,7 +14,7 @@ import grimp
 ENGINE = Path(__file__).parent.parent / "referee" / "engine"
 ALLOWED_MODULES = {
     "__future__", "collections", "importlib", "dataclasses", "difflib", "enum", "functools", "hashlib", "itertools",
-    "json", "re", "typing",
+    "json", "operator", "re", "typing",
 }  # fmt: skip
 FORBIDDEN_NAMES = {"open", "print", "input", "exec", "eval", "__import__"}
 

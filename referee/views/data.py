@@ -28,6 +28,8 @@ def jsonable(value: Any) -> Any:
         return format_entry(value)
     if is_dataclass(value):
         return {f: jsonable(getattr(value, f)) for f in value.__dataclass_fields__}
+    if isinstance(value, RoundReport):  # built when read: its parts, in the rulebook's order
+        return {f: jsonable(getattr(value, f)) for f in value.FIELDS}
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, dict):

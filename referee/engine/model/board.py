@@ -64,6 +64,7 @@ class ClanFacts:
     pool: tuple[tuple[Token, int], ...]  # every combat token the clan owns, bluff included
     control_tokens: int
     counts: dict[Token, int] = field(default_factory=dict)
+    by_kind: dict[tuple[Kind, int | None], int] = field(default_factory=dict)  # counts, keyed (kind, strength)
 
     def owned(self, token: Token) -> int:
         return self.counts.get(token, 0)
@@ -243,6 +244,7 @@ def build_board(raw: dict[str, Any]) -> Board:
             pool=tuple((Token(Kind(k), s), n) for k, s, n in c["combat_tokens"]),
             control_tokens=c["control_tokens"],
             counts={Token(Kind(k), s): n for k, s, n in c["combat_tokens"]},
+            by_kind={(Kind(k), s): n for k, s, n in c["combat_tokens"]},
         )
     names = {}
     for p in provinces.values():

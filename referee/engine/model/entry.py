@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .board import SEA
 from .tokens import Clan, Kind, Token
@@ -17,6 +17,16 @@ class Entry:
     province: str  # the centre it sits in, or the province its arrow points at
     source: str | None = None  # None: centre; "sea": coastal border; else the other side of a land border
     blessings: tuple[int, ...] = ()
+    # Worked out once, when the entry is made: every round reads them for every token.
+    key: tuple[Clan, Kind, int, str, str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    strength: int = field(init=False, repr=False, compare=False)  # the token's and its blessings'
+
+    def __post_init__(self) -> None:
+        strength = self.token.strength or 0
+        # A total order on entries, so that resolution never depends on the order of entry.
+        key = (self.clan, self.token.kind, strength, self.province, self.source or "", self.blessings)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "strength", strength + sum(self.blessings))
 
     @property
     def in_centre(self) -> bool:
@@ -38,15 +48,6 @@ class Entry:
     def touches(self, province: str) -> bool:
         """In the province, or on one of its borders (raids and diplomacy, p.9)."""
         return self.province == province or self.source == province
-
-    @property
-    def strength(self) -> int:
-        return (self.token.strength or 0) + sum(self.blessings)
-
-    @property
-    def key(self) -> tuple[Clan, Kind, int, str, str, tuple[int, ...]]:
-        """A total order on entries, so that resolution never depends on the order of entry."""
-        return (self.clan, self.token.kind, self.token.strength or 0, self.province, self.source or "", self.blessings)
 
     def __str__(self) -> str:
         """The entry's canonical line in the round notation (``notation.round`` parses it back)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from ..model.board import SEA
@@ -19,6 +20,8 @@ from ..model.options import HarborNavy
 from ..model.state import GameState, Special
 from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
 from ..notation.round import format_entry
+
+_KEY = attrgetter("key")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,10 +56,13 @@ def check_entries(
     number of tokens each clan must have placed, when the table knows it. ``count_placements``
     False leaves the number of tokens to the caller (``inventory.check_round``).
     """
+    entries = list(entries)
+    if _nothing_impossible(state, entries, available, placements, count_placements):
+        return []
     board = state.board
     neighbours = board.neighbours
     refusals: list[Refusal] = []
-    entries = sorted(entries, key=lambda e: e.key)
+    entries = sorted(entries, key=_KEY)
     # per clan, each token placed so far: [how many, the first entry placing it (for the message)]
     used: dict[Clan, dict[Token, list[Any]]] = {}
     borders: dict[tuple[str, ...], Entry] = {}
@@ -117,6 +123,58 @@ def check_entries(
     return refusals
 
 
+def _nothing_impossible(
+    state: GameState,
+    entries: list[Entry],
+    available: Mapping[Clan, Counter[Token]] | None,
+    placements: Mapping[Clan, int] | None,
+    count_placements: bool,
+) -> bool:
+    """True when ``check_entries`` would refuse nothing: the quick answer for the usual round, where
+    every entry can be on the board. When anything is in doubt, the full check runs and explains."""
+    clans = state.clans
+    board = state.board
+    neighbours = board.neighbours
+    coastal = board.coastal
+    special = state.special
+    placed: dict[tuple[Clan, Kind, int | None], int] = {}
+    borders = set()
+    for e in entries:
+        clan, source, p = e.clan, e.source, e.province
+        if clan not in clans:
+            return False
+        if source is not None:
+            if source == SEA:
+                if p not in coastal and not (p in special and special[p].kind == Special.HARBOR):
+                    return False
+                border = (SEA, p)
+            elif p in neighbours.get(source, ()):  # never the province itself
+                border = (source, p) if source < p else (p, source)
+            else:
+                return False
+            if border in borders:
+                return False
+            borders.add(border)
+        token = e.token
+        key = (clan, token.kind, token.strength)
+        placed[key] = placed.get(key, 0) + 1
+        for b in e.blessings:
+            key = (clan, Kind.BLESSING, b)
+            placed[key] = placed.get(key, 0) + 1
+    per_clan: dict[Clan, int] = {}
+    for (clan, kind, strength), n in placed.items():
+        printed = board.clans[clan].by_kind.get((kind, strength), 0)
+        mine = available.get(clan) if available is not None else None
+        if n > printed or (mine is not None and n > mine[Token(kind, strength)]):
+            return False
+        per_clan[clan] = per_clan.get(clan, 0) + n
+    for clan, count in per_clan.items() if count_placements else ():
+        want = placements.get(clan) if placements is not None else None
+        if count > PLACEMENTS_PER_ROUND if want is None else count != want:
+            return False
+    return True
+
+
 def judge_site(state: GameState, entry: Entry) -> Illegal | None:
     """Special tokens that forbid any token in or on a border of their province (p.10)."""
     specials = state.special
@@ -144,33 +202,35 @@ def judge_site(state: GameState, entry: Entry) -> Illegal | None:
 
 def judge(state: GameState, entry: Entry) -> Illegal | None:
     """Why a revealed non-bluff token is illegally placed (R-09), or None when it stands."""
-    site = judge_site(state, entry)
-    if site:
-        return site
-    kind, clan, p = entry.token.kind, entry.clan, entry.province
-    owns = state.controls(clan, p)
-    ronin = clan in state.ronin
-    if kind == Kind.ARMY:
-        if entry.in_centre:
+    specials = state.special
+    if specials and (entry.province in specials or entry.source in specials):
+        site = judge_site(state, entry)
+        if site:
+            return site
+    kind, clan, p, source = entry.token.kind, entry.clan, entry.province, entry.source
+    here = state.control.get(p)
+    owns = here is not None and here.clan == clan
+    if kind is Kind.ARMY:
+        if source is None:
             return (
                 None
                 if owns
                 else Illegal(f"an army defends only a province {clan} controls; {clan} does not control {p} (p.8)")
             )
-        if entry.on_sea:
+        if source == SEA:
             return Illegal("an army cannot be placed on a coastal border (p.8)")
         if owns:
             return Illegal(f"{clan} controls {p}: you cannot attack your own province (FAQ)")
-        if ronin:
+        if clan in state.ronin:
             return None  # R-11: a ronin may attack across any land border
-        assert entry.source is not None  # not in the centre: on a land border
-        if not state.controls(clan, entry.source):
+        there = state.control.get(source)
+        if there is None or there.clan != clan:
             return Illegal(
-                f"an army attacks only from a province its clan controls; {clan} does not control {entry.source} (p.8)"
+                f"an army attacks only from a province its clan controls; {clan} does not control {source} (p.8)"
             )
         return None
-    if kind == Kind.NAVY:
-        if entry.in_centre:
+    if kind is Kind.NAVY:
+        if source is None:
             if not owns:
                 return Illegal(f"a navy defends only a province {clan} controls; {clan} does not control {p} (p.8)")
             if not state.is_coastal(p):
@@ -178,7 +238,7 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
             return None
         if owns:
             return Illegal(f"{clan} controls {p}: you cannot attack your own province (FAQ)")
-        if entry.on_sea:
+        if source == SEA:
             return None
         if state.special_at(p) == Special.HARBOR and state.options.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER:
             return None  # R-20, R-20a: from any land border of a harbor province, whoever holds the other side (p.10)
@@ -187,18 +247,18 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
                 f"harbor_navy is sea_only: a navy attacks harbor province {p} from its sea border alone", "R-20a"
             )
         return Illegal("a navy cannot be placed on a land border (p.8)")
-    if kind == Kind.SHINOBI:
-        return None if entry.in_centre else Illegal("a shinobi goes only in the centre of a province (FAQ)")
-    if kind in (Kind.RAID, Kind.DIPLOMACY):
-        if not entry.in_centre:
+    if kind is Kind.SHINOBI:
+        return None if source is None else Illegal("a shinobi goes only in the centre of a province (FAQ)")
+    if kind is Kind.RAID or kind is Kind.DIPLOMACY:
+        if source is not None:
             return Illegal(f"a {kind} token goes in the centre of a province (p.8)")
-        if ronin:
+        if clan in state.ronin:
             return Illegal(f"{clan} is ronin this round and cannot place {kind} tokens (p.11)", "R-11")
         if state.special_at(p) == Special.BATTLEFIELD:
             return Illegal(f"{p} holds the battlefield: no raid or diplomacy there (p.10)")
-        if kind == Kind.RAID and owns:
+        if kind is Kind.RAID and owns:
             return Illegal(f"a raid goes in a province its clan does not control; {clan} controls {p} (p.8)")
-        if kind == Kind.DIPLOMACY and not owns:
+        if kind is Kind.DIPLOMACY and not owns:
             return Illegal(f"diplomacy goes in a province its clan controls; {clan} does not control {p} (p.8)")
         return None
     raise ValueError(f"judge() takes no {kind}")  # bluffs are handled by the resolution step
