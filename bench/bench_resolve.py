@@ -2,10 +2,12 @@
 
     python bench/bench_resolve.py [--repeat 300]
 
-Two figures, entry checks on (R-08) as in every command: the bench round below, and the median over
+Three figures, entry checks on (R-08) as in every command: the bench round below; the median over
 it and 20 seeded random five-player rounds of up to 25 tokens (``random_round`` of
 tests/outcomes_build.py, the rounds whose outcomes tests/outcomes.txt records), each resolved
---repeat times, the rounds interleaved.
+--repeat times, the rounds interleaved; and the bench round with its whole report read. ``resolve``
+decides; the report (every fate, battle, defense, claim and change) is built when first read, so
+the first figure is what `verify` and a replay pay, the third what `referee round` pays.
 
 Not a timed test: it prints figures (median, p90) for the README and the issue notes.
 """
@@ -123,6 +125,18 @@ def main() -> None:
         f"median {statistics.median(mixed) * 1e3:.3f} ms"
     )
     print(f"RESULT resolve_mixed_ms={statistics.median(mixed) * 1e3:.3f}")
+    told = []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        _, report = resolve(state, entries)
+        for name in report.FIELDS:  # the whole report, as `referee round` prints it
+            getattr(report, name)
+        told.append(time.perf_counter() - start)
+    print(
+        f"resolve and read the whole report (every fate, battle, defense, claim and change), {args.repeat} runs: "
+        f"median {statistics.median(told) * 1e3:.3f} ms"
+    )
+    print(f"RESULT resolve_report_ms={statistics.median(told) * 1e3:.3f}")
 
 
 if __name__ == "__main__":

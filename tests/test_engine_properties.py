@@ -3,13 +3,16 @@
 import copy
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import Clan, Control, EntriesRefused, Entry, Kind, Token, begin_round, final_score, resolve
 from referee.engine.model.digest import state_digest
 from referee.engine.notation.setup import new_state
-from referee.engine.resolution.placement import check_entries
+from collections import Counter
+
+from referee.engine.model.state import Special, SpecialToken
+from referee.engine.resolution.placement import check_entries, impossible_entries, nothing_impossible
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)
@@ -115,3 +118,43 @@ def test_random_module_is_not_needed_for_resolution():
     a = state_digest(resolve(state, entries)[0])
     random.seed(2)
     assert state_digest(resolve(state, entries)[0]) == a
+
+
+@st.composite
+def any_entries(draw):
+    """Entries as a moderator might mistype them (R-08): any clan, any token, any source, blessings, a
+    harbor somewhere, with or without the known hands (``available``) and the number each must place."""
+    clans = tuple(draw(st.lists(st.sampled_from(list(Clan)), min_size=2, max_size=5, unique=True)))
+    control = {p: Control(draw(st.sampled_from(clans))) for p in draw(st.lists(st.sampled_from(PROVINCES), max_size=8))}
+    special = {p: SpecialToken(Special.HARBOR) for p in draw(st.lists(st.sampled_from(PROVINCES), max_size=2))}
+    state = begin_round(new_state(BOARD, clans, control=control).with_(special=special))
+    entries = []
+    for _ in range(draw(st.integers(0, 14))):
+        p = draw(st.sampled_from(PROVINCES))
+        kind = draw(st.sampled_from(list(Kind)))
+        strength = draw(st.integers(1, 6)) if kind.has_strength else None
+        source = draw(
+            st.sampled_from([None, "sea", p, draw(st.sampled_from(PROVINCES)), *sorted(BOARD.neighbours[p])])
+        )
+        blessings = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
+        entries.append(Entry(draw(st.sampled_from(list(Clan))), Token(kind, strength), p, source, blessings))
+    available = None
+    if draw(st.booleans()):
+        available = {
+            c: Counter({t: draw(st.integers(0, n)) for t, n in BOARD.clans[c].counts.items()})
+            for c in draw(st.lists(st.sampled_from(clans), unique=True))
+        }
+    placements = {c: draw(st.integers(0, 6)) for c in clans} if draw(st.booleans()) else None
+    return state, entries, available, placements, draw(st.booleans())
+
+
+@settings(max_examples=400, deadline=None)
+@given(any_entries())
+def test_the_quick_entry_check_agrees_with_the_full_one(case):
+    """R-08: ``check_entries`` answers the usual round in one quick pass and explains only when something
+    is wrong; the quick answer must be exactly "the full check finds nothing"."""
+    state, entries, available, placements, count = case
+    full = impossible_entries(state, entries, available, placements, count)
+    event("nothing impossible" if not full else "refused")
+    assert nothing_impossible(state, entries, available, placements, count) == (full == [])
+    assert check_entries(state, entries, available, placements, count) == full

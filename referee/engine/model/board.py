@@ -64,7 +64,6 @@ class ClanFacts:
     pool: tuple[tuple[Token, int], ...]  # every combat token the clan owns, bluff included
     control_tokens: int
     counts: dict[Token, int] = field(default_factory=dict)
-    by_kind: dict[tuple[Kind, int | None], int] = field(default_factory=dict)  # counts, keyed (kind, strength)
 
     def owned(self, token: Token) -> int:
         return self.counts.get(token, 0)
@@ -108,6 +107,8 @@ class Board:
     layout: tuple[int, int]
     neighbours: dict[str, frozenset[str]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # every id and alias -> province id
+    # how many of each token each clan owns, keyed as ``Entry.key`` begins: (clan, kind, strength or 0)
+    token_limits: dict[tuple[Clan, Kind, int], int] = field(default_factory=dict)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours.get(a, ())
@@ -244,7 +245,6 @@ def build_board(raw: dict[str, Any]) -> Board:
             pool=tuple((Token(Kind(k), s), n) for k, s, n in c["combat_tokens"]),
             control_tokens=c["control_tokens"],
             counts={Token(Kind(k), s): n for k, s, n in c["combat_tokens"]},
-            by_kind={(Kind(k), s): n for k, s, n in c["combat_tokens"]},
         )
     names = {}
     for p in provinces.values():
@@ -268,6 +268,7 @@ def build_board(raw: dict[str, Any]) -> Board:
         layout=(raw["layout"]["width"], raw["layout"]["height"]),
         neighbours={k: frozenset(v) for k, v in neighbours.items()},
         names=names,
+        token_limits={(c, t.kind, t.strength or 0): n for c, f in clans.items() for t, n in f.pool},
     )
 
 

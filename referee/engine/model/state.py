@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from .board import Board
@@ -130,15 +131,18 @@ class GameState:
     def with_(self, **changes: Any) -> GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its per-call field walk (a state is
         copied for every board fact and twice a round, so this is on every hot path)."""
-        new = object.__new__(GameState)
-        for name in _STATE_FIELDS:
-            object.__setattr__(new, name, changes.pop(name) if name in changes else getattr(self, name))
-        if changes:
-            raise TypeError(f"GameState has no field(s) {', '.join(sorted(changes))}")
-        return new
+        values = list(_ALL_FIELDS(self))
+        for name, value in changes.items():
+            i = _FIELD_INDEX.get(name)
+            if i is None:
+                raise TypeError(f"GameState has no field {name}")
+            values[i] = value
+        return GameState(*values)
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
+_ALL_FIELDS = attrgetter(*_STATE_FIELDS)
+_FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
 
 
 def compute_ronin(state: GameState) -> frozenset[Clan]:

@@ -22,6 +22,24 @@ from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
 from ..notation.round import format_entry
 
 _KEY = attrgetter("key")
+# Enum members read once: reading ``Kind.ARMY`` goes through the enum's class, a cost paid per token
+ARMY, NAVY, SHINOBI, RAID, DIPLOMACY, BLESSING, BLUFF = (
+    Kind.ARMY,
+    Kind.NAVY,
+    Kind.SHINOBI,
+    Kind.RAID,
+    Kind.DIPLOMACY,
+    Kind.BLESSING,
+    Kind.BLUFF,
+)
+HARBOR, SCORCHED, PEACE, SHRINE, BATTLEFIELD = (
+    Special.HARBOR,
+    Special.SCORCHED,
+    Special.PEACE,
+    Special.SHRINE,
+    Special.BATTLEFIELD,
+)
+LION = Clan.LION
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +57,7 @@ def entry_text(entry: Entry) -> str:
 
 def placed_tokens(entry: Entry) -> list[Token]:
     """The tokens a line puts on the board: the token and each blessing on it."""
-    return [entry.token, *(Token(Kind.BLESSING, b) for b in entry.blessings)]
+    return [entry.token, *(Token(BLESSING, b) for b in entry.blessings)]
 
 
 def check_entries(
@@ -57,8 +75,19 @@ def check_entries(
     False leaves the number of tokens to the caller (``inventory.check_round``).
     """
     entries = list(entries)
-    if _nothing_impossible(state, entries, available, placements, count_placements):
+    if nothing_impossible(state, entries, available, placements, count_placements):
         return []
+    return impossible_entries(state, entries, available, placements, count_placements)
+
+
+def impossible_entries(
+    state: GameState,
+    entries: Iterable[Entry],
+    available: Mapping[Clan, Counter[Token]] | None = None,
+    placements: Mapping[Clan, int] | None = None,
+    count_placements: bool = True,
+) -> list[Refusal]:
+    """``check_entries`` in full: every problem of every entry, in the entries' order, each explained."""
     board = state.board
     neighbours = board.neighbours
     refusals: list[Refusal] = []
@@ -123,21 +152,24 @@ def check_entries(
     return refusals
 
 
-def _nothing_impossible(
+def nothing_impossible(
     state: GameState,
     entries: list[Entry],
     available: Mapping[Clan, Counter[Token]] | None,
     placements: Mapping[Clan, int] | None,
     count_placements: bool,
 ) -> bool:
-    """True when ``check_entries`` would refuse nothing: the quick answer for the usual round, where
-    every entry can be on the board. When anything is in doubt, the full check runs and explains."""
+    """True when ``impossible_entries`` finds nothing: the quick answer for the usual round, where every
+    entry can be on the board. When anything is in doubt, the full check runs and explains.
+    (tests/test_engine_properties.py checks that the two always agree.)"""
     clans = state.clans
     board = state.board
     neighbours = board.neighbours
     coastal = board.coastal
     special = state.special
-    placed: dict[tuple[Clan, Kind, int | None], int] = {}
+    limits = board.token_limits
+    placed: dict[tuple[Clan, Kind, int], int] = {}  # keyed as limits
+    per_clan: dict[Clan, int] = {}
     borders = set()
     for e in entries:
         clan, source, p = e.clan, e.source, e.province
@@ -145,7 +177,7 @@ def _nothing_impossible(
             return False
         if source is not None:
             if source == SEA:
-                if p not in coastal and not (p in special and special[p].kind == Special.HARBOR):
+                if p not in coastal and not (p in special and special[p].kind == HARBOR):
                     return False
                 border = (SEA, p)
             elif p in neighbours.get(source, ()):  # never the province itself
@@ -155,19 +187,21 @@ def _nothing_impossible(
             if border in borders:
                 return False
             borders.add(border)
-        token = e.token
-        key = (clan, token.kind, token.strength)
-        placed[key] = placed.get(key, 0) + 1
-        for b in e.blessings:
-            key = (clan, Kind.BLESSING, b)
-            placed[key] = placed.get(key, 0) + 1
-    per_clan: dict[Clan, int] = {}
-    for (clan, kind, strength), n in placed.items():
-        printed = board.clans[clan].by_kind.get((kind, strength), 0)
-        mine = available.get(clan) if available is not None else None
-        if n > printed or (mine is not None and n > mine[Token(kind, strength)]):
+        key = e.key[:3]
+        n = placed[key] = placed.get(key, 0) + 1
+        if n > limits.get(key, 0):
             return False
-        per_clan[clan] = per_clan.get(clan, 0) + n
+        for b in e.blessings:
+            key = (clan, BLESSING, b)
+            n = placed[key] = placed.get(key, 0) + 1
+            if n > limits.get(key, 0):
+                return False
+        per_clan[clan] = per_clan.get(clan, 0) + 1 + len(e.blessings)
+    if available is not None:  # what each clan can have in hand now (token inventory)
+        for (clan, kind, strength), n in placed.items():
+            mine = available.get(clan)
+            if mine is not None and n > mine[Token(kind, strength or None)]:
+                return False
     for clan, count in per_clan.items() if count_placements else ():
         want = placements.get(clan) if placements is not None else None
         if count > PLACEMENTS_PER_ROUND if want is None else count != want:
@@ -187,15 +221,15 @@ def judge_site(state: GameState, entry: Entry) -> Illegal | None:
         if token is None:
             continue
         special = token.kind
-        if special == Special.SCORCHED:
+        if special == SCORCHED:
             return Illegal(f"{p} is scorched earth: no token in it or on its borders (p.10)")
-        if special == Special.PEACE:
+        if special == PEACE:
             return Illegal(f"{p} is at peace: no token in it or on its borders (p.10)")
-        if special == Special.SHRINE and state.controller(p) is None:
+        if special == SHRINE and state.controller(p) is None:
             return Illegal(
                 f"the shrine in {p}: nobody controls {p}, so no clan may place in it or on its borders (p.10, R-19b)"
             )
-        if special == Special.SHRINE and not state.controls(entry.clan, p):
+        if special == SHRINE and not state.controls(entry.clan, p):
             return Illegal(f"the shrine in {p}: only its controller may place in it or on its borders (p.10)")
     return None
 
@@ -210,7 +244,7 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
     kind, clan, p, source = entry.token.kind, entry.clan, entry.province, entry.source
     here = state.control.get(p)
     owns = here is not None and here.clan == clan
-    if kind is Kind.ARMY:
+    if kind is ARMY:
         if source is None:
             return (
                 None
@@ -229,7 +263,7 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
                 f"an army attacks only from a province its clan controls; {clan} does not control {source} (p.8)"
             )
         return None
-    if kind is Kind.NAVY:
+    if kind is NAVY:
         if source is None:
             if not owns:
                 return Illegal(f"a navy defends only a province {clan} controls; {clan} does not control {p} (p.8)")
@@ -240,25 +274,25 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
             return Illegal(f"{clan} controls {p}: you cannot attack your own province (FAQ)")
         if source == SEA:
             return None
-        if state.special_at(p) == Special.HARBOR and state.options.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER:
+        if state.special_at(p) == HARBOR and state.options.harbor_navy == HarborNavy.SEA_OR_LAND_BORDER:
             return None  # R-20, R-20a: from any land border of a harbor province, whoever holds the other side (p.10)
-        if state.special_at(p) == Special.HARBOR:
+        if state.special_at(p) == HARBOR:
             return Illegal(
                 f"harbor_navy is sea_only: a navy attacks harbor province {p} from its sea border alone", "R-20a"
             )
         return Illegal("a navy cannot be placed on a land border (p.8)")
-    if kind is Kind.SHINOBI:
+    if kind is SHINOBI:
         return None if source is None else Illegal("a shinobi goes only in the centre of a province (FAQ)")
-    if kind is Kind.RAID or kind is Kind.DIPLOMACY:
+    if kind is RAID or kind is DIPLOMACY:
         if source is not None:
             return Illegal(f"a {kind} token goes in the centre of a province (p.8)")
         if clan in state.ronin:
             return Illegal(f"{clan} is ronin this round and cannot place {kind} tokens (p.11)", "R-11")
-        if state.special_at(p) == Special.BATTLEFIELD:
+        if state.special_at(p) == BATTLEFIELD:
             return Illegal(f"{p} holds the battlefield: no raid or diplomacy there (p.10)")
-        if kind is Kind.RAID and owns:
+        if kind is RAID and owns:
             return Illegal(f"a raid goes in a province its clan does not control; {clan} controls {p} (p.8)")
-        if kind is Kind.DIPLOMACY and not owns:
+        if kind is DIPLOMACY and not owns:
             return Illegal(f"diplomacy goes in a province its clan controls; {clan} does not control {p} (p.8)")
         return None
     raise ValueError(f"judge() takes no {kind}")  # bluffs are handled by the resolution step
@@ -267,9 +301,9 @@ def judge(state: GameState, entry: Entry) -> Illegal | None:
 def is_kept_lion_bluff(state: GameState, entry: Entry) -> bool:
     """R-04: a Lion bluff in the centre of a province the Lion controls stays and defends (+2)."""
     return (
-        entry.clan == Clan.LION
-        and entry.token.kind == Kind.BLUFF
+        entry.clan == LION
+        and entry.token.kind == BLUFF
         and entry.in_centre
-        and state.controls(Clan.LION, entry.province)
+        and state.controls(LION, entry.province)
         and judge_site(state, entry) is None
     )

@@ -132,22 +132,20 @@ Standing = list[tuple[Entry, str]]  # tokens on the board, each with its part in
 
 
 class Fight:
-    """One battle as decided (p.9 step 5): the tokens in the province, each with its part, every
-    attacker's total, the defence each attacker faces (R-05: the Phoenix's differs) and the winner."""
+    """One battle as decided (p.9 step 5): every attacker's total, the defence each attacker faces
+    (R-05: the Phoenix's differs) and the winner."""
 
-    __slots__ = ("province", "tokens", "totals", "against", "defender", "winner")
+    __slots__ = ("province", "totals", "against", "defender", "winner")
 
     def __init__(
         self,
         province: str,
-        tokens: Standing,
         totals: dict[Clan, int],
         against: dict[Clan, int],
         defender: Clan | None,
         winner: Clan | None,
     ):
         self.province = province
-        self.tokens = tokens
         self.totals = totals
         self.against = against
         self.defender = defender
@@ -228,7 +226,10 @@ class RoundReport:
 
     @cached_property
     def battles(self) -> tuple[Battle, ...]:
-        return tuple(_battle(self._d.before, f) for f in self._d.fights)
+        at: dict[str, Standing] = {}
+        for t in self._d.standing:
+            at.setdefault(t[0].province, []).append(t)
+        return tuple(_battle(self._d.before, f, at[f.province]) for f in self._d.fights)
 
     @cached_property
     def defenses(self) -> tuple[Defense, ...]:
@@ -261,8 +262,8 @@ class RoundReport:
             return NotImplemented
         return self._parts() == other._parts()
 
-    def __repr__(self) -> str:
-        return f"RoundReport(round={self.round}, tokens={len(self._d.entries)}, battles={len(self._d.fights)})"
+    def __repr__(self) -> str:  # as a dataclass's: every part, told in full
+        return f"RoundReport({', '.join(f'{name}={getattr(self, name)!r}' for name in self.FIELDS)})"
 
 
 # --- telling a battle -----------------------------------------------------------------------------------
@@ -297,11 +298,12 @@ def defence_bonuses(state: GameState, province: str) -> list[Part]:
     return parts
 
 
-def _battle(state: GameState, fight: Fight) -> Battle:
+def _battle(state: GameState, fight: Fight, tokens: Standing) -> Battle:
+    """The battle's arithmetic, part by part, and why it ended as ``resolve`` decided."""
     p = fight.province
     sides: dict[Clan, list[Part]] = {}
     defence: list[Part] = []
-    for e, role in fight.tokens:
+    for e, role in tokens:
         if role is ATTACK:
             sides.setdefault(e.clan, []).extend(_token_part(e))
         elif role is DEFEND:

@@ -23,8 +23,21 @@ from .inventory import after_round, check_placements, table_of
 from .placement import is_kept_lion_bluff, judge, placed_tokens
 from .report import ATTACK, DEFEND, LION_BLUFF_DEFENSE, NEITHER, Decisions, Fate, Fight, RoundReport, Standing
 
+# Enum members read once: reading ``Kind.BLUFF`` goes through the enum's class, a cost paid per token
 BLUFF, RAID, DIPLOMACY, SHINOBI = Kind.BLUFF, Kind.RAID, Kind.DIPLOMACY, Kind.SHINOBI
+CRAB, CRANE, PHOENIX = Clan.CRAB, Clan.CRANE, Clan.PHOENIX
+SCORCHED_EARTH, DEFENSE_BONUS = Special.SCORCHED, Special.DEFENSE
 SCORCHED, PEACE = SpecialToken(Special.SCORCHED), SpecialToken(Special.PEACE)
+(LION_BLUFF, BLUFF_BACK, ILLEGAL, RAID_TRIGGERED, RAID_NO_EFFECT, REMOVED_BY_RAID, PEACE_MADE, REMOVED_BY_DIPLOMACY) = (
+    Fate.LION_BLUFF,
+    Fate.BLUFF,
+    Fate.ILLEGAL,
+    Fate.RAID_TRIGGERED,
+    Fate.RAID_NO_EFFECT,
+    Fate.REMOVED_BY_RAID,
+    Fate.PEACE,
+    Fate.REMOVED_BY_DIPLOMACY,
+)
 _KEY = attrgetter("key")
 
 
@@ -50,10 +63,10 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
         if refusals:
             raise EntriesRefused(refusals, state.round)
     d = Decisions(state, entries)
-    live = _roles(state, _step2_discard(state, entries, d))
+    live, raids, diplomacy, shinobi = _step2_discard(state, entries, d)
     attacked_after_step2 = {e.province for e, role in live if role is ATTACK}
-    scorched, live = _step3_raids(state, live, d)
-    d.standing = live = _step4_diplomacy(live, scorched, d)
+    scorched, live = _step3_raids(state, live, raids, shinobi, d)
+    d.standing = live = _step4_diplomacy(live, [e for e in diplomacy if e.province not in scorched], d)
     captured = _step5_battles(state, live, d)
     _successful_defense(state, live, captured, scorched, d.peace, attacked_after_step2, d)
     control, special = _apply(state, scorched, d.peace, captured, d)
@@ -71,49 +84,49 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
 
 
 # --- step 2 ---------------------------------------------------------------------------------------
-def _step2_discard(state: GameState, entries: list[Entry], d: Decisions) -> list[Entry]:
-    """Rulebook p.9 step 2; R-04, R-09, R-10. Returns the tokens still on the board.
+def _step2_discard(
+    state: GameState, entries: list[Entry], d: Decisions
+) -> tuple[Standing, list[Entry], list[Entry], set[tuple[Clan, str]]]:
+    """Rulebook p.9 step 2; R-04, R-09, R-10. Returns the tokens still on the board, each with its part
+    in a battle, judged once on the snapshot (R-14, R-17a): it attacks, defends its own province (a
+    kept Lion bluff too, R-04), or neither (raid, diplomacy). And, for steps 3 and 4, the raid and
+    diplomacy tokens among them and the shinobi in a province's centre (clan, province).
 
     A blessing on a bluff, raid or diplomacy token is discarded (R-10); since only army, navy and
     shinobi strengths are ever counted, the token under it stays on the board and is judged alone.
     """
-    live: list[Entry] = []
+    live: Standing = []
+    raids: list[Entry] = []
+    diplomacy: list[Entry] = []
+    shinobi: set[tuple[Clan, str]] = set()
     fates = d.fates
+    control = state.control
     for e in entries:
-        if e.token.kind is BLUFF:
+        kind = e.token.kind
+        if kind is BLUFF:
             if is_kept_lion_bluff(state, e):
                 reason = (
                     f"Lion bluff defending {e.province}: stays for the battle "
                     f"(+{LION_BLUFF_DEFENSE}), then returns to hand"
                 )
-                fates[id(e)] = (Fate.LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
-                live.append(e)
+                fates[id(e)] = (LION_BLUFF, 2, reason, "R-04", bool(e.blessings))
+                live.append((e, DEFEND))
             else:
-                fates[id(e)] = (Fate.BLUFF, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings))
+                fates[id(e)] = (BLUFF_BACK, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings))
             continue
         illegal = judge(state, e)
         if illegal:
-            fates[id(e)] = (Fate.ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
+            fates[id(e)] = (ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
+        elif kind in FIGHTING_KINDS:
+            here = control.get(e.province)
+            defends = e.source is None and here is not None and here.clan == e.clan
+            live.append((e, DEFEND if defends else ATTACK))
+            if kind is SHINOBI and e.source is None:
+                shinobi.add((e.clan, e.province))
         else:
-            live.append(e)
-    return live
-
-
-def _roles(state: GameState, live: list[Entry]) -> Standing:
-    """Each token still on the board with its part in a battle, judged once on the snapshot (R-14,
-    R-17a): attacks, defends its own province (a kept Lion bluff too, R-04), or neither (raid,
-    diplomacy)."""
-    control = state.control
-    out = []
-    for e in live:
-        kind = e.token.kind
-        if kind in FIGHTING_KINDS:
-            c = control.get(e.province)
-            owns = c is not None and c.clan == e.clan
-            out.append((e, DEFEND if e.source is None and owns else ATTACK))
-        else:
-            out.append((e, DEFEND if kind is BLUFF else NEITHER))
-    return out
+            live.append((e, NEITHER))
+            (raids if kind is RAID else diplomacy).append(e)
+    return live, raids, diplomacy, shinobi
 
 
 def attacks(state: GameState, e: Entry) -> bool:
@@ -122,15 +135,15 @@ def attacks(state: GameState, e: Entry) -> bool:
 
 
 # --- step 3 ---------------------------------------------------------------------------------------
-def _step3_raids(state: GameState, live: Standing, d: Decisions) -> tuple[set[str], Standing]:
+def _step3_raids(
+    state: GameState, live: Standing, raids: list[Entry], shinobi: set[tuple[Clan, str]], d: Decisions
+) -> tuple[set[str], Standing]:
     """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now."""
-    raid_tokens = [e for e, _ in live if e.token.kind is RAID]
-    if not raid_tokens:
+    if not raids:
         return set(), live
-    shinobi = {(e.clan, e.province) for e, _ in live if e.token.kind is SHINOBI and e.source is None}
     neighbours = state.board.neighbours
     scorched: set[str] = set()
-    for e in raid_tokens:
+    for e in raids:
         p, clan = e.province, e.clan
         if (clan, p) in shinobi:
             why = f"{clan} shinobi in {p}"
@@ -141,43 +154,44 @@ def _step3_raids(state: GameState, live: Standing, d: Decisions) -> tuple[set[st
             d.raids.append((p, clan, True, why))
             if p in scorched:
                 reason = f"{p} is already scorched by another raid this step: no further effect"
-                d.fates[id(e)] = (Fate.RAID_NO_EFFECT, 3, reason, "R-12", bool(e.blessings))
+                d.fates[id(e)] = (RAID_NO_EFFECT, 3, reason, "R-12", bool(e.blessings))
             else:
                 scorched.add(p)
                 reason = f"raid triggered ({why}): {p} is scorched earth"
-                d.fates[id(e)] = (Fate.RAID_TRIGGERED, 3, reason, "R-12", bool(e.blessings))
+                d.fates[id(e)] = (RAID_TRIGGERED, 3, reason, "R-12", bool(e.blessings))
         else:
             why = f"no {clan} shinobi in {p} and no adjacent province controlled by {clan} (p.8)"
             d.raids.append((p, clan, False, why))
-            d.fates[id(e)] = (Fate.RAID_NO_EFFECT, 3, f"raid did not trigger: {why}", "R-12", bool(e.blessings))
-    survivors = [t for t in live if t[0].token.kind is not RAID]
-    return scorched, _sweep(survivors, scorched, Fate.REMOVED_BY_RAID, 3, "the raid on", "R-12", d)
+            d.fates[id(e)] = (RAID_NO_EFFECT, 3, f"raid did not trigger: {why}", "R-12", bool(e.blessings))
+    return scorched, _sweep(live, RAID, scorched, REMOVED_BY_RAID, 3, "the raid on", "R-12", d)
 
 
 # --- step 4 ---------------------------------------------------------------------------------------
-def _step4_diplomacy(live: Standing, scorched: set[str], d: Decisions) -> Standing:
-    """Rulebook p.9 step 4; R-13. (A diplomacy in a province raided this round was removed in step 3.)"""
-    peace = d.peace
-    survivors = []
-    for t in live:
-        e = t[0]
-        if e.token.kind is DIPLOMACY:
-            p = e.province
-            why = f"{p} already made peaceful this step" if p in peace else f"peace in {p}"
-            peace.add(p)
-            d.fates[id(e)] = (Fate.PEACE, 4, why, "R-13", bool(e.blessings))
-        else:
-            survivors.append(t)
-    return _sweep(survivors, peace, Fate.REMOVED_BY_DIPLOMACY, 4, "the diplomacy in", "R-13", d)
-
-
-def _sweep(live: Standing, provinces: set[str], fate: Fate, step: int, by: str, ruling: str, d: Decisions) -> Standing:
-    """Discard every token in the given provinces or on their borders (p.9 steps 3-4); return the rest."""
-    if not provinces:
+def _step4_diplomacy(live: Standing, diplomacy: list[Entry], d: Decisions) -> Standing:
+    """Rulebook p.9 step 4; R-13. ``diplomacy``: the diplomacy tokens still on the board (one in a
+    province raided this round was removed in step 3)."""
+    if not diplomacy:
         return live
+    peace = d.peace
+    for e in diplomacy:
+        p = e.province
+        why = f"{p} already made peaceful this step" if p in peace else f"peace in {p}"
+        peace.add(p)
+        d.fates[id(e)] = (PEACE_MADE, 4, why, "R-13", bool(e.blessings))
+    return _sweep(live, DIPLOMACY, peace, REMOVED_BY_DIPLOMACY, 4, "the diplomacy in", "R-13", d)
+
+
+def _sweep(
+    live: Standing, gone: Kind, provinces: set[str], fate: Fate, step: int, by: str, ruling: str, d: Decisions
+) -> Standing:
+    """The step's own tokens (``gone``: raid or diplomacy) leave the board, and so does every token in
+    the given provinces or on their borders (p.9 steps 3-4); return the rest."""
     survivors = []
     for t in live:
         e = t[0]
+        kind = e.token.kind
+        if kind is gone:
+            continue
         p, source = e.province, e.source
         if p in provinces:
             hit = p if source not in provinces or p < source else source  # the first by name, as read
@@ -186,9 +200,9 @@ def _sweep(live: Standing, provinces: set[str], fate: Fate, step: int, by: str, 
         else:
             survivors.append(t)
             continue
-        back = "; a bluff returns to its owner's hand (p.9)" if e.token.kind is BLUFF else ""
-        fights = e.token.kind in FIGHTING_KINDS
-        d.fates[id(e)] = (fate, step, f"discarded by {by} {hit}{back}", ruling, bool(e.blessings) and not fights)
+        back = "; a bluff returns to its owner's hand (p.9)" if kind is BLUFF else ""
+        discarded = bool(e.blessings) and kind not in FIGHTING_KINDS
+        d.fates[id(e)] = (fate, step, f"discarded by {by} {hit}{back}", ruling, discarded)
     return survivors
 
 
@@ -199,49 +213,49 @@ def defence_bonus(state: GameState, province: str) -> int:
     total = state.board.provinces[province].printed_defense
     control = state.control.get(province)
     if control is not None and control.faceup:
-        total += control.faceup * (state.options.crab_faceup_bonus if control.clan == Clan.CRAB else 1)
+        total += control.faceup * (state.options.crab_faceup_bonus if control.clan == CRAB else 1)
     special = state.special.get(province)
-    if special is not None and special.kind == Special.DEFENSE:
+    if special is not None and special.kind == DEFENSE_BONUS:
         total += special.value
     return total
 
 
 def _step5_battles(state: GameState, live: Standing, d: Decisions) -> dict[str, Clan]:
-    """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot."""
-    at: dict[str, Standing] = {}
-    targets = set()
-    for t in live:
-        p = t[0].province
-        at.setdefault(p, []).append(t)
-        if t[1] is ATTACK:
-            targets.add(p)
+    """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot: each
+    attacker's strength against the defence, the defending tokens' strength added to the province's
+    own (``defence_bonus``)."""
+    attack: dict[str, dict[Clan, int]] = {}
+    defending: dict[str, int] = {}
+    for e, role in live:
+        p = e.province
+        if role is ATTACK:
+            totals = attack.get(p)
+            if totals is None:
+                attack[p] = {e.clan: e.strength}
+            else:
+                totals[e.clan] = totals.get(e.clan, 0) + e.strength
+        elif role is DEFEND:
+            defending[p] = defending.get(p, 0) + (LION_BLUFF_DEFENSE if e.token.kind is BLUFF else e.strength)
     captured: dict[str, Clan] = {}
-    for p in sorted(targets):
-        fight = _battle(state, p, at[p])
+    for p in sorted(attack):
+        fight = _battle(state, p, attack[p], defending.get(p, 0) + defence_bonus(state, p))
         d.fights.append(fight)
         if fight.winner is not None:
             captured[p] = fight.winner
     return captured
 
 
-def _battle(state: GameState, p: str, tokens: Standing) -> Fight:
+def _battle(state: GameState, p: str, totals: dict[Clan, int], defence: int) -> Fight:
     """R-14: each attacker's strength against the defence; R-05: the Phoenix ignores a capital's printed
     defense; R-15: the winner beats the defence and every other attacker; R-02: the Crane wins ties."""
-    totals: dict[Clan, int] = {}
-    defence = defence_bonus(state, p)
-    for e, role in tokens:
-        if role is ATTACK:
-            totals[e.clan] = totals.get(e.clan, 0) + e.strength
-        elif role is DEFEND:
-            defence += LION_BLUFF_DEFENSE if e.token.kind is BLUFF else e.strength
     against = dict.fromkeys(totals, defence)
-    if Clan.PHOENIX in totals:
+    if PHOENIX in totals:
         province = state.board.provinces[p]
         if province.is_capital:
-            against[Clan.PHOENIX] = defence - province.printed_defense  # R-05
+            against[PHOENIX] = defence - province.printed_defense  # R-05
     holder = state.control.get(p)
     defender = holder.clan if holder is not None else None
-    return Fight(p, tokens, totals, against, defender, _winner(totals, against))
+    return Fight(p, totals, against, defender, _winner(totals, against))
 
 
 def _winner(totals: dict[Clan, int], against: dict[Clan, int]) -> Clan | None:
@@ -249,9 +263,9 @@ def _winner(totals: dict[Clan, int], against: dict[Clan, int]) -> Clan | None:
     if len(totals) == 1:  # the usual battle: one attacker
         for clan, t in totals.items():
             d = against[clan]
-            return clan if t > d or (t == d and clan is Clan.CRANE) else None
+            return clan if t > d or (t == d and clan is CRANE) else None
     for clan, t in totals.items():
-        crane = clan is Clan.CRANE
+        crane = clan is CRANE
         d = against[clan]
         if (t > d or (crane and t == d)) and all(
             t > o or (crane and t == o) for c, o in totals.items() if c is not clan
@@ -396,7 +410,7 @@ def _step6_claim(
         counted = False  # a province counted yet: every one may be scorched
         for p in territories[territory].provinces:
             s = special.get(p)
-            if s is None or s.kind != Special.SCORCHED:
+            if s is None or s.kind != SCORCHED_EARTH:
                 c = control.get(p)
                 clan = c.clan if c is not None else None
                 if not counted:
