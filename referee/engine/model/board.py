@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tokens import Clan, Kind, Token
+from .tokens import Clan, Kind, Token, token_code
 
 SEA = "sea"
 
@@ -107,8 +107,7 @@ class Board:
     layout: tuple[int, int]
     neighbours: dict[str, frozenset[str]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # every id and alias -> province id
-    # how many of each token each clan owns, keyed as ``Entry.key`` begins: (clan, kind, strength or 0)
-    token_limits: dict[tuple[Clan, Kind, int], int] = field(default_factory=dict)
+    token_limits: dict[str, int] = field(default_factory=dict)  # how many each clan owns, by token_code
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours.get(a, ())
@@ -268,7 +267,7 @@ def build_board(raw: dict[str, Any]) -> Board:
         layout=(raw["layout"]["width"], raw["layout"]["height"]),
         neighbours={k: frozenset(v) for k, v in neighbours.items()},
         names=names,
-        token_limits={(c, t.kind, t.strength or 0): n for c, f in clans.items() for t, n in f.pool},
+        token_limits={token_code(c, t.kind, t.strength): n for c, f in clans.items() for t, n in f.pool},
     )
 
 

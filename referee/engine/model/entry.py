@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import SEA
-from .tokens import Clan, Kind, Token
+from .tokens import Clan, Kind, Token, token_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +20,7 @@ class Entry:
     # Worked out once, when the entry is made: every round reads them for every token.
     key: tuple[Clan, Kind, int, str, str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     strength: int = field(init=False, repr=False, compare=False)  # the token's and its blessings'
+    codes: tuple[str, ...] = field(init=False, repr=False, compare=False)  # the tokens placed, as token_code
 
     def __post_init__(self) -> None:
         strength = self.token.strength or 0
@@ -27,6 +28,10 @@ class Entry:
         key = (self.clan, self.token.kind, strength, self.province, self.source or "", self.blessings)
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "strength", strength + sum(self.blessings))
+        codes: tuple[str, ...] = (token_code(self.clan, self.token.kind, strength),)
+        if self.blessings:
+            codes += tuple(token_code(self.clan, Kind.BLESSING, b) for b in self.blessings)
+        object.__setattr__(self, "codes", codes)
 
     @property
     def in_centre(self) -> bool:

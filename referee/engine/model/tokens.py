@@ -52,6 +52,12 @@ class Token:
         return f"{self.kind} {self.strength}" if self.strength is not None else str(self.kind)
 
 
+def token_code(clan: Clan, kind: Kind, strength: int | None) -> str:
+    """One clan's token as a short string ("crab army 3"): a key whose hash Python keeps, for the counts
+    made for every token of every round (``Entry.codes``, ``Board.token_limits``)."""
+    return f"{clan} {kind} {strength or 0}"
+
+
 HAND_SIZE = 6
 PLACEMENTS_PER_ROUND = HAND_SIZE - 1  # p.7: place until one token remains behind the screen
 ROUNDS = 5

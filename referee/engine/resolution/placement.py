@@ -18,7 +18,7 @@ from ..model.entry import Entry
 from ..model.errors import Refusal
 from ..model.options import HarborNavy
 from ..model.state import GameState, Special
-from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token
+from ..model.tokens import PLACEMENTS_PER_ROUND, Clan, Kind, Token, token_code
 from ..notation.round import format_entry
 
 _KEY = attrgetter("key")
@@ -168,7 +168,7 @@ def nothing_impossible(
     coastal = board.coastal
     special = state.special
     limits = board.token_limits
-    placed: dict[tuple[Clan, Kind, int], int] = {}  # keyed as limits
+    placed: dict[str, int] = {}  # by token_code, as limits
     per_clan: dict[Clan, int] = {}
     borders = set()
     for e in entries:
@@ -187,21 +187,18 @@ def nothing_impossible(
             if border in borders:
                 return False
             borders.add(border)
-        key = e.key[:3]
-        n = placed[key] = placed.get(key, 0) + 1
-        if n > limits.get(key, 0):
-            return False
-        for b in e.blessings:
-            key = (clan, BLESSING, b)
-            n = placed[key] = placed.get(key, 0) + 1
-            if n > limits.get(key, 0):
+        for code in e.codes:
+            n = placed[code] = placed.get(code, 0) + 1
+            if n > limits.get(code, 0):
                 return False
-        per_clan[clan] = per_clan.get(clan, 0) + 1 + len(e.blessings)
+        per_clan[clan] = per_clan.get(clan, 0) + len(e.codes)
     if available is not None:  # what each clan can have in hand now (token inventory)
-        for (clan, kind, strength), n in placed.items():
-            mine = available.get(clan)
-            if mine is not None and n > mine[Token(kind, strength or None)]:
-                return False
+        for e in entries:
+            mine = available.get(e.clan)
+            if mine is not None:
+                for token in placed_tokens(e):
+                    if placed[token_code(e.clan, token.kind, token.strength)] > mine[token]:
+                        return False
     for clan, count in per_clan.items() if count_placements else ():
         want = placements.get(clan) if placements is not None else None
         if count > PLACEMENTS_PER_ROUND if want is None else count != want:

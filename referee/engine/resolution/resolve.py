@@ -407,15 +407,15 @@ def _step6_claim(
 
     def territory_controller(territory: str) -> Clan | None:  # R-18, as GameState.territory_controller
         owner: Clan | None = None
-        counted = False  # a province counted yet: every one may be scorched
         for p in territories[territory].provinces:
             s = special.get(p)
-            if s is None or s.kind != SCORCHED_EARTH:
+            if s is None or s.kind != SCORCHED_EARTH:  # scorched provinces do not count
                 c = control.get(p)
-                clan = c.clan if c is not None else None
-                if not counted:
-                    owner, counted = clan, True
-                elif owner != clan:
+                if c is None:
+                    return None  # a counted province nobody controls
+                if owner is None:
+                    owner = c.clan
+                elif owner != c.clan:
                     return None
         return owner
 
