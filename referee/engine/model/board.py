@@ -108,6 +108,7 @@ class Board:
     neighbours: dict[str, frozenset[str]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # every id and alias -> province id
     token_limits: dict[str, int] = field(default_factory=dict)  # how many each clan owns, by token_code
+    border_pairs: frozenset[tuple[str, str]] = frozenset()  # every land border as a sorted pair (Entry.border)
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours.get(a, ())
@@ -268,6 +269,7 @@ def build_board(raw: dict[str, Any]) -> Board:
         neighbours={k: frozenset(v) for k, v in neighbours.items()},
         names=names,
         token_limits={token_code(c, t.kind, t.strength): n for c, f in clans.items() for t, n in f.pool},
+        border_pairs=frozenset((a, b) if a < b else (b, a) for a, b in (tuple(pair) for pair in borders)),
     )
 
 

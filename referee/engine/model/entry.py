@@ -21,6 +21,8 @@ class Entry:
     key: tuple[Clan, Kind, int, str, str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     strength: int = field(init=False, repr=False, compare=False)  # the token's and its blessings'
     codes: tuple[str, ...] = field(init=False, repr=False, compare=False)  # the tokens placed, as token_code
+    # the border the token sits on, side-independent: ("sea", p) or the sorted pair; None in a centre
+    border: tuple[str, str] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         strength = self.token.strength or 0
@@ -32,6 +34,9 @@ class Entry:
         if self.blessings:
             codes += tuple(token_code(self.clan, Kind.BLESSING, b) for b in self.blessings)
         object.__setattr__(self, "codes", codes)
+        source, p = self.source, self.province
+        border = None if source is None else (SEA, p) if source == SEA else (source, p) if source < p else (p, source)
+        object.__setattr__(self, "border", border)
 
     @property
     def in_centre(self) -> bool:
@@ -40,15 +45,6 @@ class Entry:
     @property
     def on_sea(self) -> bool:
         return self.source == SEA
-
-    @property
-    def border(self) -> tuple[str, ...] | None:
-        """The border the token sits on, side-independent: ("sea", p) or the sorted pair."""
-        if self.source is None:
-            return None
-        if self.source == SEA:
-            return (SEA, self.province)
-        return tuple(sorted((self.source, self.province)))
 
     def touches(self, province: str) -> bool:
         """In the province, or on one of its borders (raids and diplomacy, p.9)."""

@@ -164,7 +164,7 @@ def nothing_impossible(
     (tests/test_engine_properties.py checks that the two always agree.)"""
     clans = state.clans
     board = state.board
-    neighbours = board.neighbours
+    land = board.border_pairs
     coastal = board.coastal
     special = state.special
     limits = board.token_limits
@@ -172,17 +172,16 @@ def nothing_impossible(
     per_clan: dict[Clan, int] = {}
     borders = set()
     for e in entries:
-        clan, source, p = e.clan, e.source, e.province
+        clan = e.clan
         if clan not in clans:
             return False
-        if source is not None:
-            if source == SEA:
+        border = e.border
+        if border is not None:
+            if e.source == SEA:
+                p = e.province
                 if p not in coastal and not (p in special and special[p].kind == HARBOR):
                     return False
-                border = (SEA, p)
-            elif p in neighbours.get(source, ()):  # never the province itself
-                border = (source, p) if source < p else (p, source)
-            else:
+            elif border not in land:  # never a province and itself
                 return False
             if border in borders:
                 return False

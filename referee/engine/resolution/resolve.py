@@ -65,8 +65,11 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     d = Decisions(state, entries)
     live, raids, diplomacy, shinobi = _step2_discard(state, entries, d)
     attacked_after_step2 = {e.province for e, role in live if role is ATTACK}
-    scorched, live = _step3_raids(state, live, raids, shinobi, d)
-    d.standing = live = _step4_diplomacy(live, [e for e in diplomacy if e.province not in scorched], d)
+    scorched = _step3_raids(state, raids, shinobi, d)
+    peace = _step4_diplomacy([e for e in diplomacy if e.province not in scorched], d)
+    if raids or diplomacy:
+        live = _removed_by_raids_and_diplomacy(live, scorched, peace, d)
+    d.standing = live
     captured = _step5_battles(state, live, d)
     _successful_defense(state, live, captured, scorched, d.peace, attacked_after_step2, d)
     control, special = _apply(state, scorched, d.peace, captured, d)
@@ -135,14 +138,13 @@ def attacks(state: GameState, e: Entry) -> bool:
 
 
 # --- step 3 ---------------------------------------------------------------------------------------
-def _step3_raids(
-    state: GameState, live: Standing, raids: list[Entry], shinobi: set[tuple[Clan, str]], d: Decisions
-) -> tuple[set[str], Standing]:
-    """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now."""
-    if not raids:
-        return set(), live
-    neighbours = state.board.neighbours
+def _step3_raids(state: GameState, raids: list[Entry], shinobi: set[tuple[Clan, str]], d: Decisions) -> set[str]:
+    """Rulebook p.8-9 step 3; R-12: every raid is judged on one snapshot taken now. Returns the
+    provinces scorched (the tokens there leave the board: ``_removed_by_raids_and_diplomacy``)."""
     scorched: set[str] = set()
+    if not raids:
+        return scorched
+    neighbours = state.board.neighbours
     for e in raids:
         p, clan = e.province, e.clan
         if (clan, p) in shinobi:
@@ -163,47 +165,47 @@ def _step3_raids(
             why = f"no {clan} shinobi in {p} and no adjacent province controlled by {clan} (p.8)"
             d.raids.append((p, clan, False, why))
             d.fates[id(e)] = (RAID_NO_EFFECT, 3, f"raid did not trigger: {why}", "R-12", bool(e.blessings))
-    return scorched, _sweep(live, RAID, scorched, REMOVED_BY_RAID, 3, "the raid on", "R-12", d)
+    return scorched
 
 
 # --- step 4 ---------------------------------------------------------------------------------------
-def _step4_diplomacy(live: Standing, diplomacy: list[Entry], d: Decisions) -> Standing:
+def _step4_diplomacy(diplomacy: list[Entry], d: Decisions) -> set[str]:
     """Rulebook p.9 step 4; R-13. ``diplomacy``: the diplomacy tokens still on the board (one in a
-    province raided this round was removed in step 3)."""
-    if not diplomacy:
-        return live
+    province raided this round was removed in step 3). Returns the provinces made peaceful."""
     peace = d.peace
     for e in diplomacy:
         p = e.province
         why = f"{p} already made peaceful this step" if p in peace else f"peace in {p}"
         peace.add(p)
         d.fates[id(e)] = (PEACE_MADE, 4, why, "R-13", bool(e.blessings))
-    return _sweep(live, DIPLOMACY, peace, REMOVED_BY_DIPLOMACY, 4, "the diplomacy in", "R-13", d)
+    return peace
 
 
-def _sweep(
-    live: Standing, gone: Kind, provinces: set[str], fate: Fate, step: int, by: str, ruling: str, d: Decisions
-) -> Standing:
-    """The step's own tokens (``gone``: raid or diplomacy) leave the board, and so does every token in
-    the given provinces or on their borders (p.9 steps 3-4); return the rest."""
+def _removed_by_raids_and_diplomacy(live: Standing, scorched: set[str], peace: set[str], d: Decisions) -> Standing:
+    """The board after steps 3 and 4 (p.9), in one pass: raid and diplomacy tokens leave it; every
+    token in a scorched province or on its borders was discarded in step 3 (R-12), and of the rest,
+    every token in a province made peaceful or on its borders in step 4 (R-13). Returns what stays."""
     survivors = []
     for t in live:
         e = t[0]
         kind = e.token.kind
-        if kind is gone:
-            continue
-        p, source = e.province, e.source
-        if p in provinces:
-            hit = p if source not in provinces or p < source else source  # the first by name, as read
-        elif source in provinces:
-            hit = source
+        if kind is RAID or (kind is DIPLOMACY and e.province not in scorched):
+            continue  # judged in its own step
+        if e.province in scorched or e.source in scorched:
+            _discard(e, scorched, REMOVED_BY_RAID, 3, "the raid on", "R-12", d)
+        elif e.province in peace or e.source in peace:
+            _discard(e, peace, REMOVED_BY_DIPLOMACY, 4, "the diplomacy in", "R-13", d)
         else:
             survivors.append(t)
-            continue
-        back = "; a bluff returns to its owner's hand (p.9)" if kind is BLUFF else ""
-        discarded = bool(e.blessings) and kind not in FIGHTING_KINDS
-        d.fates[id(e)] = (fate, step, f"discarded by {by} {hit}{back}", ruling, discarded)
     return survivors
+
+
+def _discard(e: Entry, provinces: set[str], fate: Fate, step: int, by: str, ruling: str, d: Decisions) -> None:
+    p, source = e.province, e.source
+    hit = p if p in provinces and (source not in provinces or p < source) else source  # the first by name
+    back = "; a bluff returns to its owner's hand (p.9)" if e.token.kind is BLUFF else ""
+    discarded = bool(e.blessings) and e.token.kind not in FIGHTING_KINDS
+    d.fates[id(e)] = (fate, step, f"discarded by {by} {hit}{back}", ruling, discarded)
 
 
 # --- step 5 ---------------------------------------------------------------------------------------
