@@ -169,7 +169,7 @@ def nothing_impossible(
     special = state.special
     limits = board.token_limits
     placed: dict[str, int] = {}  # by token_code, as limits
-    per_clan: dict[Clan, int] = {}
+    per_clan = dict.fromkeys(clans, 0)
     borders = set()
     for e in entries:
         clan = e.clan
@@ -190,7 +190,7 @@ def nothing_impossible(
             n = placed[code] = placed.get(code, 0) + 1
             if n > limits.get(code, 0):
                 return False
-        per_clan[clan] = per_clan.get(clan, 0) + len(e.codes)
+        per_clan[clan] += len(e.codes)
     if available is not None:  # what each clan can have in hand now (token inventory)
         for e in entries:
             mine = available.get(e.clan)
@@ -199,10 +199,21 @@ def nothing_impossible(
                     if placed[token_code(e.clan, token.kind, token.strength)] > mine[token]:
                         return False
     for clan, count in per_clan.items() if count_placements else ():
+        if not count:
+            continue  # a clan with no entry: the table counts its tokens (inventory.check_round)
         want = placements.get(clan) if placements is not None else None
         if count > PLACEMENTS_PER_ROUND if want is None else count != want:
             return False
     return True
+
+
+SITE_RULES = frozenset({SCORCHED, PEACE, SHRINE})  # the special tokens that limit who may place around them
+
+
+def restricted_sites(state: GameState) -> set[str]:
+    """The provinces whose special token limits who may place in them or on their borders (p.10): a
+    token touching none of them needs no ``judge_site``."""
+    return {p for p, token in state.special.items() if token.kind in SITE_RULES}
 
 
 def judge_site(state: GameState, entry: Entry) -> Illegal | None:
@@ -231,12 +242,19 @@ def judge_site(state: GameState, entry: Entry) -> Illegal | None:
 
 
 def judge(state: GameState, entry: Entry) -> Illegal | None:
-    """Why a revealed non-bluff token is illegally placed (R-09), or None when it stands."""
+    """Why a revealed non-bluff token is illegally placed (R-09), or None when it stands: the special
+    tokens around it (``judge_site``), then the token's own rules (``judge_placement``)."""
     specials = state.special
     if specials and (entry.province in specials or entry.source in specials):
         site = judge_site(state, entry)
         if site:
             return site
+    return judge_placement(state, entry)
+
+
+def judge_placement(state: GameState, entry: Entry) -> Illegal | None:
+    """The token's own rules (p.8, p.10-11, R-09, R-11, R-20): where an army, navy, shinobi, raid or
+    diplomacy token may go. ``judge`` checks the special tokens around it first."""
     kind, clan, p, source = entry.token.kind, entry.clan, entry.province, entry.source
     here = state.control.get(p)
     owns = here is not None and here.clan == clan

@@ -13,14 +13,14 @@ when first read (``report.RoundReport``): the arithmetic and the reasons are nev
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
+from operator import attrgetter, eq
 
 from ..model.entry import Entry
 from ..model.errors import EntriesRefused
 from ..model.state import Control, GameState, Special, SpecialToken
 from ..model.tokens import FIGHTING_KINDS, PLACEMENTS_PER_ROUND, Clan, Kind
 from .inventory import after_round, check_placements, table_of
-from .placement import is_kept_lion_bluff, judge, placed_tokens
+from .placement import is_kept_lion_bluff, judge, judge_placement, judge_site, placed_tokens, restricted_sites
 from .report import ATTACK, DEFEND, LION_BLUFF_DEFENSE, NEITHER, Decisions, Fate, Fight, RoundReport, Standing
 
 # Enum members read once: reading ``Kind.BLUFF`` goes through the enum's class, a cost paid per token
@@ -45,9 +45,11 @@ def canonical(entries: Iterable[Entry]) -> list[Entry]:
     """The entries in their one order (``Entry.key``), equal entries made one object, so that a
     token's fate can be keyed by its id: entry order never matters (rulebook p.9, step 1)."""
     out = sorted(entries, key=_KEY)
-    for i in range(1, len(out)):
-        if out[i].key == out[i - 1].key:
-            out[i] = out[i - 1]
+    keys = list(map(_KEY, out))
+    if any(map(eq, keys, keys[1:])):  # rare: a clan placed two equal tokens side by side
+        for i in range(1, len(out)):
+            if keys[i] == keys[i - 1]:
+                out[i] = out[i - 1]
     return out
 
 
@@ -104,6 +106,7 @@ def _step2_discard(
     shinobi: set[tuple[Clan, str]] = set()
     fates = d.fates
     control = state.control
+    sites = restricted_sites(state)  # judge(): the special tokens around a token, then its own rules
     for e in entries:
         kind = e.token.kind
         if kind is BLUFF:
@@ -117,7 +120,10 @@ def _step2_discard(
             else:
                 fates[id(e)] = (BLUFF_BACK, 2, "bluff: returned to its owner's hand (p.9)", None, bool(e.blessings))
             continue
-        illegal = judge(state, e)
+        if sites and (e.province in sites or e.source in sites):
+            illegal = judge_site(state, e) or judge_placement(state, e)
+        else:
+            illegal = judge_placement(state, e)
         if illegal:
             fates[id(e)] = (ILLEGAL, 2, illegal.reason, illegal.ruling, bool(e.blessings))
         elif kind in FIGHTING_KINDS:
@@ -358,11 +364,12 @@ def _apply(
     for _, clan, _ in d.defenses:
         placing[clan] = placing.get(clan, 0) + 1
     short = _short_of_control_tokens(state, control, captured, placing, d) if placing else set()
+    fresh: dict[Clan, Control] = {}  # a captured province gets one facedown token (equal values: one object)
     for p, clan in captured.items():  # R-16
         if clan in short:
             control.pop(p, None)
         else:
-            control[p] = Control(clan, 1, 0)
+            control[p] = fresh.get(clan) or fresh.setdefault(clan, Control(clan, 1, 0))
     for p, clan, _ in d.defenses:  # R-16 / R-17
         if clan not in short:
             c = control[p]
