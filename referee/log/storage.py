@@ -15,7 +15,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import groupby
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, select
@@ -190,6 +190,8 @@ class Store:
         self.url = database_url(url)
         self.create = create
         self.checked = False  # SQLite: the pages were checked before this store's first write
+        self.memory = False  # an in-memory SQLite database (one connection, shared)
+        self._reader: Connection | None = None  # head()'s connection, kept between askings
         self.where: str | None = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.url)  # until the URL is understood
         try:
             parsed = make_url(self.url)
@@ -204,7 +206,7 @@ class Store:
     def _engine(self, parsed) -> Engine:
         if not self.is_sqlite:
             return create_engine(self.url, pool_pre_ping=True)
-        memory = parsed.database in (None, "", ":memory:")
+        memory = self.memory = parsed.database in (None, "", ":memory:")
         if not memory:
             self._sqlite_file(Path(parsed.database))
         engine = create_engine(
@@ -356,6 +358,7 @@ class Store:
             ) from None
 
     def close(self) -> None:
+        self._close_reader()
         self.engine.dispose()
 
     def __enter__(self) -> Store:
@@ -383,9 +386,26 @@ class Store:
 
     def head(self, game: str) -> str | None:
         """The hash of the game's last event (None: no such game): one short query, to see whether
-        another moderator wrote since a session last read the game."""
-        with self._errors(), self.engine.connect() as conn:
-            return conn.execute(HEAD_OF_GAME, {"game": game}).scalar()
+        another moderator wrote since a session last read the game. A table session asks before every
+        line, so the query runs on a connection kept for it, in autocommit: each asking sees the latest
+        write and holds no lock between lines (an in-memory database has one connection: asked on it)."""
+        if self.memory:
+            with self._errors(), self.engine.connect() as conn:
+                return conn.execute(HEAD_OF_GAME, {"game": game}).scalar()
+        with self._errors():
+            if self._reader is None:
+                self._reader = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+            try:
+                return self._reader.execute(HEAD_OF_GAME, {"game": game}).scalar()
+            except Exception:
+                self._close_reader()  # the next asking connects again
+                raise
+
+    def _close_reader(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            with suppress(Exception):  # closing a broken connection may fail too: nothing to keep
+                reader.close()
 
     def stream(self) -> Iterator[list[Event]]:
         """Every game's events, one game at a time, without holding the whole database in memory."""
