@@ -158,3 +158,18 @@ def test_the_quick_entry_check_agrees_with_the_full_one(case):
     event("nothing impossible" if not full else "refused")
     assert nothing_impossible(state, entries, available, placements, count) == (full == [])
     assert check_entries(state, entries, available, placements, count) == full
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_entries())
+def test_the_entries_one_order_is_the_order_of_their_parts(case):
+    """``Entry.key`` is one string per entry; it must sort entries exactly as the tuple of their parts
+    (clan, kind, strength, province, source, blessings) would, and be equal only for equal entries:
+    resolution never depends on the order of entry (rulebook p.9, step 1)."""
+    _, entries, _, _, _ = case
+
+    def parts(e):
+        return (e.clan, e.token.kind, e.token.strength or 0, e.province, e.source or "", e.blessings)
+
+    assert [parts(e) for e in sorted(entries, key=lambda e: e.key)] == sorted(parts(e) for e in entries)
+    assert all((a.key == b.key) == (a == b) for a in entries for b in entries)

@@ -18,7 +18,7 @@ class Entry:
     source: str | None = None  # None: centre; "sea": coastal border; else the other side of a land border
     blessings: tuple[int, ...] = ()
     # Worked out once, when the entry is made: every round reads them for every token.
-    key: tuple[Clan, Kind, int, str, str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    key: str = field(init=False, repr=False, compare=False)  # the entries' one order: see __post_init__
     strength: int = field(init=False, repr=False, compare=False)  # the token's and its blessings'
     codes: tuple[str, ...] = field(init=False, repr=False, compare=False)  # the tokens placed, as token_code
     # the border the token sits on, side-independent: ("sea", p) or the sorted pair; None in a centre
@@ -26,8 +26,14 @@ class Entry:
 
     def __post_init__(self) -> None:
         strength = self.token.strength or 0
-        # A total order on entries, so that resolution never depends on the order of entry.
-        key = (self.clan, self.token.kind, strength, self.province, self.source or "", self.blessings)
+        # A total order on entries, so that resolution never depends on the order of entry: by clan,
+        # kind, strength, province, source ("" in a centre), blessings, as the tuple of them would sort,
+        # written as one string (one comparison instead of up to six): the parts are joined by a
+        # character below any in them, numbers written with two digits.
+        key = "\0".join(
+            (self.clan, self.token.kind, f"{strength:02d}", self.province, self.source or "")
+            + tuple(f"{b:02d}" for b in self.blessings)
+        )
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "strength", strength + sum(self.blessings))
         codes: tuple[str, ...] = (token_code(self.clan, self.token.kind, strength),)
