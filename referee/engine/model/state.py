@@ -94,14 +94,19 @@ class GameState:
         return s.kind if s else None
 
     def is_scorched(self, province: str) -> bool:
-        return self.special_at(province) == Special.SCORCHED
+        s = self.special.get(province)
+        return s is not None and s.kind is _SCORCHED
 
     def is_peaceful(self, province: str) -> bool:
-        return self.special_at(province) == Special.PEACE
+        s = self.special.get(province)
+        return s is not None and s.kind is _PEACE
 
     def is_coastal(self, province: str) -> bool:
         """Printed coast, or the harbor token (R-20)."""
-        return province in self.board.coastal or self.special_at(province) == Special.HARBOR
+        if province in self.board.coastal:
+            return True
+        s = self.special.get(province)
+        return s is not None and s.kind is _HARBOR
 
     def control_tokens_on_board(self, clan: Clan) -> int:
         return sum(c.count for c in self.control.values() if c.clan == clan)
@@ -111,12 +116,21 @@ class GameState:
         return self.board.clans[clan].control_tokens - self.control_tokens_on_board(clan)
 
     def territory_controller(self, territory: str) -> Clan | None:
-        """R-18: the clan controlling every non-scorched province of the territory."""
-        owners = {self.controller(p) for p in self.board.territories[territory].provinces if not self.is_scorched(p)}
-        if len(owners) == 1:
-            (owner,) = owners
-            return owner
-        return None
+        """R-18: the clan controlling every non-scorched province of the territory (None: none, or every
+        province scorched)."""
+        owner: Clan | None = None
+        for p in self.board.territories[territory].provinces:
+            s = self.special.get(p)
+            if s is not None and s.kind is _SCORCHED:
+                continue  # a scorched province does not count
+            c = self.control.get(p)
+            if c is None:
+                return None  # a counted province nobody controls
+            if owner is None:
+                owner = c.clan
+            elif owner != c.clan:
+                return None
+        return owner
 
     def held_territories(self, clan: Clan) -> tuple[str, ...]:
         return tuple(t for t, _ in self.cards_held.get(clan, ()))
@@ -140,6 +154,8 @@ class GameState:
         return GameState(*values)
 
 
+# read once: an enum member read through its class costs a lookup each time
+_SCORCHED, _PEACE, _HARBOR = Special.SCORCHED, Special.PEACE, Special.HARBOR
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
 _ALL_FIELDS = attrgetter(*_STATE_FIELDS)
 _FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
@@ -147,7 +163,8 @@ _FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
 
 def compute_ronin(state: GameState) -> frozenset[Clan]:
     """R-11: a clan with no control token on the board at the start of upkeep is ronin."""
-    return frozenset(c for c in state.clans if state.control_tokens_on_board(c) == 0)
+    on_board = {c.clan for c in state.control.values() if c.facedown + c.faceup}
+    return frozenset(c for c in state.clans if c not in on_board)
 
 
 def begin_round(state: GameState) -> GameState:
