@@ -2,16 +2,15 @@
 
 import copy
 import random
+from collections import Counter
 
 from hypothesis import event, given, settings, strategies as st
 
 from referee.boarddata import load_board
 from referee.engine import Clan, Control, EntriesRefused, Entry, Kind, Token, begin_round, final_score, resolve
 from referee.engine.model.digest import state_digest
-from referee.engine.notation.setup import new_state
-from collections import Counter
-
 from referee.engine.model.state import Special, SpecialToken
+from referee.engine.notation.setup import new_state
 from referee.engine.resolution.placement import check_entries, impossible_entries, nothing_impossible
 
 BOARD = load_board()
@@ -133,9 +132,7 @@ def any_entries(draw):
         p = draw(st.sampled_from(PROVINCES))
         kind = draw(st.sampled_from(list(Kind)))
         strength = draw(st.integers(1, 6)) if kind.has_strength else None
-        source = draw(
-            st.sampled_from([None, "sea", p, draw(st.sampled_from(PROVINCES)), *sorted(BOARD.neighbours[p])])
-        )
+        source = draw(st.sampled_from([None, "sea", p, draw(st.sampled_from(PROVINCES)), *sorted(BOARD.neighbours[p])]))
         blessings = tuple(draw(st.lists(st.integers(1, 3), max_size=2)))
         entries.append(Entry(draw(st.sampled_from(list(Clan))), Token(kind, strength), p, source, blessings))
     available = None

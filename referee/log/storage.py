@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import time
@@ -205,6 +206,10 @@ class Store:
 
     def _engine(self, parsed) -> Engine:
         if not self.is_sqlite:
+            # psycopg logs a warning when an insert refused inside its pipeline is cleaned up ("error ignored
+            # terminating <Pipeline>"): the refusal itself reaches the moderator as the referee's message, so
+            # the driver's log line would only be a stray line on stderr.
+            logging.getLogger("psycopg").addHandler(logging.NullHandler())
             return create_engine(self.url, pool_pre_ping=True)
         memory = self.memory = parsed.database in (None, "", ":memory:")
         if not memory:
