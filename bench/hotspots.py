@@ -1,0 +1,77 @@
+"""Where the time goes: cProfile of `resolve` on the bench round, or of `verify` over an archive.
+
+    python bench/hotspots.py resolve [--top 10]     2,000 resolutions of the bench round (bench_resolve.py)
+    python bench/hotspots.py verify [--games 300]   verify every game of a fresh archive (bench_verify.py)
+
+Prints the top functions by cumulative time, paths relative to the project. A profiler slows small
+functions more than large ones: the figures are for finding where to look, the benchmarks are for
+how fast it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+
+def profile_resolve() -> cProfile.Profile:
+    from bench_resolve import build
+
+    from referee.engine import resolve
+
+    state, entries = build()
+    resolve(state, entries)  # warm-up
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(2000):
+        resolve(state, entries)
+    profile.disable()
+    return profile
+
+
+def profile_verify(games: int) -> cProfile.Profile:
+    from bench_verify import fill
+
+    from referee.log import Store, verify
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "archive.db")
+        with Store(db) as store:
+            fill(store, games)
+        with Store(db) as store:
+            profile = cProfile.Profile()
+            profile.enable()
+            for log in store.stream():
+                found = verify(log)
+                if found is not None:
+                    raise SystemExit(f"{log[0].game}: {found}")
+            profile.disable()
+    return profile
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["resolve", "verify"])
+    parser.add_argument("--top", type=int, default=10, help="how many functions (default 10)")
+    parser.add_argument("--games", type=int, default=300, help="verify: games in the archive (default 300)")
+    args = parser.parse_args()
+    profile = profile_resolve() if args.what == "resolve" else profile_verify(args.games)
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.top)
+    root = str(HERE.parent) + "/"
+    for line in out.getvalue().splitlines():
+        if line.strip():
+            print(line.replace(root, ""))
+
+
+if __name__ == "__main__":
+    main()
