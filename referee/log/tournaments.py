@@ -15,13 +15,13 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DDL, Text, UniqueConstraint, event as sa_event, text
+from sqlalchemy import Text, UniqueConstraint, text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
 
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded
-from . import Event, Fold, Store, StoreError, check_chain, new_game, verify as verify_game
+from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, verify as verify_game
 
 PAYLOAD_VERSION = 1
 GENESIS = "0" * 64  # the first event's link, as in a game's log
@@ -65,37 +65,8 @@ SELECT = text(f"SELECT {', '.join(COLUMNS)} FROM tournament_event WHERE tourname
 INSERT_T = text("INSERT INTO tournament (id, created_at) VALUES (:id, :created_at)")
 INSERT_E = text(f"INSERT INTO tournament_event ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})")
 
-PG_FUNCTION = """CREATE OR REPLACE FUNCTION referee_tournament_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$
-BEGIN
-  RAISE EXCEPTION USING MESSAGE =
-    'the tournament log is append-only: ' || TG_OP || ' on ' || TG_TABLE_NAME || ' refused';
-END
-$body$"""
-
-
-def _sqlite_triggers(table: str) -> list[str]:
-    return [
-        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
-        f"SELECT RAISE(ABORT, 'the tournament log is append-only: {op} on {table} refused'); END"
-        for op in ("UPDATE", "DELETE")
-    ]
-
-
-def _pg_triggers(table: str) -> list[str]:
-    return [
-        PG_FUNCTION,
-        f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-        "FOR EACH ROW EXECUTE FUNCTION referee_tournament_append_only()",
-        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
-        "FOR EACH STATEMENT EXECUTE FUNCTION referee_tournament_append_only()",
-    ]
-
-
-for _table in TABLES:  # created with the tables, in the same transaction
-    for _sql in _sqlite_triggers(_table.name):
-        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
-    for _sql in _pg_triggers(_table.name):
-        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+REFUSED = "the tournament log is append-only"
+append_only.guard(TABLES, REFUSED, "referee_tournament_append_only")  # created with the tables, in the same transaction
 
 
 class UnknownTournament(TournamentError):
@@ -128,14 +99,14 @@ def ensure_schema(store: Store) -> None:
                 }
             wanted = {t.name for t in TABLES}
             if store.is_sqlite:
-                wanted |= {f"{t.name}_no_{op}" for t in TABLES for op in ("update", "delete")}
+                wanted |= append_only.trigger_names([t.name for t in TABLES], "sqlite")
             if wanted <= have:
                 return
             SQLModel.metadata.create_all(store.engine, tables=TABLES)
             if store.is_sqlite:
                 with store.engine.begin() as conn:
                     for table in TABLES:
-                        for sql in _sqlite_triggers(table.name):
+                        for sql in append_only.sqlite_triggers(table.name, REFUSED):
                             conn.execute(text(sql))
             return
         except DatabaseError as exc:

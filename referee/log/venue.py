@@ -10,11 +10,11 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import DDL, Text, event as sa_event, text
+from sqlalchemy import Text, text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
-from . import Store, StoreError
+from . import Store, StoreError, append_only
 
 ATTEMPTS = 5  # creating the table while another process does: retried
 
@@ -31,24 +31,7 @@ class VenueNoticeRow(SQLModel, table=True):
 
 
 TABLE = SQLModel.metadata.tables[VenueNoticeRow.__tablename__]
-REFUSED = "the venue notices are append-only"
-SQLITE_TRIGGERS = [
-    f"CREATE TRIGGER IF NOT EXISTS venue_notice_no_{op.lower()} BEFORE {op} ON venue_notice BEGIN "
-    f"SELECT RAISE(ABORT, '{REFUSED}: {op} on venue_notice refused'); END"
-    for op in ("UPDATE", "DELETE")
-]
-PG_TRIGGERS = [
-    "CREATE OR REPLACE FUNCTION venue_notice_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN "
-    f"RAISE EXCEPTION USING MESSAGE = '{REFUSED}: ' || TG_OP || ' on venue_notice refused'; END $body$",
-    "CREATE TRIGGER venue_notice_append_only BEFORE UPDATE OR DELETE ON venue_notice "
-    "FOR EACH ROW EXECUTE FUNCTION venue_notice_append_only()",
-    "CREATE TRIGGER venue_notice_no_truncate BEFORE TRUNCATE ON venue_notice "
-    "FOR EACH STATEMENT EXECUTE FUNCTION venue_notice_append_only()",
-]
-for _sql in SQLITE_TRIGGERS:
-    sa_event.listen(TABLE, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
-for _sql in PG_TRIGGERS:
-    sa_event.listen(TABLE, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+append_only.guard([TABLE], "the venue notices are append-only", "venue_notice_append_only")
 
 
 def _now() -> str:
