@@ -820,7 +820,8 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """The tournament's event stream as JSON Lines (lossless, chain included)."""
-    from ..log.tournaments import export_jsonl, read_events
+    from ..log.records import export_jsonl
+    from ..log.tournaments import read_events
 
     with open_store(db, create=True) as store:
         text = export_jsonl(read_events(store, tid))

@@ -19,9 +19,11 @@ from sqlalchemy import Text, UniqueConstraint, text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
 
+from ..engine.model.digest import canonical_json
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded
-from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, verify as verify_game
+from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, records, verify as verify_game
+from .records import RecordError
 
 PAYLOAD_VERSION = 1
 GENESIS = "0" * 64  # the first event's link, as in a game's log
@@ -30,10 +32,6 @@ SCHEMA_ATTEMPTS = 5  # creating the tables, when another process is creating the
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class TournamentRow(SQLModel, table=True):
@@ -314,51 +312,16 @@ def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
 
 
 # --- export, import, verify -------------------------------------------------------------------------------
-def export_jsonl(events: Sequence[Event]) -> str:
-    return "".join(canonical_json(e.to_dict()) + "\n" for e in events)
-
-
-EVENT_KEYS = {
-    "game": str,
-    "seq": int,
-    "type": str,
-    "payload_version": int,
-    "payload": dict,
-    "prev_hash": str,
-    "hash": str,
-    "recorded_at": str,
-}
-
-
 def parse_jsonl(text_: str) -> list[Event]:
-    """The events of an exported tournament, one JSON object a line; a bad line is named and nothing is read."""
-    out = []
-    for n, line in enumerate(text_.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except ValueError as exc:
-            raise TournamentError(
-                f"line {n}: not a JSON object ({getattr(exc, 'msg', exc)})",
-                hint="the file was refused whole; nothing was stored",
-            ) from None
-        if (
-            not isinstance(raw, dict)
-            or set(raw) != set(EVENT_KEYS)
-            or any(
-                not isinstance(raw[k], kind) or (kind is int and isinstance(raw[k], bool))
-                for k, kind in EVENT_KEYS.items()
-            )
-        ):
-            raise TournamentError(
-                f"line {n}: not a tournament event (fields {', '.join(EVENT_KEYS)})",
-                hint="the file was refused whole; nothing was stored",
-            )
-        out.append(Event(**raw))
-    if not out:
+    """The events of an exported tournament, one JSON object a line (as a game's export): a bad line is named and
+    nothing is read."""
+    try:
+        events, _ = records.parse_jsonl(text_)
+    except RecordError as exc:
+        raise TournamentError(str(exc), hint=exc.hint) from None
+    if not events:
         raise TournamentError("no events in the file")
-    return out
+    return events
 
 
 def verify_games(store: Store, t: Tournament) -> list[str]:
