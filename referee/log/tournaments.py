@@ -22,8 +22,7 @@ from sqlmodel import Field, SQLModel
 from ..engine.model.digest import canonical_json
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded
-from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, records, verify as verify_game
-from .records import RecordError
+from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, verify as verify_game
 
 PAYLOAD_VERSION = 1
 GENESIS = "0" * 64  # the first event's link, as in a game's log
@@ -315,8 +314,10 @@ def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
 def parse_jsonl(text_: str) -> list[Event]:
     """The events of an exported tournament, one JSON object a line (as a game's export): a bad line is named and
     nothing is read."""
+    from .records import RecordError, parse_jsonl as parse_lines  # loaded when needed, as referee.log does
+
     try:
-        events, _ = records.parse_jsonl(text_)
+        events, _ = parse_lines(text_)
     except RecordError as exc:
         raise TournamentError(str(exc), hint=exc.hint) from None
     if not events:
