@@ -15,14 +15,13 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
+from crab_lion import begun_db, begun_on_each_backend, round_seals, shown  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 runner = CliRunner()
-SETUP = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
 PROMPT = "<prompt>"
 ROUND1 = ["lion: army 3 lion_northwest > scorpion_north", "crab: army 2 @ crab_central"]
 
@@ -87,31 +86,6 @@ class Session:
         except BrokenPipeError:
             pass
         return self.proc.wait(timeout=60)
-
-
-def _game(db):
-    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
-    assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
-    return db
-
-
-@pytest.fixture
-def db(tmp_path):
-    return _game(str(tmp_path / "g.db"))
-
-
-@pytest.fixture
-def both_db(any_db):
-    """The game on SQLite and on PostgreSQL."""
-    return _game(any_db)
-
-
-def shown(db):
-    return json.loads(runner.invoke(app, ["show", "g", "--json", "--db", db]).output)
-
-
-def round_seals(db):
-    return [s["seal"] for s in shown(db)["seals"] if s.get("round")]
 
 
 def test_a_round_recorded_by_another_moderator_meanwhile_is_not_recorded_again(both_db):

@@ -2,21 +2,17 @@
 legal random rounds played through the engine (seeded), and the refusals."""
 
 import json
-import os
 import random
-import subprocess
-import sys
 from collections import Counter, defaultdict
 from fractions import Fraction as F
 from itertools import combinations
-from pathlib import Path
 
+from entry_point import referee
 from tournament_play import next_sheet, setup_sheet
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 
-ROOT = Path(__file__).parent.parent
 runner = CliRunner()
 POINTS = {5: [10, 6, 3, 1, 0], 4: [10, 5, 2, 0], 3: [10, 4, 0]}
 
@@ -29,18 +25,6 @@ def ok(db, *args, input=None):
 
 def js(db, *args):
     return json.loads(ok(db, *args, "--json"))
-
-
-def referee(db, *args, stdin=None):
-    """The real entry point: its error boundary, stderr and exit codes."""
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, "--db", db],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "COLUMNS": "120"},
-    )
 
 
 def play(db, game, rounds, rng):
