@@ -21,7 +21,7 @@ from sqlmodel import Field, SQLModel
 
 from ..engine.model.digest import canonical_json
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
-from ..tournament.standings import LiveGame, Loaded
+from ..tournament.standings import LiveGame, Loaded, rows_from_scores
 from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, verify as verify_game
 
 PAYLOAD_VERSION = 1
@@ -432,16 +432,7 @@ def call_game(store: Store, log: OpenTournament, game: str, reason: str, objecti
     revealed.update(objectives)
     state = f.rounds[-1].after if f.rounds else f.start
     scores = scores_of(state, revealed)
-    rows = [
-        {
-            "player": s.player,
-            "clan": s.clan,
-            "honor": scores[s.clan][0],
-            "territories": scores[s.clan][1],
-            "provinces": scores[s.clan][2],
-        }
-        for s in table.seats
-    ]
+    rows = list(rows_from_scores(table, scores))
     from ..tournament.scoring import Finish, winners
 
     won = [rows[i]["player"] for i in winners([Finish(*scores[s.clan]) for s in table.seats])]

@@ -72,30 +72,30 @@ def record(store: Store, tid: str, kind: str, value: str) -> None:
         )
 
 
-def total(store: Store) -> int:
-    """Notices recorded in the whole database (0 when none ever was): a cheap change check."""
-    with store.engine.connect() as conn:
-        have = conn.execute(
+def _made(store: Store, conn) -> bool:
+    """Whether the table was made: it is, on the first notice recorded."""
+    return (
+        conn.execute(
             text(
                 "SELECT name FROM sqlite_master WHERE name = 'venue_notice'"
                 if store.is_sqlite
                 else "SELECT tablename FROM pg_tables WHERE tablename = 'venue_notice'"
             )
         ).first()
-        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar_one() if have else 0
+        is not None
+    )
+
+
+def total(store: Store) -> int:
+    """Notices recorded in the whole database (0 when none ever was): a cheap change check."""
+    with store.engine.connect() as conn:
+        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar_one() if _made(store, conn) else 0
 
 
 def read(store: Store, tid: str) -> Venue:
     venue = Venue()
     with store.engine.connect() as conn:
-        have = conn.execute(
-            text(
-                "SELECT name FROM sqlite_master WHERE name = 'venue_notice'"
-                if store.is_sqlite
-                else "SELECT tablename FROM pg_tables WHERE tablename = 'venue_notice'"
-            )
-        ).first()
-        if not have:
+        if not _made(store, conn):
             return venue
         rows = conn.execute(
             text("SELECT kind, value, recorded_at FROM venue_notice WHERE tournament_id = :t ORDER BY id"), {"t": tid}
