@@ -107,6 +107,19 @@ class Watched:
             ),
         )
 
+    def offline(self) -> list[str]:
+        """Let only file:// requests through, as a page opened from a USB stick with no network; the list of
+        every URL the page asks for."""
+        asked: list[str] = []
+        self.page.route(
+            "**/*",
+            lambda route: (
+                asked.append(route.request.url),
+                route.continue_() if route.request.url.startswith("file://") else route.abort(),
+            ),
+        )
+        return asked
+
     def __enter__(self):
         return self
 
@@ -224,14 +237,7 @@ def test_html_record_opens_from_file_with_no_network(seeded, browser, tmp_path):
     record = tmp_path / "game.html"
     cli(seeded, "export", GAME, "--format", "html", "-o", str(record))
     with Watched(browser) as wp:
-        asked = []
-        wp.page.route(
-            "**/*",
-            lambda route: (
-                asked.append(route.request.url),
-                route.continue_() if route.request.url.startswith("file://") else route.abort(),
-            ),
-        )
+        asked = wp.offline()
         wp.page.goto(record.as_uri())
         wp.page.wait_for_load_state("networkidle")
         assert all(u.startswith("file://") for u in asked) and wp.failed == [] and wp.errors == []
@@ -280,14 +286,7 @@ def test_published_site_works_from_file(seeded, browser, tmp_path):
     site = tmp_path / "site"
     cli(seeded, "tournament", "publish", "spring", str(site), "--url", "https://example.org/spring")
     with Watched(browser, 375, 740) as wp:
-        asked = []
-        wp.page.route(
-            "**/*",
-            lambda route: (
-                asked.append(route.request.url),
-                route.continue_() if route.request.url.startswith("file://") else route.abort(),
-            ),
-        )
+        asked = wp.offline()
         wp.page.goto((site / "index.html").as_uri())
         assert sorted(wp.page.locator("table.standings tbody th[scope=row] a").all_text_contents()) == sorted(PLAYERS)
         wp.page.get_by_role("link", name="seating by table and by player").click()

@@ -80,6 +80,13 @@ class Session:
         self.send(line)
         return self.wait_for(then)
 
+    def resolve_and_quit(self, round_no: int) -> int:
+        """The round's tokens typed: an empty line, yes to resolving it, then `quit`; the exit code."""
+        self.type("", then=f"Resolve round {round_no}?")
+        self.type("y", then=f"g r{round_no + 1}> ")
+        self.send("quit")
+        return self.close()
+
     def close(self) -> int:
         try:
             self.proc.stdin.close()
@@ -145,10 +152,7 @@ def test_table_events_recorded_meanwhile_are_shown_and_the_line_asked_again(both
     assert "type the line again" in said and "✓ crab: army 3" not in said and "error" not in said
     assert "✓ crab: army 3 crab_northwest > crab_northeast" in a.type("crab: army 3 crab_northwest > crab_northeast")
     a.type("lion: army 1 @ lion_northwest")
-    a.type("", then="Resolve round 1?")
-    a.type("y", then="g r2> ")
-    a.send("quit")
-    assert a.close() == 0
+    assert a.resolve_and_quit(1) == 0
     board = json.loads(runner.invoke(app, ["board", "g", "--json", "--db", db]).output)
     assert board["control"]["crab_northeast"][0] == "crab"  # the attack from the new province stood
 
@@ -201,10 +205,7 @@ def test_ctrl_c_with_typed_tokens_asks_before_discarding_them(db):
     a.type("n")
     assert "crab: army 2 @ crab_central" in a.type("pending")
     a.type("lion: army 1 @ lion_northwest")
-    a.type("", then="Resolve round 1?")
-    a.type("y", then="g r2> ")
-    a.send("quit")
-    assert a.close() == 0
+    assert a.resolve_and_quit(1) == 0
     assert shown(db)["round"] == 2
 
 
