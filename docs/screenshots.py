@@ -5,30 +5,19 @@ on a loopback port, photographed by Debian's chromium at phone and desktop width
 """
 
 import random
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from serving import CHROMIUM, FLAGS, PLAYERS, players_csv, serve  # noqa: E402  (the tests' server and browser)
 from tournament_play import setup_sheet  # noqa: E402  (the tests' own helper: a legal setup for a table)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = [  # file, path, width, height
     ("game-desktop.png", "/games/demo-five-player-1", 1280, 1000),
     ("round-phone.png", "/games/demo-five-player-1/rounds/3", 375, 800),
@@ -41,22 +30,6 @@ SHOTS = [  # file, path, width, height
     ("projector-boards.png", "/tournaments/spring/projector?view=boards&pause=1", 1920, 1080),
     ("projector-standings.png", "/tournaments/spring/projector?pause=1", 1920, 1080),
     ("seating-sheet.png", "/tournaments/spring/sheet/1", 900, 1100),
-]
-PLAYERS = [
-    "Ann Lee",
-    "Bo Chen",
-    "Cy Park",
-    "Di Ross",
-    "Ed Moss",
-    "Fay Wu",
-    "Gus Hart",
-    "Hal Ito",
-    "Ivy Kane",
-    "Jo Dunn",
-    "Kai Lund",
-    "Lu Mori",
-    "Mo Sato",
-    "Nia Vos",
 ]
 
 
@@ -71,9 +44,8 @@ def tournament(db: str, tmp: str) -> None:
     import json
 
     referee("tournament", "new", "spring", "--name", "Spring Open", "--date", "2026-11-21", "--rounds", "3", "--db", db)
-    players = Path(tmp) / "players.csv"
-    players.write_text("name,club\n" + "\n".join(f"{n},Club{i % 4}" for i, n in enumerate(PLAYERS)) + "\n")
-    referee("tournament", "players", "add", "spring", "--csv", str(players), "--db", db)
+    players = players_csv(Path(tmp) / "players.csv", PLAYERS)
+    referee("tournament", "players", "add", "spring", "--csv", players, "--db", db)
     referee("tournament", "seat", "spring", "1", "--db", db)
     referee("tournament", "post", "spring", "1", "--db", db)
     referee("tournament", "announce", "spring", "Round 1 has begun: find your table below", "--db", db)
@@ -108,28 +80,17 @@ def main() -> None:
             ],
             check=True,
         )
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen(
-            [sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", db], stdout=subprocess.DEVNULL
-        )
-        try:
-            time.sleep(3)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
-                for name, path, w, h in SHOTS:
-                    page = browser.new_page(viewport={"width": w, "height": h})
-                    page.goto(f"http://127.0.0.1:{port}{path}")
-                    page.screenshot(path=str(OUT / name))
-                    page.close()
-                page = browser.new_page(viewport={"width": 1000, "height": 1300})
-                page.goto((Path(tmp) / "game.html").as_uri() + "#round-3")
-                page.screenshot(path=str(OUT / "record-round.png"))
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait()
+        with serve(db) as served, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            for name, path, w, h in SHOTS:
+                page = browser.new_page(viewport={"width": w, "height": h})
+                page.goto(f"{served.url}{path}")
+                page.screenshot(path=str(OUT / name))
+                page.close()
+            page = browser.new_page(viewport={"width": 1000, "height": 1300})
+            page.goto((Path(tmp) / "game.html").as_uri() + "#round-3")
+            page.screenshot(path=str(OUT / "record-round.png"))
+            browser.close()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import os
 import traceback
 
 from referee.engine.model.digest import state_digest
-from referee.log import EventType, Fold, GameChanged, OpenGame, Store, events as ev, golden, new_game
+from referee.log import EventType, Fold, GameChanged, OpenGame, Store, events as ev, golden, new_game, recorded_header
 from referee.log.replay import round_outcome
 
 SOURCES = ("two-player", "four-player", "five-player")
@@ -20,17 +20,7 @@ SHARED_SOURCE = "five-player"
 def start_game(store: Store, game: str, name: str) -> None:
     """Create ``game`` as a copy of the golden game ``name``: header and setup, no rounds yet."""
     log = golden(name)
-    h = log[0].data
-    new_game(
-        store,
-        game,
-        h["clans"],
-        players=h["players"],
-        event=h["event"],
-        table=h["table"],
-        date=h["date"],
-        options=h["options"],
-    )
+    new_game(store, game, log[0].data["clans"], **recorded_header(log[0].data))
     OpenGame(store, game).record_setup(log[1].data["lines"])
 
 

@@ -7,48 +7,16 @@ installs chromium). No browser is ever downloaded.
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from serving import CHROMIUM, EVIL, FLAGS, PLAYERS as ROSTER, ROOT, cli, demo_and_a_game_begun, players_csv, serve
 
-from referee.cli.app import app as cli_app
-
-ROOT = Path(__file__).parent.parent
-CHROMIUM = os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-EVIL = "<script>alert(1)</script>"
 GAME = "demo-five-player-1"
-PLAYERS = [
-    "Ann Lee",
-    "Bo Chen",
-    "Cy Park",
-    "Di Ross",
-    "Ed Moss",
-    "Fay Wu",
-    "Gus Hart",
-    "Hal Ito",
-    "Ivy Kane",
-    "Jo Dunn",
-    "Kai Lund",
-    "Lu Mori",
-    "Mo Sato",
-    EVIL,
-]
-runner = CliRunner()
+PLAYERS = [*ROSTER[:13], EVIL]  # a name that must be shown as text
 
 
 def _need_browser():
@@ -66,35 +34,11 @@ def _need_browser():
         pytest.skip(f"browser tests skipped: {missing}")
 
 
-def cli(db, *args, input=None):
-    result = runner.invoke(cli_app, [*args, "--db", db], input=input)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory):
     _need_browser()
     db = str(tmp_path_factory.mktemp("browser") / "games.db")
-    cli(db, "demo")
-    cli(
-        db,
-        "new",
-        "mid",
-        "--clans",
-        "crab,lion",
-        "--players",
-        f"crab={EVIL},lion=Bo",
-        "--event",
-        "Spring open",
-        "--partial-setup",
-    )
+    demo_and_a_game_begun(db, "Spring open")
     cli(db, "setup", "mid", "-", input="crab: control @ crab_central\nlion: control @ lion_northwest\n")
     cli(
         db,
@@ -105,9 +49,8 @@ def seeded(tmp_path_factory):
         input="lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n",
     )
     cli(db, "tournament", "new", "spring", "--name", "Spring Open", "--rounds", "3")
-    players = tmp_path_factory.mktemp("players") / "players.csv"
-    players.write_text("name,club\n" + "\n".join(f'"{n}",Club{i % 4}' for i, n in enumerate(PLAYERS)) + "\n")
-    cli(db, "tournament", "players", "add", "spring", "--csv", str(players))
+    players = players_csv(tmp_path_factory.mktemp("players") / "players.csv", PLAYERS)
+    cli(db, "tournament", "players", "add", "spring", "--csv", players)
     cli(db, "tournament", "seat", "spring", "1")
     cli(db, "tournament", "post", "spring", "1")
     cli(db, "tournament", "announce", "spring", "Round 1 has begun")
@@ -117,28 +60,8 @@ def seeded(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(seeded):
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--port", str(port), "--db", seeded],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"referee serve did not start: {proc.communicate()[1][-2000:]}")
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    proc.communicate(timeout=20)
+    with serve(seeded) as served:
+        yield served.url
 
 
 @pytest.fixture(scope="module")
@@ -183,6 +106,19 @@ class Watched:
                 else None
             ),
         )
+
+    def offline(self) -> list[str]:
+        """Let only file:// requests through, as a page opened from a USB stick with no network; the list of
+        every URL the page asks for."""
+        asked: list[str] = []
+        self.page.route(
+            "**/*",
+            lambda route: (
+                asked.append(route.request.url),
+                route.continue_() if route.request.url.startswith("file://") else route.abort(),
+            ),
+        )
+        return asked
 
     def __enter__(self):
         return self
@@ -301,14 +237,7 @@ def test_html_record_opens_from_file_with_no_network(seeded, browser, tmp_path):
     record = tmp_path / "game.html"
     cli(seeded, "export", GAME, "--format", "html", "-o", str(record))
     with Watched(browser) as wp:
-        asked = []
-        wp.page.route(
-            "**/*",
-            lambda route: (
-                asked.append(route.request.url),
-                route.continue_() if route.request.url.startswith("file://") else route.abort(),
-            ),
-        )
+        asked = wp.offline()
         wp.page.goto(record.as_uri())
         wp.page.wait_for_load_state("networkidle")
         assert all(u.startswith("file://") for u in asked) and wp.failed == [] and wp.errors == []
@@ -357,14 +286,7 @@ def test_published_site_works_from_file(seeded, browser, tmp_path):
     site = tmp_path / "site"
     cli(seeded, "tournament", "publish", "spring", str(site), "--url", "https://example.org/spring")
     with Watched(browser, 375, 740) as wp:
-        asked = []
-        wp.page.route(
-            "**/*",
-            lambda route: (
-                asked.append(route.request.url),
-                route.continue_() if route.request.url.startswith("file://") else route.abort(),
-            ),
-        )
+        asked = wp.offline()
         wp.page.goto((site / "index.html").as_uri())
         assert sorted(wp.page.locator("table.standings tbody th[scope=row] a").all_text_contents()) == sorted(PLAYERS)
         wp.page.get_by_role("link", name="seating by table and by player").click()

@@ -11,6 +11,14 @@ from referee.cli.app import app
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"
 runner = CliRunner()
+ROUND1 = [  # the example round: its sheet, the board before it, the clans playing
+    "adjudicate",
+    str(EXAMPLES / "round1.txt"),
+    "--board",
+    str(EXAMPLES / "board-round1.txt"),
+    "--clans",
+    "dragon,phoenix,scorpion",
+]
 
 
 def _run(*args, stdin=None):
@@ -21,17 +29,7 @@ def _run(*args, stdin=None):
 
 
 def test_adjudicate_prints_the_report_and_board_changes():
-    result = runner.invoke(
-        app,
-        [
-            "adjudicate",
-            str(EXAMPLES / "round1.txt"),
-            "--board",
-            str(EXAMPLES / "board-round1.txt"),
-            "--clans",
-            "dragon,phoenix,scorpion",
-        ],
-    )
+    result = runner.invoke(app, ROUND1)
     assert result.exit_code == 0, result.output
     assert "Battle for dragon_south" in result.output
     assert "place 1 phoenix control token(s) facedown in dragon_south" in result.output
@@ -106,18 +104,7 @@ def test_the_report_shows_each_token_on_one_line_and_each_battle_with_its_arithm
 def test_adjudicate_json():
     import json
 
-    result = runner.invoke(
-        app,
-        [
-            "adjudicate",
-            str(EXAMPLES / "round1.txt"),
-            "--board",
-            str(EXAMPLES / "board-round1.txt"),
-            "--clans",
-            "dragon,phoenix,scorpion",
-            "--json",
-        ],
-    )
+    result = runner.invoke(app, [*ROUND1, "--json"])
     data = json.loads(result.output)
     assert data["state"]["control"]["dragon_south"][0] == "phoenix"
     assert data["report"]["battles"][0]["winner"] == "phoenix"

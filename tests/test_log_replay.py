@@ -19,6 +19,7 @@ from referee.log import (
     events as ev,
     golden,
     new_game,
+    recorded_header,
     replay,
     state_after_round,
     states,
@@ -42,16 +43,7 @@ def _replay_live(store: Store, name: str) -> tuple[list, list]:
     h = events[0].data
     game = f"live-{name}"
     live = [None]
-    new_game(
-        store,
-        game,
-        h["clans"],
-        players=h["players"],
-        event=h["event"],
-        table=h["table"],
-        date=h["date"],
-        options=h["options"],
-    )
+    new_game(store, game, h["clans"], **recorded_header(h))
     for e in events[1:]:
         if e.type == EventType.SETUP_RECORDED:
             live.append(OpenGame(store, game).record_setup(e.data["lines"])[1])

@@ -11,7 +11,9 @@ import threading
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
+from typer.testing import CliRunner
 
+from referee.cli.app import app
 from referee.engine.model.digest import state_digest
 from referee.engine.model.errors import RefereeError
 from referee.log import (
@@ -180,6 +182,72 @@ def test_triggers_dropped_by_hand_come_back_on_open(db):
         pass
     with sqlite3.connect(db) as conn, pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("DELETE FROM event")
+
+
+# What databases already hold: SQLite keeps each trigger's statement in the file as it was written.
+HELD_SQLITE_TRIGGERS = {
+    f"{table}_no_{op.lower()}": f"CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
+    f"SELECT RAISE(ABORT, '{refused}: {op} on {table} refused'); END"
+    for table, refused in [
+        ("game", "the game log is append-only"),
+        ("event", "the game log is append-only"),
+        ("tournament", "the tournament log is append-only"),
+        ("tournament_event", "the tournament log is append-only"),
+        ("venue_notice", "the venue notices are append-only"),
+    ]
+    for op in ("UPDATE", "DELETE")
+}
+
+
+def _venue_database(db: str) -> None:
+    """A tournament with its round-1 seating posted, through the commands: every append-only table made."""
+    for args in (
+        ["tournament", "new", "spring", "--name", "Spring Open", "--rounds", "3"],
+        *(["tournament", "players", "add", "spring", name] for name in ("Ann", "Bo", "Cy")),
+        ["tournament", "seat", "spring", "1"],
+        ["tournament", "post", "spring", "1"],
+    ):
+        result = CliRunner().invoke(app, [*args, "--db", db])
+        assert result.exit_code == 0, (args, result.output)
+
+
+def test_the_sqlite_triggers_are_the_statements_older_databases_hold(db):
+    _venue_database(db)
+    with sqlite3.connect(db) as conn:
+        held = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+    # "IF NOT EXISTS" is not kept in the file
+    assert held == HELD_SQLITE_TRIGGERS
+
+
+def test_an_older_postgres_database_opens_records_and_passes_doctor(pg_url):
+    """Older versions wrote the tournament's and the venue's trigger functions with other line breaks."""
+    import psycopg
+    from pg_server import libpq_url
+
+    _venue_database(pg_url)
+    with psycopg.connect(libpq_url(pg_url)) as conn:
+        conn.execute(
+            "CREATE OR REPLACE FUNCTION referee_tournament_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$\n"
+            "BEGIN\n  RAISE EXCEPTION USING MESSAGE =\n"
+            "    'the tournament log is append-only: ' || TG_OP || ' on ' || TG_TABLE_NAME || ' refused';\nEND\n$body$"
+        )
+        conn.execute(
+            "CREATE OR REPLACE FUNCTION venue_notice_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN "
+            "RAISE EXCEPTION USING MESSAGE = 'the venue notices are append-only: ' || TG_OP || ' on venue_notice "
+            "refused'; END $body$"
+        )
+    for args in (["tournament", "announce", "spring", "Lunch at 13:00"], ["doctor"]):
+        result = CliRunner().invoke(app, [*args, "--db", pg_url])
+        assert result.exit_code == 0, (args, result.output)
+    assert "the database is healthy" in result.output
+    with psycopg.connect(libpq_url(pg_url)) as conn:
+        for sql, refused in [
+            ("DELETE FROM venue_notice", "the venue notices are append-only: DELETE on venue_notice refused"),
+            ("UPDATE tournament SET id = id", "the tournament log is append-only: UPDATE on tournament refused"),
+            ("TRUNCATE event CASCADE", "the game log is append-only: TRUNCATE on event refused"),
+        ]:
+            with pytest.raises(psycopg.errors.RaiseException, match=refused), conn.transaction():
+                conn.execute(sql)
 
 
 def test_no_code_path_updates_or_deletes():

@@ -4,59 +4,21 @@ another round than the next is refused naming the game's round (exit 1); a write
 another moderator wrote first shows what changed and is never repeated by itself."""
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from crab_lion import begun_db, begun_on_each_backend, round_seals, shown  # noqa: F401  (fixtures)
+from entry_point import referee as cli
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 runner = CliRunner()
-SETUP = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
 ROUND1 = "lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n"
 ROUND1_OTHER = "lion: army 2 lion_northwest > scorpion_north\ncrab: army 1 @ crab_central\n"
 ROUND2 = "crab: army 3 crab_central > crab_northeast\nlion: army 1 @ lion_northwest\n"
-
-
-def _game(db):
-    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
-    assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
-    return db
-
-
-@pytest.fixture
-def db(tmp_path):
-    return _game(str(tmp_path / "g.db"))
-
-
-@pytest.fixture
-def both_db(any_db):
-    """The game on SQLite and on PostgreSQL."""
-    return _game(any_db)
-
-
-def cli(db, *args, stdin=None):
-    """The real entry point in a subprocess: true exit codes, stdout and stderr apart."""
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, "--db", db],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-
-
-def shown(db):
-    return json.loads(runner.invoke(app, ["show", "g", "--json", "--db", db]).output)
-
-
-def round_seals(db):
-    return [s["seal"] for s in shown(db)["seals"] if s.get("round")]
 
 
 def test_the_same_sheet_twice_by_file_is_recorded_once(both_db, tmp_path):

@@ -15,14 +15,13 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
+from crab_lion import begun_db, begun_on_each_backend, round_seals, shown  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 runner = CliRunner()
-SETUP = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
 PROMPT = "<prompt>"
 ROUND1 = ["lion: army 3 lion_northwest > scorpion_north", "crab: army 2 @ crab_central"]
 
@@ -81,37 +80,19 @@ class Session:
         self.send(line)
         return self.wait_for(then)
 
+    def resolve_and_quit(self, round_no: int) -> int:
+        """The round's tokens typed: an empty line, yes to resolving it, then `quit`; the exit code."""
+        self.type("", then=f"Resolve round {round_no}?")
+        self.type("y", then=f"g r{round_no + 1}> ")
+        self.send("quit")
+        return self.close()
+
     def close(self) -> int:
         try:
             self.proc.stdin.close()
         except BrokenPipeError:
             pass
         return self.proc.wait(timeout=60)
-
-
-def _game(db):
-    assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
-    assert runner.invoke(app, ["setup", "g", "-", "--db", db], input=SETUP).exit_code == 0
-    return db
-
-
-@pytest.fixture
-def db(tmp_path):
-    return _game(str(tmp_path / "g.db"))
-
-
-@pytest.fixture
-def both_db(any_db):
-    """The game on SQLite and on PostgreSQL."""
-    return _game(any_db)
-
-
-def shown(db):
-    return json.loads(runner.invoke(app, ["show", "g", "--json", "--db", db]).output)
-
-
-def round_seals(db):
-    return [s["seal"] for s in shown(db)["seals"] if s.get("round")]
 
 
 def test_a_round_recorded_by_another_moderator_meanwhile_is_not_recorded_again(both_db):
@@ -171,10 +152,7 @@ def test_table_events_recorded_meanwhile_are_shown_and_the_line_asked_again(both
     assert "type the line again" in said and "✓ crab: army 3" not in said and "error" not in said
     assert "✓ crab: army 3 crab_northwest > crab_northeast" in a.type("crab: army 3 crab_northwest > crab_northeast")
     a.type("lion: army 1 @ lion_northwest")
-    a.type("", then="Resolve round 1?")
-    a.type("y", then="g r2> ")
-    a.send("quit")
-    assert a.close() == 0
+    assert a.resolve_and_quit(1) == 0
     board = json.loads(runner.invoke(app, ["board", "g", "--json", "--db", db]).output)
     assert board["control"]["crab_northeast"][0] == "crab"  # the attack from the new province stood
 
@@ -227,10 +205,7 @@ def test_ctrl_c_with_typed_tokens_asks_before_discarding_them(db):
     a.type("n")
     assert "crab: army 2 @ crab_central" in a.type("pending")
     a.type("lion: army 1 @ lion_northwest")
-    a.type("", then="Resolve round 1?")
-    a.type("y", then="g r2> ")
-    a.send("quit")
-    assert a.close() == 0
+    assert a.resolve_and_quit(1) == 0
     assert shown(db)["round"] == 2
 
 

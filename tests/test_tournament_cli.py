@@ -2,21 +2,17 @@
 legal random rounds played through the engine (seeded), and the refusals."""
 
 import json
-import os
 import random
-import subprocess
-import sys
 from collections import Counter, defaultdict
 from fractions import Fraction as F
 from itertools import combinations
-from pathlib import Path
 
+from entry_point import referee
 from tournament_play import next_sheet, setup_sheet
 from typer.testing import CliRunner
 
 from referee.cli.app import app
 
-ROOT = Path(__file__).parent.parent
 runner = CliRunner()
 POINTS = {5: [10, 6, 3, 1, 0], 4: [10, 5, 2, 0], 3: [10, 4, 0]}
 
@@ -29,18 +25,6 @@ def ok(db, *args, input=None):
 
 def js(db, *args):
     return json.loads(ok(db, *args, "--json"))
-
-
-def referee(db, *args, stdin=None):
-    """The real entry point: its error boundary, stderr and exit codes."""
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, "--db", db],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "COLUMNS": "120"},
-    )
 
 
 def play(db, game, rounds, rng):
@@ -325,13 +309,18 @@ def test_clans_by_preference_the_lowest_ranked_chooses_first(tmp_path):
     assert result.returncode == 1 and "row 2: unknown clan 'samurai'" in result.stderr
 
 
-def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
-    db = str(tmp_path / "t.db")
-    ok(db, "tournament", "new", "fin", "--name", "Fin", "--rounds", "1", "--sizes", "4")
+def _one_round_played(db, tid):
+    """A one-round tournament of four at one table, its result entered by the judge: Ben, Chiyo, Aiko, Dai."""
+    ok(db, "tournament", "new", tid, "--name", tid.title(), "--rounds", "1", "--sizes", "4")
     for name in ("Aiko", "Ben", "Chiyo", "Dai"):
-        ok(db, "tournament", "players", "add", "fin", name)
-    ok(db, "tournament", "seat", "fin", "1")
-    ok(db, "tournament", "result", "fin", "1", "1", "Aiko=10", "Ben=30", "Chiyo=20", "Dai=5", "--reason", "paper")
+        ok(db, "tournament", "players", "add", tid, name)
+    ok(db, "tournament", "seat", tid, "1")
+    ok(db, "tournament", "result", tid, "1", "1", "Aiko=10", "Ben=30", "Chiyo=20", "Dai=5", "--reason", "paper")
+    return db
+
+
+def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
+    db = _one_round_played(str(tmp_path / "t.db"), "fin")
     out = ok(db, "tournament", "final", "fin", "3", "--pick", "Ben=crab", "--pick", "Chiyo=lion")
     assert "game fin-final" in out
     game = js(db, "show", "fin-final")
@@ -342,12 +331,7 @@ def test_the_final_table_seats_the_top_n_in_rank_order(tmp_path):
 
 
 def test_final_clans_by_preference_the_leader_chooses_first(tmp_path):
-    db = str(tmp_path / "t.db")
-    ok(db, "tournament", "new", "fp", "--name", "Final prefs", "--rounds", "1", "--sizes", "4")
-    for name in ("Aiko", "Ben", "Chiyo", "Dai"):
-        ok(db, "tournament", "players", "add", "fp", name)
-    ok(db, "tournament", "seat", "fp", "1")
-    ok(db, "tournament", "result", "fp", "1", "1", "Aiko=10", "Ben=30", "Chiyo=20", "Dai=5", "--reason", "paper")
+    db = _one_round_played(str(tmp_path / "t.db"), "fp")
     wishes = tmp_path / "wishes.csv"
     wishes.write_text("player,clans\nAiko,crab\nBen,lion;crab\nChiyo,lion;crab;crane\n", "utf-8")
     ok(db, "tournament", "final", "fp", "3", "--preferences", str(wishes))

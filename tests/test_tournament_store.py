@@ -2,6 +2,8 @@
 and the tournament package stays pure."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,7 +178,8 @@ def test_verify_checks_every_table_game_log(tmp_path):
 
 def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_path):
     """A file whose chain was recomputed over a payload of the wrong shape: refused in one line, nothing stored."""
-    from referee.log.tournaments import chain, export_jsonl
+    from referee.log.records import export_jsonl
+    from referee.log.tournaments import chain
 
     first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
     bad = chain(
@@ -190,6 +193,31 @@ def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_
     db = str(tmp_path / "t.db")
     result = runner.invoke(app, ["tournament", "import", str(path), "--db", db])
     assert result.exit_code == 1 and "event 2: RoundSeated: a field has the wrong form" in str(result.exception)
+    assert runner.invoke(app, ["tournament", "list", "--json", "--db", db]).output.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ("{not json", "line 2: not a JSON object"),
+        ('["a list"]', "line 2: not a JSON object"),
+        ('{"game": "cup"}', "line 2: field 'seq' must be int, got None"),
+    ],
+)
+def test_an_import_of_a_line_that_is_not_an_event_names_the_line(tmp_path, line, problem):
+    """Read as a game's export is read: the line and what is wrong with it, exit 1, nothing stored."""
+    from referee.log.records import export_jsonl
+    from referee.log.tournaments import chain
+
+    first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
+    path = tmp_path / "bad.jsonl"
+    path.write_text(export_jsonl([first]) + line + "\n")
+    db = str(tmp_path / "t.db")
+    result = subprocess.run(
+        [sys.executable, "-m", "referee", "tournament", "import", str(path), "--db", db], capture_output=True, text=True
+    )
+    assert result.returncode == 1 and result.stderr.startswith(f"error: {problem}"), result.stderr
+    assert "refused whole" in result.stderr and "Traceback" not in result.stderr
     assert runner.invoke(app, ["tournament", "list", "--json", "--db", db]).output.strip() == "[]"
 
 

@@ -4,44 +4,23 @@ import json
 import socket
 import subprocess
 import sys
-import time
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from serving import EVIL, ROOT, cli, demo_and_a_game_begun, serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
 from referee.web import create_app
 
-ROOT = Path(__file__).parent.parent
 runner = CliRunner()
-EVIL = "<script>alert(1)</script>"
-
-
-def cli(db, *args, input=None):
-    result = runner.invoke(cli_app, [*args, "--db", db], input=input)
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("web") / "games.db")
-    cli(db, "demo")
-    cli(
-        db,
-        "new",
-        "mid",
-        "--clans",
-        "crab,lion",
-        "--players",
-        f"crab={EVIL},lion=Bo",
-        "--event",
-        EVIL,
-        "--partial-setup",
-    )
+    demo_and_a_game_begun(db, EVIL)
     cli(db, "setup", "mid", "-", input="crab: objective the_last_line_of_defense\n")
     cli(db, "seal", "mid", "lion", input="the_plains_of_battle\n")
     cli(db, "round", "mid", "-", "--yes", input="crab: army 2 @ crab_capital\nlion: army 1 lion_capital > lion_coast\n")
@@ -194,42 +173,15 @@ def test_help_and_one_shot_commands_do_not_import_the_web_stack(demo):
         assert "WEB []" in out, out
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
 def test_serve_binds_and_says_when_the_pages_are_public(demo, host):
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--host", host, "--port", str(port), "--db", demo],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        import httpx
+    import httpx
 
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                response = httpx.get(f"http://127.0.0.1:{port}/games/mid", timeout=2)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, (
-                    proc.stderr.read() if proc.poll() is not None else "timeout"
-                )
-                time.sleep(0.2)
-        assert response.status_code == 200
-    finally:
-        proc.terminate()
-        out, err = proc.communicate(timeout=20)
-    assert f":{port}/" in out
-    assert ("public and read-only" in out) == (host == "0.0.0.0")
-    assert "Traceback" not in err
+    with serve(demo, host) as served:
+        assert httpx.get(f"{served.url}/games/mid", timeout=10).status_code == 200
+    assert f":{served.port}/" in served.out
+    assert ("public and read-only" in served.out) == (host == "0.0.0.0")
+    assert "Traceback" not in served.err
 
 
 def test_serve_says_so_when_the_port_is_taken(demo):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from serving import EVIL, PLAYERS, cli, players_csv
 from tournament_play import setup_sheet
 from typer.testing import CliRunner
 
@@ -19,35 +20,13 @@ from referee.cli.app import app as cli_app
 from referee.web import create_app
 
 runner = CliRunner()
-EVIL = "<script>alert(1)</script>"
-NAMES = [
-    "Ann Lee",
-    "Bo Chen",
-    "Cy Park",
-    "Di Ross",
-    "Ed Moss",
-    "Fay Wu",
-    "Gus Hart",
-    "Hal Ito",
-    "Ivy Kane",
-    "Jo Dunn",
-    "Kai Lund",
-    EVIL,
-]
-
-
-def cli(db, *args, input=None, code=0):
-    result = runner.invoke(cli_app, [*args, "--db", db], input=input)
-    assert result.exit_code == code, result.output
-    return result.output
+NAMES = [*PLAYERS[:11], EVIL]  # a name that must be shown as text
 
 
 def seed(tmp_path, post=True) -> str:
     db = str(tmp_path / "t.db")
     cli(db, "tournament", "new", "spring", "--name", "Spring Open", "--date", "2026-11-21", "--rounds", "3")
-    csv = tmp_path / "players.csv"
-    csv.write_text("name,club\n" + "\n".join(f'"{n}",Club{i % 4}' for i, n in enumerate(NAMES)) + "\n")
-    cli(db, "tournament", "players", "add", "spring", "--csv", str(csv))
+    cli(db, "tournament", "players", "add", "spring", "--csv", players_csv(tmp_path / "players.csv", NAMES))
     cli(db, "tournament", "seat", "spring", "1")
     if post:
         cli(db, "tournament", "post", "spring", "1")

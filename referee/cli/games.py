@@ -250,23 +250,14 @@ def demo(
     ] = "five-player",
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
-    from ..log import EventType, OpenGame, game_score, golden
+    from ..log import EventType, OpenGame, game_score, golden, recorded_header
     from . import render
 
     events = golden(name)
     header = events[0].data
     with open_store(db, create=True) as store:
         game = _free_id(store, f"demo-{name}")
-        create_game(
-            store,
-            game,
-            header["clans"],
-            players=header["players"],
-            event=header["event"],
-            table=header["table"],
-            date=header["date"],
-            options=header["options"],
-        )
+        create_game(store, game, header["clans"], **recorded_header(header))
         capitals = set(capital_lines(header["clans"]))
         render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
         log = OpenGame(store, game)

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from .common import DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()  # the `referee` app adds these commands
 tapp = typer.Typer(
@@ -19,48 +19,10 @@ players_app = typer.Typer(help="Register, drop, reinstate and list players.", no
 tapp.add_typer(players_app, name="players")
 commands.add_typer(tapp, name="tournament")
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
-DbOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--db",
-        envvar="REFEREE_DB",
-        show_default=False,
-        help="Database: a SQLAlchemy URL or a SQLite file path (default saves/referee.db).",
-    ),
-]
-
-
-def open_store(db: str | None):
-    from ..log import Store
-
-    return Store(db)
-
-
-def read_input(path: Path) -> str:
-    """A file the user named ('-': standard input): a clear error when it cannot be read."""
-    if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text("utf-8")
-    except FileNotFoundError:
-        raise RefereeError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RefereeError(
-            f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc.__class__.__name__})"
-        ) from None
-
-
-def write_output(path: Path, text: str) -> None:
-    try:
-        Path(path).write_text(text, "utf-8")
-    except OSError as exc:
-        raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
-
-
 TidArg = Annotated[str, typer.Argument(help="The tournament's id.", show_default=False)]
 RoundArg = Annotated[int, typer.Argument(min=1, max=12, help="The tournament round.", show_default=False)]
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (recorded with the event).")]
+PlayerArg = Annotated[str, typer.Argument(help="The player (name or id).")]
 
 
 def _open(store, tid: str):
@@ -159,7 +121,7 @@ def new(
         copies,
         group_by_standings,
     )
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         create(store, created)
     typer.echo(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
 
@@ -169,7 +131,7 @@ def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the tournaments in the database."""
     from ..log.tournaments import list_tournaments
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         rows = list_tournaments(store)
     if json_out:
         return _json(rows)
@@ -203,7 +165,7 @@ def players_add(
 
     if (name is None) == (csv_file is None):
         raise typer.BadParameter("give a NAME or --csv FILE", param_hint="NAME")
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         if csv_file is not None:
             regs = _read_players_csv(log.t, csv_file)
@@ -257,38 +219,39 @@ def _read_players_csv(t, path: Path) -> list[dict]:
     return regs
 
 
+def _record_for_player(db: str | None, tid: str, name: str, event) -> str:
+    """Record ``event(player id)`` for the player named (name or id); the player's name."""
+    with open_store(db, create=True) as store:
+        log = _open(store, tid)
+        p = log.t.player(name)
+        log.record([event(p.id)])
+    return p.name
+
+
 @players_app.command("drop")
 def players_drop(
     tid: TidArg,
-    name: Annotated[str, typer.Argument(help="The player (name or id).")],
+    name: PlayerArg,
     reason: ReasonOpt = "",
     db: DbOpt = None,
 ) -> None:
     """Drop a player: not seated from now on; they stay in the standings."""
     from ..tournament.model import PlayerDropped
 
-    with open_store(db) as store:
-        log = _open(store, tid)
-        p = log.t.player(name)
-        log.record([PlayerDropped(p.id, reason)])
-    typer.echo(f"{p.name} dropped")
+    typer.echo(f"{_record_for_player(db, tid, name, lambda p: PlayerDropped(p, reason))} dropped")
 
 
 @players_app.command("reinstate")
 def players_reinstate(
     tid: TidArg,
-    name: Annotated[str, typer.Argument(help="The player (name or id).")],
+    name: PlayerArg,
     reason: ReasonOpt = "",
     db: DbOpt = None,
 ) -> None:
     """Reinstate a dropped player: seated again from the next round seated."""
     from ..tournament.model import PlayerReinstated
 
-    with open_store(db) as store:
-        log = _open(store, tid)
-        p = log.t.player(name)
-        log.record([PlayerReinstated(p.id, reason)])
-    typer.echo(f"{p.name} reinstated")
+    typer.echo(f"{_record_for_player(db, tid, name, lambda p: PlayerReinstated(p, reason))} reinstated")
 
 
 @players_app.command("list")
@@ -297,7 +260,7 @@ def players_list(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> No
     from ..tournament.standings import Loaded
     from ..tournament.views import players_view
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         rows = players_view(Loaded(_open(store, tid).t))
     if json_out:
         return _json(rows)
@@ -318,7 +281,7 @@ def apart(
     """Keep players apart when seating (same club or family): as if they had already met many times."""
     from ..tournament.model import KeptApart
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         ids = [log.t.player(n).id for n in names]
         log.record([KeptApart(ids, reason)])
@@ -328,7 +291,7 @@ def apart(
 @tapp.command("fix")
 def fix(
     tid: TidArg,
-    name: Annotated[str, typer.Argument(help="The player (name or id).")],
+    name: PlayerArg,
     table: Annotated[int, typer.Argument(min=1, help="The table number they always sit at.")],
     reason: ReasonOpt = "",
     db: DbOpt = None,
@@ -336,11 +299,8 @@ def fix(
     """Give a player a fixed table (accessibility): they are always seated at that table number."""
     from ..tournament.model import TableFixed
 
-    with open_store(db) as store:
-        log = _open(store, tid)
-        p = log.t.player(name)
-        log.record([TableFixed(p.id, table, reason)])
-    typer.echo(f"{p.name} always sits at table {table}")
+    who = _record_for_player(db, tid, name, lambda p: TableFixed(p, table, reason))
+    typer.echo(f"{who} always sits at table {table}")
 
 
 # --- roll call and seating ------------------------------------------------------------------------------
@@ -366,7 +326,7 @@ def rollcall(
     """The roll call of a round: everyone not named is present (dropped players excepted)."""
     from ..tournament.model import RollCalled, TournamentError
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         statuses = {}
         for status, names in (("absent", absent), ("standby", standby), ("late", late), ("present", present)):
@@ -424,7 +384,7 @@ def seat(
     from ..tournament.standings import Loaded
     from ..tournament.views import seating_by_table
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         seed = seed_of(log.head)
         if from_file is not None:
@@ -507,7 +467,7 @@ def seating(
 
     if by not in ("table", "player"):
         raise typer.BadParameter(f"{by!r}: table or player", param_hint="--by")
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         loaded = load(store, tid, _open(store, tid).t)
     rows = seating_by_table(loaded, round_no) if by == "table" else seating_by_player(loaded, round_no)
     if csv_out:
@@ -550,7 +510,7 @@ def amend(
     if not reason.strip():
         raise typer.BadParameter("an amendment needs a reason", param_hint="--reason")
     kind = "swap" if swap else "replace" if replace else "reseat"
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         seating = log.t.seatings.get(round_no)
         games = [tb.game for tb in seating.tables] if seating else []
@@ -597,7 +557,7 @@ def call(
         if not eq:
             raise typer.BadParameter(f"{item!r}: expected CLAN=OBJECTIVE", param_hint="--objective")
         objectives[clan.strip().lower()] = obj.strip().lower()
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         event = call_game(store, log, game, reason, objectives)
     typer.echo(
@@ -622,7 +582,7 @@ def result(
 
     if not reason.strip():
         raise typer.BadParameter("a judge's result needs a reason", param_hint="--reason")
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         rows = []
         for item in honors:
@@ -651,7 +611,7 @@ def result(
 @tapp.command("adjust")
 def adjust(
     tid: TidArg,
-    name: Annotated[str, typer.Argument(help="The player (name or id).")],
+    name: PlayerArg,
     points: Annotated[str, typer.Argument(help="Points to add (negative to take away; 1.5 or 3/2).")],
     reason: ReasonOpt,
     round_no: Annotated[int, typer.Option("--round", min=0, help="The round it concerns (0: none).")] = 0,
@@ -668,11 +628,8 @@ def adjust(
         value = Fraction(points.strip())
     except (ValueError, ZeroDivisionError):
         raise TournamentError(f"adjustment {points!r}: not a number") from None
-    with open_store(db) as store:
-        log = _open(store, tid)
-        p = log.t.player(name)
-        log.record([PointsAdjusted(p.id, str(value), reason, round_no)])
-    typer.echo(f"{p.name}: {points} points ({reason})")
+    who = _record_for_player(db, tid, name, lambda p: PointsAdjusted(p, str(value), reason, round_no))
+    typer.echo(f"{who}: {points} points ({reason})")
 
 
 @tapp.command("close")
@@ -680,7 +637,7 @@ def close(tid: TidArg, round_no: RoundArg, db: DbOpt = None) -> None:
     """Close a round: every table's result accepted from its game log (or called, or entered by the judge)."""
     from ..log.tournaments import close_round
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         accepted = close_round(store, log, round_no)
     typer.echo(f"round {round_no} closed: {accepted} result(s) accepted from the game logs")
@@ -697,7 +654,7 @@ def status(
     from ..log.tournaments import load
     from ..tournament.views import table_status
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         loaded = load(store, tid)
     r = round_no or loaded.tournament.last_round
     rows = table_status(loaded, r)
@@ -738,7 +695,7 @@ def standings(
     from ..tournament.exports import standings_csv
     from ..tournament.views import explain_view, standings_view
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         loaded = load(store, tid)
     if csv_out:
         write_output(csv_out, standings_csv(loaded))
@@ -803,7 +760,7 @@ def results(
     from ..log.tournaments import load
     from ..tournament.exports import result_rows, results_csv
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         loaded = load(store, tid)
     if csv_out:
         write_output(csv_out, results_csv(loaded))
@@ -845,7 +802,7 @@ def final(
         if not eq:
             raise typer.BadParameter(f"{item!r}: expected NAME=CLAN", param_hint="--pick")
         picks[name.strip()] = clan.strip().lower()
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         log = _open(store, tid)
         wishes = _preferences(log.t, preferences) if preferences is not None else {}
         event = seat_final(store, log, size, picks, wishes)
@@ -863,9 +820,10 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """The tournament's event stream as JSON Lines (lossless, chain included)."""
-    from ..log.tournaments import export_jsonl, read_events
+    from ..log.records import export_jsonl
+    from ..log.tournaments import read_events
 
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         text = export_jsonl(read_events(store, tid))
     if output:
         write_output(output, text)
@@ -881,7 +839,7 @@ def import_(
     from ..log.tournaments import import_log, parse_jsonl
 
     events = parse_jsonl(read_input(file))
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         t = import_log(store, events)
     typer.echo(f"tournament {t.id} imported: {len(events)} events")
 
@@ -901,7 +859,7 @@ def verify(
         events = parse_jsonl(read_input(path))
         problems = verify_log(events)
     else:
-        with open_store(db) as store:
+        with open_store(db, create=True) as store:
             events = read_events(store, target)
             problems = verify_log(events)
             if not problems:

@@ -10,7 +10,7 @@ which state, reports and scores are always recomputed with the engine.
 
 from .ending import GameScore, game_ended, game_score
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_chain, format_seal
-from .game import OpenGame, new_game
+from .game import OpenGame, new_game, recorded_header
 from .replay import (
     Correction,
     Fold,
@@ -65,6 +65,7 @@ __all__ = [
     "parse_jsonl",
     "parse_records",
     "parse_text",
+    "recorded_header",
     "relabel",
     "replay",
     "score",

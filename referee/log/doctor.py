@@ -19,13 +19,11 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from .append_only import trigger_names
 from .replay import verify
 from .storage import CREATE_HINT, EVENTS_OF_GAME, TABLES, StoreError, _event, database_url, is_referee_table
 
-TRIGGERS = {
-    "sqlite": {f"{t.name}_no_{op}" for t in TABLES for op in ("update", "delete")},
-    "postgresql": {f"{t.name}_{what}" for t in TABLES for what in ("append_only", "no_truncate")},
-}
+TRIGGERS = {backend: trigger_names([t.name for t in TABLES], backend) for backend in ("sqlite", "postgresql")}
 
 
 @dataclass

@@ -28,6 +28,14 @@ from .replay import (
 )
 from .storage import GameChanged, Store
 
+HEADER = ("players", "event", "table", "date", "options")  # new_game's keywords that a GameCreated payload records
+
+
+def recorded_header(created: dict[str, Any]) -> dict[str, Any]:
+    """The header of a recorded game (its GameCreated payload), as ``new_game`` takes it: a copy of the game
+    is ``new_game(store, other, created["clans"], **recorded_header(created))``."""
+    return {key: created[key] for key in HEADER}
+
 
 def new_game(
     store: Store,

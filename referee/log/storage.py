@@ -23,13 +23,13 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import DDL, Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
+from sqlalchemy import Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, SQLModel, select
 
-from . import events as ev
+from . import append_only, events as ev
 from .events import Event, LogError
 
 DEFAULT_DB = Path("saves") / "referee.db"
@@ -120,36 +120,8 @@ INSERT_EVENT = text(
 )
 
 
-def _sqlite_triggers(table: str) -> list[str]:
-    return [
-        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
-        f"SELECT RAISE(ABORT, 'the game log is append-only: {op} on {table} refused'); END"
-        for op in ("UPDATE", "DELETE")
-    ]
-
-
-PG_FUNCTION = """CREATE OR REPLACE FUNCTION referee_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$
-BEGIN
-  RAISE EXCEPTION USING MESSAGE = 'the game log is append-only: ' || TG_OP || ' on ' || TG_TABLE_NAME || ' refused';
-END
-$body$"""
-
-
-def _pg_triggers(table: str) -> list[str]:
-    return [
-        PG_FUNCTION,
-        f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-        "FOR EACH ROW EXECUTE FUNCTION referee_append_only()",
-        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
-        "FOR EACH STATEMENT EXECUTE FUNCTION referee_append_only()",
-    ]
-
-
-for _table in TABLES:  # created with the schema, in the same transaction as the table
-    for _sql in _sqlite_triggers(_table.name):
-        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
-    for _sql in _pg_triggers(_table.name):
-        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+REFUSED = "the game log is append-only"
+append_only.guard(TABLES, REFUSED, "referee_append_only")  # created with the schema, in the same transaction
 
 
 # --- the store ----------------------------------------------------------------------------------------
@@ -268,7 +240,7 @@ class Store:
         if self.is_sqlite:  # triggers dropped by hand come back on the next open
             with self.engine.begin() as conn:
                 for table in TABLES:
-                    for sql in _sqlite_triggers(table.name):
+                    for sql in append_only.sqlite_triggers(table.name, REFUSED):
                         conn.execute(text(sql))
 
     def _sqlite_ready(self) -> bool:
@@ -288,7 +260,8 @@ class Store:
         have = {(kind, name) for kind, name, _ in named}
         columns = {(table, column) for kind, table, column in named if kind == "table"}
         for table in TABLES:
-            wanted = {("table", table.name)} | {("trigger", f"{table.name}_no_{op}") for op in ("update", "delete")}
+            triggers = append_only.trigger_names([table.name], "sqlite")
+            wanted = {("table", table.name)} | {("trigger", name) for name in triggers}
             if not wanted <= have or not {(table.name, c) for c in table.columns.keys()} <= columns:
                 return False  # the full check below names what is missing, and makes what can be made
         return True

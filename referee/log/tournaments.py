@@ -15,13 +15,14 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DDL, Text, UniqueConstraint, event as sa_event, text
+from sqlalchemy import Text, UniqueConstraint, text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
 
+from ..engine.model.digest import canonical_json
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
-from ..tournament.standings import LiveGame, Loaded
-from . import Event, Fold, Store, StoreError, check_chain, new_game, verify as verify_game
+from ..tournament.standings import LiveGame, Loaded, rows_from_scores
+from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, verify as verify_game
 
 PAYLOAD_VERSION = 1
 GENESIS = "0" * 64  # the first event's link, as in a game's log
@@ -30,10 +31,6 @@ SCHEMA_ATTEMPTS = 5  # creating the tables, when another process is creating the
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class TournamentRow(SQLModel, table=True):
@@ -65,37 +62,8 @@ SELECT = text(f"SELECT {', '.join(COLUMNS)} FROM tournament_event WHERE tourname
 INSERT_T = text("INSERT INTO tournament (id, created_at) VALUES (:id, :created_at)")
 INSERT_E = text(f"INSERT INTO tournament_event ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})")
 
-PG_FUNCTION = """CREATE OR REPLACE FUNCTION referee_tournament_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$
-BEGIN
-  RAISE EXCEPTION USING MESSAGE =
-    'the tournament log is append-only: ' || TG_OP || ' on ' || TG_TABLE_NAME || ' refused';
-END
-$body$"""
-
-
-def _sqlite_triggers(table: str) -> list[str]:
-    return [
-        f"CREATE TRIGGER IF NOT EXISTS {table}_no_{op.lower()} BEFORE {op} ON {table} BEGIN "
-        f"SELECT RAISE(ABORT, 'the tournament log is append-only: {op} on {table} refused'); END"
-        for op in ("UPDATE", "DELETE")
-    ]
-
-
-def _pg_triggers(table: str) -> list[str]:
-    return [
-        PG_FUNCTION,
-        f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-        "FOR EACH ROW EXECUTE FUNCTION referee_tournament_append_only()",
-        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
-        "FOR EACH STATEMENT EXECUTE FUNCTION referee_tournament_append_only()",
-    ]
-
-
-for _table in TABLES:  # created with the tables, in the same transaction
-    for _sql in _sqlite_triggers(_table.name):
-        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
-    for _sql in _pg_triggers(_table.name):
-        sa_event.listen(_table, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+REFUSED = "the tournament log is append-only"
+append_only.guard(TABLES, REFUSED, "referee_tournament_append_only")  # created with the tables, in the same transaction
 
 
 class UnknownTournament(TournamentError):
@@ -128,14 +96,14 @@ def ensure_schema(store: Store) -> None:
                 }
             wanted = {t.name for t in TABLES}
             if store.is_sqlite:
-                wanted |= {f"{t.name}_no_{op}" for t in TABLES for op in ("update", "delete")}
+                wanted |= append_only.trigger_names([t.name for t in TABLES], "sqlite")
             if wanted <= have:
                 return
             SQLModel.metadata.create_all(store.engine, tables=TABLES)
             if store.is_sqlite:
                 with store.engine.begin() as conn:
                     for table in TABLES:
-                        for sql in _sqlite_triggers(table.name):
+                        for sql in append_only.sqlite_triggers(table.name, REFUSED):
                             conn.execute(text(sql))
             return
         except DatabaseError as exc:
@@ -343,51 +311,18 @@ def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
 
 
 # --- export, import, verify -------------------------------------------------------------------------------
-def export_jsonl(events: Sequence[Event]) -> str:
-    return "".join(canonical_json(e.to_dict()) + "\n" for e in events)
-
-
-EVENT_KEYS = {
-    "game": str,
-    "seq": int,
-    "type": str,
-    "payload_version": int,
-    "payload": dict,
-    "prev_hash": str,
-    "hash": str,
-    "recorded_at": str,
-}
-
-
 def parse_jsonl(text_: str) -> list[Event]:
-    """The events of an exported tournament, one JSON object a line; a bad line is named and nothing is read."""
-    out = []
-    for n, line in enumerate(text_.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except ValueError as exc:
-            raise TournamentError(
-                f"line {n}: not a JSON object ({getattr(exc, 'msg', exc)})",
-                hint="the file was refused whole; nothing was stored",
-            ) from None
-        if (
-            not isinstance(raw, dict)
-            or set(raw) != set(EVENT_KEYS)
-            or any(
-                not isinstance(raw[k], kind) or (kind is int and isinstance(raw[k], bool))
-                for k, kind in EVENT_KEYS.items()
-            )
-        ):
-            raise TournamentError(
-                f"line {n}: not a tournament event (fields {', '.join(EVENT_KEYS)})",
-                hint="the file was refused whole; nothing was stored",
-            )
-        out.append(Event(**raw))
-    if not out:
+    """The events of an exported tournament, one JSON object a line (as a game's export): a bad line is named and
+    nothing is read."""
+    from .records import RecordError, parse_jsonl as parse_lines  # loaded when needed, as referee.log does
+
+    try:
+        events, _ = parse_lines(text_)
+    except RecordError as exc:
+        raise TournamentError(str(exc), hint=exc.hint) from None
+    if not events:
         raise TournamentError("no events in the file")
-    return out
+    return events
 
 
 def verify_games(store: Store, t: Tournament) -> list[str]:
@@ -497,16 +432,7 @@ def call_game(store: Store, log: OpenTournament, game: str, reason: str, objecti
     revealed.update(objectives)
     state = f.rounds[-1].after if f.rounds else f.start
     scores = scores_of(state, revealed)
-    rows = [
-        {
-            "player": s.player,
-            "clan": s.clan,
-            "honor": scores[s.clan][0],
-            "territories": scores[s.clan][1],
-            "provinces": scores[s.clan][2],
-        }
-        for s in table.seats
-    ]
+    rows = list(rows_from_scores(table, scores))
     from ..tournament.scoring import Finish, winners
 
     won = [rows[i]["player"] for i in winners([Finish(*scores[s.clan]) for s in table.seats])]

@@ -10,11 +10,11 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import DDL, Text, event as sa_event, text
+from sqlalchemy import Text, text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
-from . import Store, StoreError
+from . import Store, StoreError, append_only
 
 ATTEMPTS = 5  # creating the table while another process does: retried
 
@@ -31,24 +31,7 @@ class VenueNoticeRow(SQLModel, table=True):
 
 
 TABLE = SQLModel.metadata.tables[VenueNoticeRow.__tablename__]
-REFUSED = "the venue notices are append-only"
-SQLITE_TRIGGERS = [
-    f"CREATE TRIGGER IF NOT EXISTS venue_notice_no_{op.lower()} BEFORE {op} ON venue_notice BEGIN "
-    f"SELECT RAISE(ABORT, '{REFUSED}: {op} on venue_notice refused'); END"
-    for op in ("UPDATE", "DELETE")
-]
-PG_TRIGGERS = [
-    "CREATE OR REPLACE FUNCTION venue_notice_append_only() RETURNS trigger LANGUAGE plpgsql AS $body$ BEGIN "
-    f"RAISE EXCEPTION USING MESSAGE = '{REFUSED}: ' || TG_OP || ' on venue_notice refused'; END $body$",
-    "CREATE TRIGGER venue_notice_append_only BEFORE UPDATE OR DELETE ON venue_notice "
-    "FOR EACH ROW EXECUTE FUNCTION venue_notice_append_only()",
-    "CREATE TRIGGER venue_notice_no_truncate BEFORE TRUNCATE ON venue_notice "
-    "FOR EACH STATEMENT EXECUTE FUNCTION venue_notice_append_only()",
-]
-for _sql in SQLITE_TRIGGERS:
-    sa_event.listen(TABLE, "after_create", DDL(_sql).execute_if(dialect="sqlite"))
-for _sql in PG_TRIGGERS:
-    sa_event.listen(TABLE, "after_create", DDL(_sql).execute_if(dialect="postgresql"))
+append_only.guard([TABLE], "the venue notices are append-only", "venue_notice_append_only")
 
 
 def _now() -> str:
@@ -89,30 +72,30 @@ def record(store: Store, tid: str, kind: str, value: str) -> None:
         )
 
 
-def total(store: Store) -> int:
-    """Notices recorded in the whole database (0 when none ever was): a cheap change check."""
-    with store.engine.connect() as conn:
-        have = conn.execute(
+def _made(store: Store, conn) -> bool:
+    """Whether the table was made: it is, on the first notice recorded."""
+    return (
+        conn.execute(
             text(
                 "SELECT name FROM sqlite_master WHERE name = 'venue_notice'"
                 if store.is_sqlite
                 else "SELECT tablename FROM pg_tables WHERE tablename = 'venue_notice'"
             )
         ).first()
-        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar_one() if have else 0
+        is not None
+    )
+
+
+def total(store: Store) -> int:
+    """Notices recorded in the whole database (0 when none ever was): a cheap change check."""
+    with store.engine.connect() as conn:
+        return conn.execute(text("SELECT COUNT(*) FROM venue_notice")).scalar_one() if _made(store, conn) else 0
 
 
 def read(store: Store, tid: str) -> Venue:
     venue = Venue()
     with store.engine.connect() as conn:
-        have = conn.execute(
-            text(
-                "SELECT name FROM sqlite_master WHERE name = 'venue_notice'"
-                if store.is_sqlite
-                else "SELECT tablename FROM pg_tables WHERE tablename = 'venue_notice'"
-            )
-        ).first()
-        if not have:
+        if not _made(store, conn):
             return venue
         rows = conn.execute(
             text("SELECT kind, value, recorded_at FROM venue_notice WHERE tournament_id = :t ORDER BY id"), {"t": tid}

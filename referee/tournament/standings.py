@@ -72,7 +72,8 @@ class TableResult:
     corrected: bool
 
 
-def _rows_from_scores(table: Table, scores: dict) -> tuple:
+def rows_from_scores(table: Table, scores: dict) -> tuple:
+    """A table's result rows in seat order, from each clan's (honor, territories, provinces)."""
     return tuple(
         {
             "player": s.player,
@@ -101,12 +102,12 @@ def table_result(loaded: Loaded, round_no: int, table: Table) -> TableResult | N
     if accepted is not None:
         if live is not None and live.head != accepted.head and live.finished:
             return TableResult(
-                round_no, table.number, table.game, "log", _rows_from_scores(table, live.scores), provisional, True
+                round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, True
             )
         return TableResult(round_no, table.number, table.game, "log", tuple(accepted.rows), provisional, False)
     if live is not None and live.finished:
         return TableResult(
-            round_no, table.number, table.game, "log", _rows_from_scores(table, live.scores), provisional, False
+            round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, False
         )
     return None
 
