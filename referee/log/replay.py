@@ -20,7 +20,7 @@ from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, R
 from ..engine.model.digest import state_digest
 from ..engine.model.tokens import ROUNDS
 from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
-from ..engine.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
+from ..engine.notation.setup import apply_board_facts, format_board_fact, new_state, parse_board_line
 from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
@@ -363,14 +363,14 @@ class Fold:
         if self.pending:
             raise ReplayError("setup facts recorded after table events: enter them as table events")
         header, state = self._created_game
-        amend.check_new_facts(self.setup_lines, lines, self.board)
-        for n, line in enumerate(lines, 1):
-            fact = parse_board_line(line, self.board, n)
-            if fact.clan is not None and fact.clan not in header.clans:
-                raise ReplayError(
-                    f"line {n}: {line!r}: {fact.clan} is not playing in this game ({', '.join(map(str, header.clans))})"
-                )
-            state = apply_board_fact(state, fact)
+        facts = amend.check_new_facts(self.setup_lines, lines, self.board)
+        bad = amend.first_foreign(facts, header.clans)
+        state = apply_board_facts(state, facts[:bad])  # a conflict before the foreign fact is refused first
+        if bad is not None:
+            raise ReplayError(
+                f"line {bad + 1}: {lines[bad]!r}: {facts[bad].clan} is not playing in this game "
+                f"({', '.join(map(str, header.clans))})"
+            )
         self.start = state  # round 1's upkeep begins with its first table event or its tokens
         self.setup_lines += lines
 
