@@ -493,10 +493,11 @@ def _replay_one(fold: Fold, i: int, e: Event) -> Divergence | None:
 
 
 def _digest_mismatch(fold: Fold, e: Event) -> str | None:
-    data = e.data
     if e.type == EventType.ROUND_RESOLVED:
+        data = e.data
         recorded = {data["round"]: data["digest"]}
     elif e.type in (EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED):
+        data = e.data
         recorded = {int(r): d for r, d in data["digests"].items() if str(r).isdigit()}
         if len(recorded) != len(data["digests"]):
             return "its digests name something other than rounds"

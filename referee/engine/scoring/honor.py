@@ -64,14 +64,16 @@ def score_clan(
     lines: list[Line] = []
     provinces = state.provinces_of(clan)
     for p in provinces:
+        flowers = board.provinces[p].flowers
         special = state.special.get(p)
-        if special and special.kind == Special.BUSHIDO:
-            lines.append(Line(f"{p}: 4 flowers (Bushido token replaces the printed {board.provinces[p].flowers})", 4))
-        elif board.provinces[p].flowers:
-            lines.append(Line(f"{p}: {board.provinces[p].flowers} flower(s)", board.provinces[p].flowers))
-        if special and special.kind == Special.HONOR:
+        kind = special.kind if special else None
+        if kind == Special.BUSHIDO:
+            lines.append(Line(f"{p}: 4 flowers (Bushido token replaces the printed {flowers})", 4))
+        elif flowers:
+            lines.append(Line(f"{p}: {flowers} flower(s)", flowers))
+        if special and kind == Special.HONOR:
             lines.append(Line(f"{p}: honor bonus token +{special.value}", special.value))
-        if special and special.kind == Special.DEFENSE:
+        if kind == Special.DEFENSE:
             lines.append(Line(f"{p}: defense bonus token (+1 honor)", 1))
         faceup = state.control[p].faceup
         if faceup:
