@@ -3,12 +3,15 @@
 - An event read from the database has its hash checked on the payload's stored text (the text hashed
   when it was written), not on the payload serialised again; a text spelled otherwise, or a payload
   changed after it was read, falls back to the payload itself, so every answer is the one it was.
+- Every recorded state digest is checked first on orjson's encoding of the digest's parts, which must be
+  the engine's canonical JSON byte for byte; when it is not, the engine's own digest decides.
 - A setup's facts are parsed once per board data version and laid on the board with one copy of the
   state; a refused setup names the same line as fact-by-fact would (p.4, p.6).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sqlite3
 import subprocess
@@ -16,14 +19,18 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import orjson
 import pytest
 from typer.testing import CliRunner
 
 from referee.cli.app import app
-from referee.log import GOLDEN_GAMES, Problem, Store, golden, verify
-from referee.log.events import SEALED, _hash_of, hashed_text
+from referee.engine import resolve
+from referee.engine.model.digest import canonical_json, digest_parts
+from referee.log import GOLDEN_GAMES, Problem, Store, golden, states, verify
+from referee.log.events import SEALED, _hash_of, chain_all, hashed_text
 
 ROOT = Path(__file__).parent.parent
+replay_module = importlib.import_module("referee.log.replay")  # the module (``referee.log.replay`` is the function)
 runner = CliRunner()
 GAME = "four-player"
 SETUP, ROUND1 = 2, 3  # seqs of the golden game's SetupRecorded and first RoundResolved
@@ -110,6 +117,51 @@ def test_a_payload_changed_after_reading_is_checked_on_the_payload(db):
     events[ROUND1 - 1] = replace(e, payload={**e.payload, "entries": e.payload["entries"][1:]})
     found = verify(events)
     assert (found.seq, found.problem) == (ROUND1, Problem.EDITED)
+
+
+# --- state digests on orjson's encoding ---------------------------------------------------------------
+def _boards(tmp_path):
+    """Boards of every kind the engine makes: each golden game's event by event, the cards game's (table
+    events: initiative, inventory, cards), and seeded random five-player rounds."""
+    from outcomes_build import random_round
+    from test_cards_game_log import _record
+
+    for name in GOLDEN_GAMES:
+        yield from (step.state for step in states(golden(name)))
+    with Store(str(tmp_path / "cards.db")) as store:
+        yield from (step.state for step in states(_record(store)))
+    for seed in range(0, 200, 20):
+        state, entries = random_round(seed)
+        yield resolve(state, entries)[0]
+
+
+def test_orjson_writes_the_canonical_json_of_every_board(tmp_path):
+    boards = list(_boards(tmp_path))
+    assert len(boards) > 40 and any(b.inventory for b in boards) and any(b.table and b.table.events for b in boards)
+    for board in boards:
+        parts = digest_parts(board)
+        assert orjson.dumps(parts, option=replay_module._ORJSON) == canonical_json(parts).encode()
+
+
+class _OtherEncoding:
+    """An orjson that writes something else than the canonical JSON (a future change of its output)."""
+
+    @staticmethod
+    def dumps(value, option=0):
+        return b"[" + orjson.dumps(value, option=option) + b"]"
+
+
+def test_the_engine_digest_decides_when_the_fast_encoding_differs(db, monkeypatch):
+    """Every recorded digest still verifies on the engine's own digest, and a forged one is still named."""
+    monkeypatch.setattr(replay_module, "orjson", _OtherEncoding)
+    for name in GOLDEN_GAMES:
+        result = _verify(db, name)
+        assert result.exit_code == 0, result.output
+    events = _stored(db)
+    items = [(e.type, {**e.payload, "digest": "0" * 64} if e.seq == ROUND1 else e.payload, None) for e in events]
+    found = verify(chain_all(GAME, items))  # a digest forged, the chain made whole again
+    assert (found.seq, found.problem) == (ROUND1, Problem.ENGINE)
+    assert "round 1: recorded digest 000000000000..., the engine's re-run gives" in found.detail
 
 
 # --- a setup laid at once, refused where fact by fact refuses it (p.4, p.6) ------------------------------

@@ -22,7 +22,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     return {name: json.loads(canonical_json(part)) for name, part in _base(state).items()} | _table(state)
 
 
-def _parts(state: GameState) -> dict[str, Any]:
+def digest_parts(state: GameState) -> dict[str, Any]:
     """What ``state_digest`` encodes: ``state_to_dict``'s content, the board's parts as the state holds them."""
     return _base(state) | _table(state)
 
@@ -52,7 +52,7 @@ def canonical_json(value: Any) -> str:
 
 
 def state_digest(state: GameState) -> str:
-    return hashlib.sha256(canonical_json(_parts(state)).encode()).hexdigest()
+    return hashlib.sha256(canonical_json(digest_parts(state)).encode()).hexdigest()
 
 
 def _token(t: Token) -> str:
