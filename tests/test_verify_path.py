@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 from referee.cli.app import app
 from referee.engine import resolve
 from referee.engine.model.digest import canonical_json, digest_parts
-from referee.log import GOLDEN_GAMES, Problem, Store, golden, states, verify
+from referee.log import GOLDEN_GAMES, Problem, Store, game_score, golden, states, verify
 from referee.log.events import SEALED, _hash_of, chain_all, hashed_text
 
 ROOT = Path(__file__).parent.parent
@@ -162,6 +162,37 @@ def test_the_engine_digest_decides_when_the_fast_encoding_differs(db, monkeypatc
     found = verify(chain_all(GAME, items))  # a digest forged, the chain made whole again
     assert (found.seq, found.problem) == (ROUND1, Problem.ENGINE)
     assert "round 1: recorded digest 000000000000..., the engine's re-run gives" in found.detail
+
+
+def test_orjson_writes_the_canonical_json_of_every_final_score(tmp_path):
+    """The closing event's score digest, checked first on orjson's encoding: the same bytes as canonical JSON."""
+    from test_cards_game_log import _record
+
+    from referee.log.ending import fast_score_digest, score_digest
+    from referee.log.replay import Fold
+
+    with Store(str(tmp_path / "cards.db")) as store:
+        logs = [golden(name) for name in GOLDEN_GAMES] + [_record(store)]
+    for log in logs:
+        fold = Fold.of(log)
+        scores = [game_score(fold)] + [game_score(fold, p.after) for p in fold.rounds]
+        for score in scores:
+            assert fast_score_digest(score) == score_digest(score)
+
+
+def test_the_canonical_score_digest_decides_when_the_fast_one_differs(db, monkeypatch):
+    """A closing event verifies on the engine's canonical digest alone, and a forged final score is named."""
+    monkeypatch.setattr("referee.log.ending.fast_score_digest", lambda score: "0" * 64)
+    for name in GOLDEN_GAMES:
+        result = _verify(db, name)
+        assert result.exit_code == 0, result.output
+    events = _stored(db)
+    end = events[-1]
+    scores = {clan: total + 1 for clan, total in end.payload["scores"].items()}
+    items = [(e.type, {**e.payload, "scores": scores} if e is end else e.payload, None) for e in events]
+    found = verify(chain_all(GAME, items))  # a total forged, the chain made whole again
+    assert (found.seq, found.problem) == (end.seq, Problem.ENGINE)
+    assert f"the recorded final score {scores}" in found.detail
 
 
 # --- a setup laid at once, refused where fact by fact refuses it (p.4, p.6) ------------------------------
