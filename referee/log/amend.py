@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine import Board, GameState
-from ..engine.notation.setup import BoardFact, apply_board_fact, new_state, parse_board_line
+from ..engine import Board, Clan, GameState
+from ..engine.notation.setup import BoardFact, apply_board_facts, new_state, parse_board_line
 from .events import Event, EventType, ReplayError
 from .table_lines import apply_table_lines
 
@@ -94,12 +94,29 @@ def fact_key(f: BoardFact) -> tuple:
     return (f.kind, f.clan)
 
 
-def check_new_facts(recorded: Sequence[str], lines: Sequence[str], board: Board) -> None:
-    """Refuse a setup fact already recorded, or one contradicting a recorded fact about the same thing."""
+_FACTS: dict[tuple[str, str], BoardFact] = {}  # (board data version, line) -> fact: every game repeats its setup's
 
-    known = {fact_key(parse_board_line(line, board)): line for line in recorded}
+
+def setup_fact(line: str, board: Board, lineno: int | None = None) -> BoardFact:
+    """One setup line parsed: once per board data version, as ``replay._entries`` does for round entries."""
+    key = (board.version, line)
+    fact = _FACTS.get(key)
+    if fact is None:
+        fact = parse_board_line(line, board, lineno)
+        if len(_FACTS) < 100_000:
+            _FACTS[key] = fact
+    return fact
+
+
+def check_new_facts(recorded: Sequence[str], lines: Sequence[str], board: Board) -> list[BoardFact]:
+    """Refuse a setup fact already recorded, or one contradicting a recorded fact about the same thing;
+    the facts of ``lines``, parsed."""
+
+    known = {fact_key(setup_fact(line, board)): line for line in recorded}
+    facts = []
     for n, line in enumerate(lines, 1):
-        key = fact_key(parse_board_line(line, board, n))
+        fact = setup_fact(line, board, n)
+        key = fact_key(fact)
         if key in known:
             if known[key] == line:
                 raise ReplayError(
@@ -111,6 +128,13 @@ def check_new_facts(recorded: Sequence[str], lines: Sequence[str], board: Board)
                 "(`referee correct GAME 0 FILE` replaces the setup)"
             )
         known[key] = line
+        facts.append(fact)
+    return facts
+
+
+def first_foreign(facts: Sequence[BoardFact], clans: Sequence[Clan]) -> int | None:
+    """The index of the first fact about a clan not playing in the game (None: every fact is about the game's clans)."""
+    return next((i for i, f in enumerate(facts) if f.clan is not None and f.clan not in clans), None)
 
 
 def setup_missing(fold: Fold) -> list[str]:
@@ -139,10 +163,9 @@ def setup_board(fold: Fold, lines: Sequence[str]) -> GameState:
 
     h = fold._created_game[0]
     state = new_state(fold.board, h.clans, options=h.options)
-    check_new_facts((), lines, fold.board)
-    for n, line in enumerate(lines, 1):
-        fact = parse_board_line(line, fold.board, n)
-        if fact.clan is not None and fact.clan not in h.clans:
-            raise ReplayError(f"line {n}: {line!r}: {fact.clan} is not playing in this game")
-        state = apply_board_fact(state, fact)
+    facts = check_new_facts((), lines, fold.board)
+    bad = first_foreign(facts, h.clans)
+    state = apply_board_facts(state, facts[:bad])  # a conflict before the foreign fact is refused first
+    if bad is not None:
+        raise ReplayError(f"line {bad + 1}: {lines[bad]!r}: {facts[bad].clan} is not playing in this game")
     return state

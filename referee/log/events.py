@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from json.encoder import encode_basestring
+from typing import Any, NamedTuple
 
 from ..engine.model.digest import canonical_json
 from ..engine.model.errors import RefereeError
@@ -141,6 +142,13 @@ def check_payload(type_: str, payload: Any) -> None:
 
 
 # --- the event value and its hash -------------------------------------------------------------------
+class StoredPayload(NamedTuple):
+    """A payload's JSON text as a database holds it, with the payload read from that text."""
+
+    text: str
+    payload: dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One recorded event, exactly as stored: payload at its recorded version, with its chain."""
@@ -153,6 +161,9 @@ class Event:
     prev_hash: str
     hash: str
     recorded_at: str = ""
+    # read from a database: the payload's text there, so that its hash is checked on the text that was
+    # hashed when it was written rather than on the payload serialised again (``hash_matches``)
+    stored: StoredPayload | None = field(default=None, compare=False, repr=False)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -168,6 +179,21 @@ class Event:
 
     def computed_hash(self) -> str:
         return event_hash(self.prev_hash, self.game, self.seq, self.type, self.payload_version, self.payload)
+
+    def hash_matches(self) -> bool:
+        """Whether ``hash`` is this event's hash (``computed_hash() == hash``). An event read from a database
+        is checked on its payload's stored text first: a match proves that text is the one hashed when the
+        event was written (so is the payload read from it); anything else is checked on the payload
+        serialised again, which names no fewer problems."""
+        stored = self.stored
+        if stored is not None and stored.payload is self.payload:
+            text = hashed_text(self.type, stored.text, self.payload)
+            if (
+                text is not None
+                and _hash_of(self.prev_hash, self.game, self.seq, self.type, self.payload_version, text) == self.hash
+            ):
+                return True
+        return self.computed_hash() == self.hash
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -202,6 +228,28 @@ def event_hash(prev_hash: str, game: str, seq: int, type_: str, version: int, pa
         "payload": hashed_payload(type_, payload),
     }
     return hashlib.sha256((prev_hash + canonical_json(body)).encode()).hexdigest()
+
+
+def hashed_text(type_: str, text: str, payload: dict[str, Any]) -> str | None:
+    """The canonical JSON of ``hashed_payload`` cut from the payload's stored canonical ``text``: the text
+    itself, or for a sealed payload the text without its seal (the last key in canonical order). None when
+    the text is not of that shape; a text that is, but is not canonical, fails the hash it is checked on."""
+    if type_ not in SEALED:
+        return text
+    seal = payload.get("seal")
+    if not isinstance(seal, str):
+        return None
+    tail = ',"seal":' + encode_basestring(seal) + "}"
+    return text[: -len(tail)] + "}" if text.endswith(tail) else None
+
+
+def _hash_of(prev_hash: str, game: str, seq: int, type_: str, version: int, payload_text: str) -> str:
+    """``event_hash`` with the payload already in canonical JSON: the body's keys in canonical (sorted) order."""
+    body = (
+        f'{{"game":{encode_basestring(game)},"payload":{payload_text},"payload_version":{version!r},'
+        f'"seq":{seq!r},"type":{encode_basestring(type_)}}}'
+    )
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
 def chain(
@@ -382,7 +430,7 @@ def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, ga
             Problem.BROKEN_CHAIN,
             f"its link {e.prev_hash[:12]}... is not {what} ({want[:12]}...): an event before it was removed or altered",
         )
-    if e.computed_hash() != e.hash:
+    if not e.hash_matches():
         return bad(Problem.EDITED, f"its {e.type} content no longer matches its recorded hash")
     if e.type in SEALED and e.payload.get("seal") != e.seal:
         return bad(Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {e.seal}")

@@ -489,18 +489,27 @@ ROW_TYPES = {
     "hash": str,
     "recorded_at": str,
 }
+PLAIN_ROW = (str, int, str, int, str, str, str)  # the types of an event row's columns but its payload, in order
 
 
 def _event(row) -> Event:
-    for name, kind in ROW_TYPES.items():  # SQLite stores any value in any column: a foreign or damaged file
+    game, seq, type_, version, text, prev_hash, hash_, recorded_at = row  # EVENT_COLUMNS
+    if tuple(map(type, (game, seq, type_, version, prev_hash, hash_, recorded_at))) != PLAIN_ROW:
+        _check_row(row)  # SQLite stores any value in any column: a foreign or damaged file
+    try:
+        payload = json.loads(text)
+    except (TypeError, ValueError):
+        payload = {"unreadable": str(text)[:80]}  # verify names it: the hash no longer matches
+        return Event(game, seq, type_, version, payload, prev_hash, hash_, recorded_at)
+    stored = ev.StoredPayload(text, payload) if isinstance(payload, dict) else None
+    return Event(game, seq, type_, version, payload, prev_hash, hash_, recorded_at, stored)
+
+
+def _check_row(row) -> None:
+    for name, kind in ROW_TYPES.items():
         value = getattr(row, name)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise StoreError(
                 f"not a referee database, or a damaged one: an event row's {name} is {value!r}",
                 hint="--db or REFEREE_DB selects another database",
             )
-    try:
-        payload = json.loads(row.payload)
-    except (TypeError, ValueError):
-        payload = {"unreadable": str(row.payload)[:80]}  # verify names it: the hash no longer matches
-    return Event(row.game_id, row.seq, row.type, row.payload_version, payload, row.prev_hash, row.hash, row.recorded_at)

@@ -11,36 +11,48 @@ from .tokens import Token
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
-    """Everything that decides later play, in a canonical, JSON-ready form.
+    """Everything that decides later play, in a canonical, JSON-ready form: plain values, the keys sorted
+    within each part (what ``state_digest`` covers, as ``referee board --json`` shows it).
 
     What the table events track (first player, initiative deck, token inventory, cards used, the
     round's card effects) appears only once recorded, so a game without table events keeps the
     digests it always had. The rules options and the board data version are not part of it: they are
     fixed for a game and sealed in its first event, so adding an option does not change old digests.
     """
+    return {name: json.loads(canonical_json(part)) for name, part in _base(state).items()} | _table(state)
+
+
+def digest_parts(state: GameState) -> dict[str, Any]:
+    """What ``state_digest`` encodes: ``state_to_dict``'s content, the board's parts as the state holds them."""
     return _base(state) | _table(state)
 
 
 def _base(state: GameState) -> dict[str, Any]:
+    """The board's parts as the state holds them: clans as ``Clan`` (a ``str``), pairs as tuples, mappings in
+    any order. Canonical JSON writes them as ``state_to_dict`` has them (keys sorted, a ``Clan`` as its name),
+    so the digest needs neither the sorting nor the conversion; lists are sorted here."""
     return {
         "round": state.round,
-        "clans": [str(c) for c in state.clans],
-        "control": {p: [str(c.clan), c.facedown, c.faceup] for p, c in sorted(state.control.items())},
-        "special": {p: [str(s.kind), s.value] for p, s in sorted(state.special.items())},
-        "cards_on_board": {t: c for t, c in sorted(state.cards_on_board.items())},
-        "cards_held": {str(c): [list(x) for x in v] for c, v in sorted(state.cards_held.items()) if v},
+        "clans": state.clans,
+        "control": {p: (c.clan, c.facedown, c.faceup) for p, c in state.control.items()},
+        "special": {p: (s.kind, s.value) for p, s in state.special.items()},
+        "cards_on_board": state.cards_on_board,
+        "cards_held": {c: v for c, v in state.cards_held.items() if v},
         "cards_played": sorted(state.cards_played),
-        "ronin": sorted(str(c) for c in state.ronin),
-        "objectives": {str(c): o for c, o in sorted(state.objectives.items())},
+        "ronin": sorted(state.ronin),
+        "objectives": state.objectives,
     }
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # settings, no state
+
+
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def state_digest(state: GameState) -> str:
-    return hashlib.sha256(canonical_json(state_to_dict(state)).encode()).hexdigest()
+    return hashlib.sha256(canonical_json(digest_parts(state)).encode()).hexdigest()
 
 
 def _token(t: Token) -> str:

@@ -12,6 +12,7 @@ board: card played @ <territory>                        the territory's card is 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,47 +131,55 @@ def format_board_fact(f: BoardFact) -> str:
 
 def apply_board_fact(state: GameState, f: BoardFact) -> GameState:
     """Lay one fact on the board. Control tokens of another clan in that province are a conflict."""
-    if f.kind == "control":
-        assert f.clan is not None and f.province is not None  # a control fact names both (parse_board_line)
-        current = state.control.get(f.province)
-        if current and current.clan != f.clan:
-            raise NotUnderstood(
-                format_board_fact(f),
-                f"{f.province} is already controlled by {current.clan}: one clan controls a province (p.6)",
-            )
-        base = current or Control(f.clan, 0, 0)
-        control = dict(state.control)
-        control[f.province] = Control(f.clan, base.facedown + f.facedown, base.faceup + f.faceup)
-        return state.with_(control=control)
-    if f.kind == "special":
-        assert f.province is not None and f.special is not None
-        special = dict(state.special)
-        special[f.province] = f.special
-        control = dict(state.control)
-        if f.special.kind == Special.SCORCHED:
-            control.pop(f.province, None)
-        return state.with_(special=special, control=control)
-    if f.kind == "card":
-        assert f.territory is not None
-        on_board = dict(state.cards_on_board)
-        if f.played:
-            on_board.pop(f.territory, None)
-            return state.with_(
-                cards_on_board=on_board, cards_played=state.cards_played | ({f.card} if f.card else set())
-            )
-        on_board[f.territory] = f.card
-        return state.with_(cards_on_board=on_board)
-    if f.kind == "holds":
-        assert f.clan is not None and f.territory is not None
-        on_board = dict(state.cards_on_board)
-        on_board.pop(f.territory, None)
-        held = dict(state.cards_held)
-        held[f.clan] = held.get(f.clan, ()) + ((f.territory, f.card),)
-        return state.with_(cards_on_board=on_board, cards_held=held)
-    assert f.clan is not None and f.objective is not None  # an objective fact
-    objectives = dict(state.objectives)
-    objectives[f.clan] = f.objective
-    return state.with_(objectives=objectives)
+    return apply_board_facts(state, (f,))
+
+
+def apply_board_facts(state: GameState, facts: Iterable[BoardFact]) -> GameState:
+    """Lay facts on the board one after another (a setup's facts: one copy of the state, not one per fact).
+    Control tokens of another clan in a province are a conflict, refused at the fact that brings them."""
+    new: dict[str, Any] = {}  # the state's fields that change, copied on first change
+
+    def copy(name: str) -> dict[Any, Any]:
+        if name not in new:
+            new[name] = dict(getattr(state, name))
+        copied: dict[Any, Any] = new[name]
+        return copied
+
+    for f in facts:
+        if f.kind == "control":
+            assert f.clan is not None and f.province is not None  # a control fact names both (parse_board_line)
+            control = copy("control")
+            current = control.get(f.province)
+            if current and current.clan != f.clan:
+                raise NotUnderstood(
+                    format_board_fact(f),
+                    f"{f.province} is already controlled by {current.clan}: one clan controls a province (p.6)",
+                )
+            base = current or Control(f.clan, 0, 0)
+            control[f.province] = Control(f.clan, base.facedown + f.facedown, base.faceup + f.faceup)
+        elif f.kind == "special":
+            assert f.province is not None and f.special is not None
+            copy("special")[f.province] = f.special
+            control = copy("control")
+            if f.special.kind == Special.SCORCHED:
+                control.pop(f.province, None)
+        elif f.kind == "card":
+            assert f.territory is not None
+            on_board = copy("cards_on_board")
+            if f.played:
+                on_board.pop(f.territory, None)
+                new["cards_played"] = new.get("cards_played", state.cards_played) | ({f.card} if f.card else set())
+            else:
+                on_board[f.territory] = f.card
+        elif f.kind == "holds":
+            assert f.clan is not None and f.territory is not None
+            copy("cards_on_board").pop(f.territory, None)
+            held = copy("cards_held")
+            held[f.clan] = held.get(f.clan, ()) + ((f.territory, f.card),)
+        else:
+            assert f.clan is not None and f.objective is not None  # an objective fact
+            copy("objectives")[f.clan] = f.objective
+    return state.with_(**new) if new else state
 
 
 def new_state(board: Board, clans: tuple[Clan, ...], **kwargs: Any) -> GameState:

@@ -37,23 +37,43 @@ class FinalScore:
     tiebreak: str  # how the winner was found
 
 
-def controlled_territories(state: GameState, clan: Clan) -> list[str]:
-    return [t for t in sorted(state.board.territories) if state.territory_controller(t) == clan]
+def territory_controllers(state: GameState) -> dict[str, Clan | None]:
+    """Every territory's controller (R-18; None: nobody), in territory order: found once for every clan's score."""
+    return {t: state.territory_controller(t) for t in sorted(state.board.territories)}
 
 
-def score_clan(state: GameState, clan: Clan, objective: str | None = None, met: bool | None = None) -> Score:
+def controlled_territories(
+    state: GameState, clan: Clan, controllers: dict[str, Clan | None] | None = None
+) -> list[str]:
+    """The territories ``clan`` controls; ``controllers``: ``territory_controllers(state)``, when already known."""
+    if controllers is None:
+        controllers = territory_controllers(state)
+    return [t for t, c in controllers.items() if c == clan]
+
+
+def score_clan(
+    state: GameState,
+    clan: Clan,
+    objective: str | None = None,
+    met: bool | None = None,
+    *,
+    controllers: dict[str, Clan | None] | None = None,
+) -> Score:
+    """``clan``'s honor on ``state``, line by line; ``controllers``: ``territory_controllers(state)``, when known."""
     board = state.board
     lines: list[Line] = []
     provinces = state.provinces_of(clan)
     for p in provinces:
+        flowers = board.provinces[p].flowers
         special = state.special.get(p)
-        if special and special.kind == Special.BUSHIDO:
-            lines.append(Line(f"{p}: 4 flowers (Bushido token replaces the printed {board.provinces[p].flowers})", 4))
-        elif board.provinces[p].flowers:
-            lines.append(Line(f"{p}: {board.provinces[p].flowers} flower(s)", board.provinces[p].flowers))
-        if special and special.kind == Special.HONOR:
+        kind = special.kind if special else None
+        if kind == Special.BUSHIDO:
+            lines.append(Line(f"{p}: 4 flowers (Bushido token replaces the printed {flowers})", 4))
+        elif flowers:
+            lines.append(Line(f"{p}: {flowers} flower(s)", flowers))
+        if special and kind == Special.HONOR:
             lines.append(Line(f"{p}: honor bonus token +{special.value}", special.value))
-        if special and special.kind == Special.DEFENSE:
+        if kind == Special.DEFENSE:
             lines.append(Line(f"{p}: defense bonus token (+1 honor)", 1))
         faceup = state.control[p].faceup
         if faceup:
@@ -61,7 +81,7 @@ def score_clan(state: GameState, clan: Clan, objective: str | None = None, met: 
                 lines.append(Line(f"{p}: {faceup} faceup control token(s), none in the Shadowlands (p.10)", 0))
             else:
                 lines.append(Line(f"{p}: {faceup} faceup control token(s)", faceup))
-    territories = controlled_territories(state, clan)
+    territories = controlled_territories(state, clan, controllers)
     for t in territories:
         if board.territories[t].scores:
             lines.append(Line(f"territory {t}", TERRITORY_HONOR))
@@ -78,9 +98,11 @@ def score_clan(state: GameState, clan: Clan, objective: str | None = None, met: 
 
 
 def final_score(state: GameState) -> FinalScore:
-    scores = [score_clan(state, c) for c in state.clans]
-    best = max(s.total for s in scores)
-    tied = [s for s in scores if s.total == best]
+    controllers = territory_controllers(state)
+    scores = [score_clan(state, c, controllers=controllers) for c in state.clans]
+    total = {s.clan: s.total for s in scores}  # each clan's sum, added once
+    best = max(total.values())
+    tied = [s for s in scores if total[s.clan] == best]
     how = "most honor"
     if len(tied) > 1 and state.options.tiebreak == Tiebreak.TERRITORIES_THEN_PROVINCES:
         top_t = max(s.territories for s in tied)
@@ -93,5 +115,5 @@ def final_score(state: GameState) -> FinalScore:
     if len(tied) > 1:
         how = "shared victory (R-25)"
     key = {c: i for i, c in enumerate(state.clans)}
-    order = sorted(scores, key=lambda s: (-s.total, -s.territories, -s.provinces, key[s.clan]))
+    order = sorted(scores, key=lambda s: (-total[s.clan], -s.territories, -s.provinces, key[s.clan]))
     return FinalScore(tuple(order), tuple(s.clan for s in tied), how)

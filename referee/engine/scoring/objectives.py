@@ -26,8 +26,12 @@ CLAN_OBJECTIVES = {
 
 
 def objective_met(state: GameState, clan: Clan, objective: str) -> bool:
+    return _met(state, clan, objective, set(state.provinces_of(clan)))
+
+
+def _met(state: GameState, clan: Clan, objective: str, mine: set[str]) -> bool:
+    """``objective_met`` with the clan's provinces (``mine``) already found."""
     board = state.board
-    mine = set(state.provinces_of(clan))
     if objective in CLAN_OBJECTIVES:
         territory = board.territories[CLAN_OBJECTIVES[objective]]
         return territory.capital in mine or len(mine & set(territory.provinces)) >= 2
@@ -91,7 +95,7 @@ def objective_status(state: GameState, clan: Clan, objective: str) -> tuple[bool
 
     board = state.board
     mine = set(state.provinces_of(clan))
-    met = objective_met(state, clan, objective)
+    met = _met(state, clan, objective, mine)
     if objective in CLAN_OBJECTIVES:
         territory = board.territories[CLAN_OBJECTIVES[objective]]
         held = sorted(mine & set(territory.provinces))
