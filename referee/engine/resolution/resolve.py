@@ -299,8 +299,13 @@ def _successful_defense(
     defended = {e.province for e, role in live if role is DEFEND}
     cancelled = state.options.defense_on_cancelled_attack
     taken_off = _attacks_taken_off(state)
-    for p, c in state.control.items():
-        if p in captured or p in scorched or p in peace:
+    # Only a province defended, fought over or attacked can show a successful defense (every battle's
+    # province was attacked after step 2): those are looked at, by name, not every controlled province.
+    candidates = defended | (attacked_after_step2 if cancelled else fought) | taken_off
+    control = state.control
+    for p in sorted(candidates):
+        c = control.get(p)
+        if c is None or p in captured or p in scorched or p in peace:
             continue
         if p in fought:
             why = None  # the battle's

@@ -10,6 +10,9 @@ from ..model.tokens import Clan
 from .objectives import objective_status
 
 TERRITORY_HONOR = 5
+# read once: an enum member read through its class costs a lookup each time, and a game's score reads
+# them for every province
+BUSHIDO, HONOR, DEFENSE = Special.BUSHIDO, Special.HONOR, Special.DEFENSE
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,13 +70,13 @@ def score_clan(
         flowers = board.provinces[p].flowers
         special = state.special.get(p)
         kind = special.kind if special else None
-        if kind == Special.BUSHIDO:
+        if kind is BUSHIDO:
             lines.append(Line(f"{p}: 4 flowers (Bushido token replaces the printed {flowers})", 4))
         elif flowers:
             lines.append(Line(f"{p}: {flowers} flower(s)", flowers))
-        if special and kind == Special.HONOR:
+        if special and kind is HONOR:
             lines.append(Line(f"{p}: honor bonus token +{special.value}", special.value))
-        if kind == Special.DEFENSE:
+        if kind is DEFENSE:
             lines.append(Line(f"{p}: defense bonus token (+1 honor)", 1))
         faceup = state.control[p].faceup
         if faceup:
