@@ -387,14 +387,18 @@ def _short_of_control_tokens(
 ) -> set[Clan]:
     """R-26: a clan placing more control tokens than its supply holds; with ``control_supply_limit`` on,
     it places none this round."""
-    on_board: dict[Clan, int] = {}  # control tokens staying on the board, by clan
-    for q, c in control.items():
-        if q not in captured:
-            on_board[c.clan] = on_board.get(c.clan, 0) + c.facedown + c.faceup
+    on_board = dict.fromkeys(placing, 0)  # control tokens staying on the board, of each clan placing
+    for c in control.values():
+        if c.clan in on_board:
+            on_board[c.clan] += c.facedown + c.faceup
+    for q in captured:  # a captured province's tokens leave the board
+        c = control.get(q)
+        if c is not None and c.clan in on_board:
+            on_board[c.clan] -= c.facedown + c.faceup
     short: set[Clan] = set()
     clans = state.board.clans
     for clan, n in sorted(placing.items()):
-        supply = clans[clan].control_tokens - on_board.get(clan, 0)
+        supply = clans[clan].control_tokens - on_board[clan]
         if n <= supply:
             continue
         if state.options.control_supply_limit:
