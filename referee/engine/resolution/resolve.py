@@ -392,9 +392,9 @@ def _short_of_control_tokens(
         if c.clan in on_board:
             on_board[c.clan] += c.facedown + c.faceup
     for q in captured:  # a captured province's tokens leave the board
-        c = control.get(q)
-        if c is not None and c.clan in on_board:
-            on_board[c.clan] -= c.facedown + c.faceup
+        lost = control.get(q)
+        if lost is not None and lost.clan in on_board:
+            on_board[lost.clan] -= lost.facedown + lost.faceup
     short: set[Clan] = set()
     clans = state.board.clans
     for clan, n in sorted(placing.items()):
