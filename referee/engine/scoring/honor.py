@@ -61,11 +61,14 @@ def score_clan(
     met: bool | None = None,
     *,
     controllers: dict[str, Clan | None] | None = None,
+    provinces: list[str] | None = None,
 ) -> Score:
-    """``clan``'s honor on ``state``, line by line; ``controllers``: ``territory_controllers(state)``, when known."""
+    """``clan``'s honor on ``state``, line by line; ``controllers``: ``territory_controllers(state)``, and
+    ``provinces``: the clan's provinces by name (``state.provinces_of``), when known."""
     board = state.board
     lines: list[Line] = []
-    provinces = state.provinces_of(clan)
+    if provinces is None:
+        provinces = state.provinces_of(clan)
     for p in provinces:
         flowers = board.provinces[p].flowers
         special = state.special.get(p)
@@ -94,7 +97,7 @@ def score_clan(
     if objective:
         facts = board.objectives[objective]
 
-        ok, why = objective_status(state, clan, objective)
+        ok, why = objective_status(state, clan, objective, set(provinces))
         ok = ok if met is None else met
         lines.append(Line(f"objective {facts.name}: {'met' if ok else 'not met'}: {why}", facts.honor if ok else 0))
     return Score(clan, tuple(lines), len(territories), len(provinces))
@@ -102,7 +105,10 @@ def score_clan(
 
 def final_score(state: GameState) -> FinalScore:
     controllers = territory_controllers(state)
-    scores = [score_clan(state, c, controllers=controllers) for c in state.clans]
+    provinces: dict[Clan, list[str]] = {c: [] for c in state.clans}  # each clan's, by name: one pass
+    for p, control in sorted(state.control.items()):
+        provinces.setdefault(control.clan, []).append(p)
+    scores = [score_clan(state, c, controllers=controllers, provinces=provinces[c]) for c in state.clans]
     total = {s.clan: s.total for s in scores}  # each clan's sum, added once
     best = max(total.values())
     tied = [s for s in scores if total[s.clan] == best]

@@ -90,11 +90,13 @@ def _names(provinces: Iterable[str]) -> str:
     return ", ".join(sorted(provinces))
 
 
-def objective_status(state: GameState, clan: Clan, objective: str) -> tuple[bool, str]:
-    """Whether ``clan`` meets ``objective`` on ``state``, and why, in the words of the objective."""
+def objective_status(state: GameState, clan: Clan, objective: str, mine: set[str] | None = None) -> tuple[bool, str]:
+    """Whether ``clan`` meets ``objective`` on ``state``, and why, in the words of the objective.
+    ``mine``: the clan's provinces, when already known."""
 
     board = state.board
-    mine = set(state.provinces_of(clan))
+    if mine is None:
+        mine = set(state.provinces_of(clan))
     met = _met(state, clan, objective, mine)
     if objective in CLAN_OBJECTIVES:
         territory = board.territories[CLAN_OBJECTIVES[objective]]
