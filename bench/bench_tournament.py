@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from tournament_play import random_sheet  # noqa: E402
+from tournament_play import random_sheet, setup_sheet  # noqa: E402
 
 from referee.log import OpenGame, Store  # noqa: E402
 from referee.log.tournaments import OpenTournament, close_round, create, create_games, load  # noqa: E402
@@ -66,10 +66,14 @@ def seat_in_memory(n: int, rounds: int, runs: int) -> float:
 
 
 def play_games(store: Store, t: Tournament, tables, rng: random.Random) -> None:
-    """Each table's game created as `referee tournament seat` creates it, then five legal random rounds played."""
+    """Each table's game created as `referee tournament seat` creates it, its setup completed (p.4 step 7,
+    p.5 step 10), then five legal random rounds played."""
     create_games(store, t, tables)
     for tb in tables:
         game = OpenGame(store, tb.game)
+        sheet = setup_sheet(store.url, tb.game, rng)
+        if sheet:
+            game.record_setup(sheet)
         for _ in range(5):
             game.record_round(random_sheet(game.state, rng))
 
