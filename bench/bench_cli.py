@@ -164,7 +164,7 @@ def table_session(db: Path, games: int) -> list[float]:
     from rich.console import Console
 
     from referee.cli import render
-    from referee.cli.table import TableSession
+    from referee.cli.session import TableSession
 
     render.console = Console(file=io.StringIO(), width=100, highlight=False)  # rendering, not the terminal
     log = golden(GAME)

@@ -7,11 +7,17 @@ round's tokens and asks to confirm the round; `undo`, `board`, `score`, `show`, 
 another moderator wrote to it (``session.TableSession``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import typer
 
 from ..engine.model.errors import NotationError, RefereeError
 from .common import DbOpt, GameArg, open_store, write_output
-from .session import GameMoved, TableSession, is_token_line  # noqa: F401  (the session, for bench and tests)
+
+if TYPE_CHECKING:  # the session is loaded by the command, not by `referee --help`
+    from .session import TableSession
 
 commands = typer.Typer()
 
@@ -30,6 +36,7 @@ def table_session(
     """Keep one game open for the whole session: setup, each round, board and score."""
     from . import render
     from .entry import _install_completion
+    from .session import GameMoved, TableSession
 
     with open_store(db) as store:
         session = TableSession(store, game)
