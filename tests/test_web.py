@@ -161,16 +161,42 @@ def test_heads_etag_changes_when_a_round_is_recorded(demo):
         assert 'id="fresh"' in c.get("/games/mid").text  # the page carries the notice, hidden until needed
 
 
-def test_help_and_one_shot_commands_do_not_import_the_web_stack(demo):
+def _loaded(args: list[str], packages: tuple[str, ...]) -> str:
+    """Run ``referee ARGS`` in a fresh interpreter; the line naming which of ``packages`` it loaded."""
     probe = (
-        "import sys, runpy; sys.argv = ['referee'] + sys.argv[1:]\n"
+        "import sys, runpy; sys.argv = ['referee'] + sys.argv[2:]\n"
         "try:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-        "print('WEB', sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in "
-        "('fastapi', 'starlette', 'uvicorn', 'jinja2')} | {m for m in sys.modules if m.startswith('referee.web')}))"
+        "wanted = tuple(sys.argv[1].split(','))\n"
+        "print('LOADED', sorted({m.split('.')[0] for m in sys.modules if m.split('.')[0] in wanted}"
+        " | {m for m in sys.modules if m.startswith('referee.web') and 'referee' in wanted}))"
     )
+    cmd = [sys.executable, "-c", probe, ",".join(packages), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT).stdout
+
+
+def test_help_and_one_shot_commands_do_not_import_the_web_stack(demo):
+    web = ("fastapi", "starlette", "uvicorn", "jinja2", "referee")
     for args in (["--help"], ["show", "demo-five-player-1", "--db", demo], ["score", "mid", "--db", demo]):
-        out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=ROOT).stdout
-        assert "WEB []" in out, out
+        out = _loaded(args, web)
+        assert "LOADED []" in out, out
+
+
+def test_commands_without_a_database_do_not_load_the_database_stack():
+    """The casebook run and a round adjudicated from files never open a database: SQLAlchemy, SQLModel and
+    the database drivers stay unloaded (they are most of a command's start-up)."""
+    db = ("sqlalchemy", "sqlmodel", "psycopg", "sqlite3")
+    casebook = ["casebook", str(ROOT / "referee" / "data" / "casebook")]
+    files = [
+        "adjudicate",
+        "examples/round1.txt",
+        "--board",
+        "examples/board-round1.txt",
+        "--clans",
+        "dragon,phoenix,scorpion",
+    ]
+    for args in (["--help"], casebook, files):
+        out = _loaded(args, db)
+        assert "LOADED []" in out, (args, out)
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])

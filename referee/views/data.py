@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import is_dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.model.board_changes import board_changes as changes_between
 from ..engine.model.digest import state_to_dict
@@ -18,8 +18,10 @@ from ..engine.model.entry import Entry
 from ..engine.model.state import GameState
 from ..engine.notation.round import format_entry
 from ..engine.resolution.report import RoundReport
-from ..log import Event, Fold
-from ..log.ending import GameScore, game_ended, game_status, rounds_in
+
+if TYPE_CHECKING:  # the game log (and its database driver) loads only where a function reads a log
+    from ..log import Event, Fold
+    from ..log.ending import GameScore
 
 
 def jsonable(value: Any) -> Any:
@@ -58,6 +60,7 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
 def games_status(streams: Iterable[Sequence[Event]]) -> dict[str, str]:
     """Where each game stands (``game_status``), from its events alone: no engine run per game."""
     from ..engine.model.errors import RefereeError
+    from ..log.ending import game_status
 
     status = {}
     for events in streams:
@@ -191,6 +194,8 @@ def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: GameState | 
 
 def verify_status(events: Sequence[Event]) -> str:
     """Where a verified log stands: finished, or in progress and what is left."""
+    from ..log.ending import game_ended, rounds_in
+
     if game_ended(events):
         return "finished"
     if rounds_in(events) >= 5:
