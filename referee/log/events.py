@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from ..engine.model.digest import canonical_json
 from ..engine.model.errors import RefereeError
+from ..engine.model.value import value
 
 GENESIS = "0" * 64
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -149,7 +150,7 @@ class StoredPayload(NamedTuple):
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Event:
     """One recorded event, exactly as stored: payload at its recorded version, with its chain."""
 

@@ -22,6 +22,7 @@ from ..boarddata import load_board
 from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, resolve
 from ..engine.model.digest import digest_parts, state_digest
 from ..engine.model.tokens import ROUNDS
+from ..engine.model.value import value
 from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
 from ..engine.notation.setup import apply_board_facts, format_board_fact, new_state, parse_board_line
 from . import amend
@@ -55,7 +56,7 @@ class Header:
     partial_setup: bool = False  # taken over mid-way: round 1 is not held to the rulebook's setup (p.4)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Played:
     """One round as it stands in the log (after any correction)."""
 

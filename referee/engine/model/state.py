@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from enum import StrEnum
 from operator import attrgetter
 from typing import Any
@@ -11,6 +11,7 @@ from .board import Board
 from .options import RulesOptions
 from .tokens import Clan
 from .tracking import CardsLeft, Initiative, Inventory, RoundTable
+from .value import value
 
 
 class Special(StrEnum):
@@ -31,7 +32,7 @@ class Special(StrEnum):
         return self in (Special.PEACE, Special.SCORCHED)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class SpecialToken:
     """A special token on a province: peace, scorched, shrine, battlefield, harbor, honor, bushido, defense."""
 
@@ -42,7 +43,7 @@ class SpecialToken:
         return f"{self.kind} {self.value}" if self.kind in (Special.HONOR, Special.DEFENSE) else str(self.kind)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Control:
     """The control tokens of one clan in one province. Only one clan controls a province (p.6)."""
 
@@ -55,7 +56,7 @@ class Control:
         return self.facedown + self.faceup
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class GameState:
     """The board at one moment of a game; immutable: ``resolve`` returns a new one."""
 
@@ -146,11 +147,11 @@ class GameState:
         """A copy with ``changes``: ``dataclasses.replace`` without its per-call field walk (a state is
         copied for every board fact and twice a round, so this is on every hot path)."""
         values = list(_ALL_FIELDS(self))
-        for name, value in changes.items():
+        for name, new in changes.items():
             i = _FIELD_INDEX.get(name)
             if i is None:
                 raise TypeError(f"GameState has no field {name}")
-            values[i] = value
+            values[i] = new
         return GameState(*values)
 
 

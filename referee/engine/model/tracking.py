@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from .entry import Entry
 from .tokens import Clan, Kind, Token
+from .value import value
 
 SCOUTS_PER_CLAN = 2  # setup step 4 (p.4)
 SHUGENJA_PER_CLAN = 1
@@ -20,7 +21,7 @@ INITIATIVE_DECK = 4  # setup step 9 (p.5)
 BLUFF = Token(Kind.BLUFF)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Discarded:
     """One token in a discard pile: which, when, and how it got there."""
 
@@ -29,7 +30,7 @@ class Discarded:
     why: str = "revealed"
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Inventory:
     """R-08: one clan's combat tokens. Pool and hand are one unknown mix, except what was seen."""
 
@@ -74,7 +75,7 @@ class Initiative:
         return len(self.clans) + self.neutrals
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Adjustment:
     """A change to one clan's number of tokens on the board at reveal (the placements it owes)."""
 
@@ -84,7 +85,7 @@ class Adjustment:
     certain: bool = True  # False: a token of unknown identity went back; it may have been the bluff
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class RoundTable:
     """The table events of one round so far (upkeep, then placement)."""
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..model.options import Tiebreak
 from ..model.state import GameState, Special
 from ..model.tokens import Clan
+from ..model.value import value
 from .objectives import objective_status
 
 TERRITORY_HONOR = 5
@@ -15,13 +14,13 @@ TERRITORY_HONOR = 5
 BUSHIDO, HONOR, DEFENSE = Special.BUSHIDO, Special.HONOR, Special.DEFENSE
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Line:
     label: str
     honor: int
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class Score:
     clan: Clan
     lines: tuple[Line, ...]
@@ -33,7 +32,7 @@ class Score:
         return sum(line.honor for line in self.lines)
 
 
-@dataclass(frozen=True, slots=True)
+@value
 class FinalScore:
     scores: tuple[Score, ...]  # best first
     winners: tuple[Clan, ...]  # more than one: shared victory
