@@ -12,6 +12,7 @@ from referee.engine.model.digest import state_digest
 from referee.engine.model.state import Special, SpecialToken
 from referee.engine.notation.setup import new_state
 from referee.engine.resolution.placement import check_entries, impossible_entries, nothing_impossible
+from referee.engine.scoring.objectives import objective_status
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)
@@ -170,3 +171,41 @@ def test_the_entries_one_order_is_the_order_of_their_parts(case):
 
     assert [parts(e) for e in sorted(entries, key=lambda e: e.key)] == sorted(parts(e) for e in entries)
     assert all((a.key == b.key) == (a == b) for a in entries for b in entries)
+
+
+def _chain_of_six_across_three(mine: set[str]) -> bool:
+    """R-24a read literally, by brute force: some six distinct provinces of ``mine``, each sharing a land
+    border with the next, lie in at least three territories."""
+    stack = [(p,) for p in mine]
+    while stack:
+        path = stack.pop()
+        if len(path) == 6:
+            if len({BOARD.provinces[p].territory for p in path}) >= 3:
+                return True
+            continue
+        stack.extend(path + (n,) for n in BOARD.neighbours[path[-1]] & mine if n not in path)
+    return False
+
+
+@st.composite
+def regions(draw):
+    """A clan's provinces: a random walk over land borders (so chains are common), with strays."""
+    start = draw(st.sampled_from(PROVINCES))
+    mine, here = {start}, start
+    for step in draw(st.lists(st.integers(0, 10), min_size=3, max_size=14)):
+        here = sorted(BOARD.neighbours[here])[step % len(BOARD.neighbours[here])]
+        mine.add(here)
+    return mine | set(draw(st.lists(st.sampled_from(PROVINCES), max_size=3)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(regions())
+def test_emerald_empire_is_met_exactly_when_a_chain_of_six_spans_three_territories(mine):
+    """R-24a (Emerald Empire): the objective's verdict, found with its longest chain in one search, is the
+    literal reading's; the reason names a chain of six exactly when it is met."""
+    state = new_state(BOARD, (Clan.LION, Clan.CRAB), control={p: Control(Clan.LION) for p in mine})
+    met, why = objective_status(state, Clan.LION, "emerald_empire")
+    expected = _chain_of_six_across_three(mine)
+    event(f"met: {expected}")
+    assert met is expected, (sorted(mine), why)
+    assert why.startswith("a chain of 6") is expected

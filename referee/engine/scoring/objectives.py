@@ -26,45 +26,7 @@ CLAN_OBJECTIVES = {
 
 
 def objective_met(state: GameState, clan: Clan, objective: str) -> bool:
-    return _met(state, clan, objective, set(state.provinces_of(clan)))
-
-
-def _met(state: GameState, clan: Clan, objective: str, mine: set[str]) -> bool:
-    """``objective_met`` with the clan's provinces (``mine``) already found."""
-    board = state.board
-    if objective in CLAN_OBJECTIVES:
-        territory = board.territories[CLAN_OBJECTIVES[objective]]
-        return territory.capital in mine or len(mine & set(territory.provinces)) >= 2
-    if objective == "emerald_empire":
-        return _emerald(state, mine)
-    if objective == "way_of_the_sail":  # R-24a: the harbor counts as coastal
-        return sum(1 for p in mine if state.is_coastal(p)) >= 6
-    if objective == "way_of_humility":  # R-24a
-        counts = {c: len(state.provinces_of(c)) for c in state.clans}
-        fewest = min(counts.values())
-        tied = [c for c, n in counts.items() if n == fewest]
-        return counts[clan] == fewest and (len(tied) == 1 or state.options.humility_ties)
-    if objective == "web_of_influence":
-        return len({board.provinces[p].territory for p in mine}) >= 7
-    if objective == "reclaiming_lost_lands":
-        return {"shadowlands_north", "shadowlands_south"} <= mine
-    raise ValueError(f"unknown objective {objective!r}")
-
-
-def _emerald(state: GameState, mine: set[str]) -> bool:
-    """R-24a: six distinct controlled provinces in a chain (each land-adjacent to the next) spanning
-    at least three territories; option ``emerald_any_connected`` accepts any connected group of six."""
-    board = state.board
-    terr = {p: board.provinces[p].territory for p in mine}
-    if state.options.emerald_any_connected:
-        return _connected_six(board, mine, terr)
-
-    def walk(path: list[str]) -> bool:
-        if len(path) == 6:
-            return len({terr[p] for p in path}) >= 3
-        return any(walk(path + [n]) for n in sorted(board.neighbours[path[-1]] & mine) if n not in path)
-
-    return any(walk([p]) for p in sorted(mine))
+    return objective_status(state, clan, objective)[0]
 
 
 def _connected_six(board: Board, mine: set[str], terr: dict[str, str]) -> bool:
@@ -91,61 +53,66 @@ def _names(provinces: Iterable[str]) -> str:
 
 
 def objective_status(state: GameState, clan: Clan, objective: str, mine: set[str] | None = None) -> tuple[bool, str]:
-    """Whether ``clan`` meets ``objective`` on ``state``, and why, in the words of the objective.
-    ``mine``: the clan's provinces, when already known."""
+    """Whether ``clan`` meets ``objective`` on ``state``, and why, in the words of the objective: what is
+    counted is counted once, and decides both. ``mine``: the clan's provinces, when already known."""
 
     board = state.board
     if mine is None:
         mine = set(state.provinces_of(clan))
-    met = _met(state, clan, objective, mine)
     if objective in CLAN_OBJECTIVES:
         territory = board.territories[CLAN_OBJECTIVES[objective]]
         held = sorted(mine & set(territory.provinces))
         if territory.capital in mine:
-            why = f"controls {territory.capital}"
-        elif held:
-            why = (
+            return True, f"controls {territory.capital}"
+        if held:
+            return len(held) >= 2, (
                 f"controls {len(held)} of the 2 {territory.id} provinces needed ({_names(held)}) "
                 f"and not {territory.capital}"
             )
-        else:
-            why = f"controls no {territory.id} province: needs {territory.capital} or 2 of its provinces"
-        return met, why
-    if objective == "emerald_empire":
+        return False, f"controls no {territory.id} province: needs {territory.capital} or 2 of its provinces"
+    if objective == "emerald_empire":  # R-24a
         best = _longest_chain(state, mine)
         territories = len({board.provinces[p].territory for p in best})
-        kind = "connected group" if state.options.emerald_any_connected else "chain"
+        if state.options.emerald_any_connected:
+            kind = "connected group"
+            met = _connected_six(board, mine, {p: board.provinces[p].territory for p in mine})
+        else:  # the longest chain, the most territories first: a chain of six across three exists if it is one
+            kind = "chain"
+            met = len(best) == 6 and territories >= 3
         if met:
             return met, f"a {kind} of 6 controlled provinces across 3 or more territories"
         return met, (
             f"longest {kind} of controlled provinces: {len(best)} across {territories} territories "
             f"(6 across 3 needed, R-24a)" + (f": {' - '.join(best)}" if best else "")
         )
-    if objective == "way_of_the_sail":
+    if objective == "way_of_the_sail":  # R-24a: the harbor counts as coastal
         coastal = sorted(p for p in mine if state.is_coastal(p))
-        return met, f"controls {len(coastal)} of the 6 coastal provinces needed" + (
+        return len(coastal) >= 6, f"controls {len(coastal)} of the 6 coastal provinces needed" + (
             f": {_names(coastal)}" if coastal else ""
         )
-    if objective == "way_of_humility":
-        counts = {c: len(state.provinces_of(c)) for c in state.clans}
+    if objective == "way_of_humility":  # R-24a
+        counts = dict.fromkeys(state.clans, 0)
+        for c in state.control.values():
+            if c.clan in counts:
+                counts[c.clan] += 1
         fewest = min(counts.values())
         tied = sorted(str(c) for c, n in counts.items() if n == fewest)
         if counts[clan] != fewest:
-            return met, f"controls {counts[clan]} provinces; fewest is {fewest} ({', '.join(tied)})"
+            return False, f"controls {counts[clan]} provinces; fewest is {fewest} ({', '.join(tied)})"
         if len(tied) > 1:
             return (
-                met,
+                state.options.humility_ties,
                 f"controls {fewest} provinces, tied for fewest with {', '.join(t for t in tied if t != clan)} (R-24a)",
             )
-        return met, f"controls {fewest} provinces, the fewest"
+        return True, f"controls {fewest} provinces, the fewest"
     if objective == "web_of_influence":
         spread = sorted({board.provinces[p].territory for p in mine})
-        return met, f"controls provinces in {len(spread)} of the 7 territories needed" + (
+        return len(spread) >= 7, f"controls provinces in {len(spread)} of the 7 territories needed" + (
             f": {', '.join(spread)}" if spread else ""
         )
     if objective == "reclaiming_lost_lands":
         missing = sorted({"shadowlands_north", "shadowlands_south"} - mine)
-        return met, "controls shadowlands_north and shadowlands_south" if not missing else (
+        return not missing, "controls shadowlands_north and shadowlands_south" if not missing else (
             f"controls {2 - len(missing)} of the 2 Shadowlands provinces needed: missing {_names(missing)}"
         )
     raise ValueError(f"unknown objective {objective!r}")
