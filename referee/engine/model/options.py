@@ -50,14 +50,12 @@ class RulesOptions:
         """Build options from a mapping; unknown names, wrong types or values outside an option's domain
         (``DOMAINS``) raise ValueError. ``recorded``: options already recorded with a game, replayed as the
         table played them even if outside today's domain."""
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(raw) - set(known))
+        unknown = sorted(set(raw) - _DEFAULTS.keys())
         if unknown:
-            raise ValueError(f"unknown rules option {unknown[0]!r} (known: {', '.join(known)})")
+            raise ValueError(f"unknown rules option {unknown[0]!r} (known: {', '.join(_DEFAULTS)})")
         values: dict[str, Any] = {}
-        defaults = cls()
         for name, value in raw.items():
-            default = getattr(defaults, name)
+            default = _DEFAULTS[name]
             try:
                 if isinstance(default, StrEnum):
                     values[name] = type(default)(value)
@@ -77,6 +75,8 @@ class RulesOptions:
     def describe(self) -> list[tuple[str, str]]:
         return [(k, str(v)) for k, v in self.to_dict().items()]
 
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RulesOptions)}  # every option's default, in order
 
 # The values each option may take (RULINGS.md): a number of a ruling's range, true/false, or a named choice.
 DOMAINS: dict[str, tuple[Any, ...]] = {
