@@ -146,16 +146,20 @@ def _longest_chain(state: GameState, mine: set[str]) -> list[str]:
                 best = group
         return best
 
-    def walk(path: list[str]) -> None:
-        nonlocal best
-        if better(path):
-            best = list(path)
+    neighbours = {p: sorted(board.neighbours[p] & mine) for p in mine}  # each province's, in name order
+    top = (0, 0)  # best's (length, territories)
+
+    def walk(path: list[str], spans: frozenset[str]) -> None:
+        nonlocal best, top
+        size = (len(path), len(spans))
+        if size > top:
+            best, top = list(path), size
         if len(path) == 6:
             return
-        for n in sorted(board.neighbours[path[-1]] & mine):
+        for n in neighbours[path[-1]]:
             if n not in path:
-                walk(path + [n])
+                walk(path + [n], spans | {terr[n]})
 
     for p in sorted(mine):
-        walk([p])
+        walk([p], frozenset((terr[p],)))
     return best
