@@ -37,6 +37,7 @@ from referee.log.replay import round_outcome
 replay_module = importlib.import_module("referee.log.replay")  # the module: `referee.log.replay` is also a function
 
 ROUND1 = golden("two-player")[2].data["entries"]
+ROUND2 = golden("two-player")[3].data["entries"]
 
 
 @pytest.fixture
@@ -124,6 +125,20 @@ def test_games_lists_headers_and_stream_yields_each_game(store):
     streamed = list(store.stream())
     assert [log[0].game for log in streamed] == ["a", "b"]
     assert streamed[1] == store.events("b")
+
+
+def test_head_follows_another_writer_and_never_holds_it_up(store, any_db):
+    """A table session asks for the game's head before every line (on the driver connection it keeps):
+    each asking sees a write made meanwhile by another connection, and the asking holds no lock that
+    would refuse or delay that write. Both backends."""
+    _started(store)
+    assert store.head("t1") == store.events("t1")[-1].hash and store.head("nobody") is None
+    for _ in range(2):  # the second asking is the kept one
+        asked = store.head("t1")
+        with Store(any_db) as other:  # another moderator's connection
+            OpenGame(other, "t1").record_round(ROUND1 if asked == store.events("t1")[1].hash else ROUND2)
+            written = other.events("t1")[-1].hash
+        assert asked != written and store.head("t1") == written
 
 
 # --- append-only, enforced by the database ------------------------------------------------------------

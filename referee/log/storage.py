@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,7 +23,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Text, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
+from sqlalchemy import Text, TextClause, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
@@ -165,6 +165,7 @@ class Store:
         self.checked = False  # SQLite: the pages were checked before this store's first write
         self.memory = False  # an in-memory SQLite database (one connection, shared)
         self._reader: Connection | None = None  # head()'s connection, kept between askings
+        self._ask_head: Callable[[str], Any] | None = None  # head()'s query on that connection's driver
         self.where: str | None = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.url)  # until the URL is understood
         try:
             parsed = make_url(self.url)
@@ -370,17 +371,24 @@ class Store:
         if self.memory:
             with self._errors(), self.engine.connect() as conn:
                 return conn.execute(HEAD_OF_GAME, {"game": game}).scalar()
+        if self._ask_head is not None:
+            try:
+                return self._ask_head(game)
+            except Exception:  # the database's own error: asked again below, where it is named
+                self._close_reader()
         with self._errors():
             if self._reader is None:
                 self._reader = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
             try:
-                return self._reader.execute(HEAD_OF_GAME, {"game": game}).scalar()
+                head = self._reader.execute(HEAD_OF_GAME, {"game": game}).scalar()
             except Exception:
                 self._close_reader()  # the next asking connects again
                 raise
+            self._ask_head = _driver_query(self._reader, HEAD_OF_GAME, "game")
+            return head
 
     def _close_reader(self) -> None:
-        reader, self._reader = self._reader, None
+        reader, self._reader, self._ask_head = self._reader, None, None
         if reader is not None:
             with suppress(Exception):  # closing a broken connection may fail too: nothing to keep
                 reader.close()
@@ -490,6 +498,24 @@ ROW_TYPES = {
     "recorded_at": str,
 }
 PLAIN_ROW = (str, int, str, int, str, str, str)  # the types of an event row's columns but its payload, in order
+
+
+def _driver_query(conn: Connection, query: TextClause, name: str) -> Callable[[str], Any]:
+    """``query``'s first column for one value of its one parameter ``name``, asked on ``conn``'s driver
+    connection directly: a table session asks for the game's head before every line, and the driver
+    answers in a seventh of the time the same query takes through SQLAlchemy's execution layer
+    (parameters, result objects). Compiled once, in the database's own parameter style."""
+    compiled = query.compile(dialect=conn.dialect)
+    sql = str(compiled)
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]  # an open connection has one
+    positional = compiled.positional
+
+    def ask(value: str) -> Any:
+        cursor.execute(sql, (value,) if positional else {name: value})
+        rows = cursor.fetchall()  # to the end: the statement is done, and holds no lock between askings
+        return rows[0][0] if rows else None
+
+    return ask
 
 
 def _event(row) -> Event:
