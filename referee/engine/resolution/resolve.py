@@ -12,7 +12,7 @@ when first read (``report.RoundReport``): the arithmetic and the reasons are nev
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from operator import attrgetter, eq
 
 from ..model.entry import Entry
@@ -72,8 +72,8 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     if raids or diplomacy:
         live = _removed_by_raids_and_diplomacy(live, scorched, peace, d)
     d.standing = live
-    captured = _step5_battles(state, live, d)
-    _successful_defense(state, live, captured, scorched, d.peace, attacked_after_step2, d)
+    captured, fought, defended = _step5_battles(state, live, d)
+    _successful_defense(state, captured, fought, defended, scorched, d.peace, attacked_after_step2, d)
     control, special = _apply(state, scorched, d.peace, captured, d)
     d.warnings[:0] = _ronin_notes(state, entries)
     cards_on_board, cards_held = _step6_claim(state, control, special, d)
@@ -228,10 +228,13 @@ def defence_bonus(state: GameState, province: str) -> int:
     return total
 
 
-def _step5_battles(state: GameState, live: Standing, d: Decisions) -> dict[str, Clan]:
+def _step5_battles(
+    state: GameState, live: Standing, d: Decisions
+) -> tuple[dict[str, Clan], Collection[str], Collection[str]]:
     """Rulebook p.9 step 5; R-14..R-16, R-02, R-05. Every battle is judged on one snapshot: each
     attacker's strength against the defence, the defending tokens' strength added to the province's
-    own (``defence_bonus``)."""
+    own (``defence_bonus``). Returns the provinces captured (with their captor), fought over, and
+    defended by a standing token."""
     attack: dict[str, dict[Clan, int]] = {}
     defending: dict[str, int] = {}
     for e, role in live:
@@ -250,7 +253,7 @@ def _step5_battles(state: GameState, live: Standing, d: Decisions) -> dict[str, 
         d.fights.append(fight)
         if fight.winner is not None:
             captured[p] = fight.winner
-    return captured
+    return captured, attack.keys(), defending.keys()
 
 
 def _battle(state: GameState, p: str, totals: dict[Clan, int], defence: int) -> Fight:
@@ -285,8 +288,9 @@ def _winner(totals: dict[Clan, int], against: dict[Clan, int]) -> Clan | None:
 # --- successful defense (p.10) ----------------------------------------------------------------------
 def _successful_defense(
     state: GameState,
-    live: Standing,
     captured: dict[str, Clan],
+    fought: Collection[str],
+    defended: Collection[str],
     scorched: set[str],
     peace: set[str],
     attacked_after_step2: set[str],
@@ -295,13 +299,11 @@ def _successful_defense(
     """R-17: one faceup control token for a province not captured, scorched or made peaceful, that
     (a) kept a surviving defending army/navy/shinobi (or Lion bluff), or (b) was attacked after step 2.
     R-17b: with the option on, also a province whose attack a card took off the board during placement."""
-    fought = {f.province for f in d.fights}
-    defended = {e.province for e, role in live if role is DEFEND}
     cancelled = state.options.defense_on_cancelled_attack
     taken_off = _attacks_taken_off(state)
     # Only a province defended, fought over or attacked can show a successful defense (every battle's
     # province was attacked after step 2): those are looked at, by name, not every controlled province.
-    candidates = defended | (attacked_after_step2 if cancelled else fought) | taken_off
+    candidates = {*defended, *(attacked_after_step2 if cancelled else fought), *taken_off}
     control = state.control
     for p in sorted(candidates):
         c = control.get(p)
