@@ -391,8 +391,9 @@ def _short_of_control_tokens(
     it places none this round."""
     on_board = dict.fromkeys(placing, 0)  # control tokens staying on the board, of each clan placing
     for c in control.values():
-        if c.clan in on_board:
-            on_board[c.clan] += c.facedown + c.faceup
+        n = on_board.get(c.clan)
+        if n is not None:
+            on_board[c.clan] = n + c.facedown + c.faceup
     for q in captured:  # a captured province's tokens leave the board
         lost = control.get(q)
         if lost is not None and lost.clan in on_board:
