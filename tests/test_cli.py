@@ -173,3 +173,29 @@ def test_casebook_command_fails_on_a_wrong_case(tmp_path):
     result = runner.invoke(app, ["casebook", str(tmp_path)])
     assert result.exit_code == 1
     assert "FAIL wrong" in result.output and "expected 'lion', got 'crab'" in result.output
+
+
+def test_the_tournament_commands_are_built_only_when_named():
+    """`referee --help` and the other commands do not build `referee tournament ...` (33 commands whose
+    signatures Typer would read at every start), yet list it with the group's own help, in its place, and
+    a mistyped name is still offered it."""
+    listing = _run("--help")
+    assert listing.returncode == 0
+    names = [line.split()[0] for line in listing.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert names.index("table") + 1 == names.index("tournament") == names.index("rules") - 1
+    own = runner.invoke(app, ["tournament", "--help"])
+    assert own.exit_code == 0
+    summary = own.output.split("\n\n")[1].strip()  # the group's help paragraph, after its usage line
+    shown_line = next(line for line in listing.stdout.splitlines() if line.strip().startswith("tournament "))
+    assert summary.startswith(shown_line.split("tournament", 1)[1].strip().removesuffix("..."))
+    assert "seat" in own.output and "post" in own.output  # the venue's commands join the group
+    check = (
+        "import sys, contextlib, io; sys.argv = ['referee', '--help']\n"
+        "from referee.cli.app import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit): main()\n"
+        "print(sorted(m for m in sys.modules if m in ('referee.cli.tournament', 'referee.cli.venue')))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=ROOT)
+    assert loaded.stdout.strip() == "[]", loaded.stderr
+    typo = _run("tournamnt")
+    assert typo.returncode == 2 and "Did you mean 'tournament'?" in typo.stderr

@@ -20,13 +20,55 @@ import gc
 import sys
 
 import typer
+from typer.core import TyperCommand
+from typer.main import get_command
 
 from ..engine.model.errors import RefereeError
-from . import amendcmds, games, logcmds, rules, serve, standalone, table, tournament, venue  # noqa: F401
+from . import amendcmds, games, logcmds, rules, serve, standalone, table
 from .checks import CheckedGroup
 
+# `referee tournament ...`, with the venue's commands, is built when it is named: Typer reads every command's
+# signature each time it builds the command group, and the tournament's 33 commands cost every other command,
+# and `referee --help`, about 8 ms. Its line in `referee --help` is this (tests/test_cli.py holds it to the
+# group's own help).
+TOURNAMENT_HELP = "Tournaments: players, roll call, seating, results from the game logs, standings."
+
+
+class RefereeGroup(CheckedGroup):
+    """The `referee` command group, its `tournament` group built on first use: until then a command holding
+    its place (in `--help`'s order, after the table session) and its help line."""
+
+    _listing = False  # while the command list of `referee --help` is written
+
+    def __init__(self, **attrs) -> None:
+        super().__init__(**attrs)
+        self._unbuilt = TyperCommand("tournament", help=TOURNAMENT_HELP)
+        order = list(self.commands.items())
+        at = next((i for i, (name, _) in enumerate(order) if name == "rules"), len(order))
+        self.commands = dict([*order[:at], ("tournament", self._unbuilt), *order[at:]])
+
+    def get_command(self, ctx, cmd_name: str):
+        command = super().get_command(ctx, cmd_name)
+        if command is self._unbuilt and not self._listing:
+            command = self.commands[cmd_name] = _tournament_group()
+        return command
+
+    def format_commands(self, ctx, formatter) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+def _tournament_group():
+    from . import tournament, venue  # noqa: F401  (venue adds `tournament post|clock|announce|publish`)
+
+    return get_command(tournament.tapp)
+
+
 app = typer.Typer(
-    cls=CheckedGroup,  # every argument valid UTF-8 before a command sees it
+    cls=RefereeGroup,  # every argument valid UTF-8 before a command sees it; `tournament` built when named
     name="referee",
     help="Referee and replay tool for Battle for Rokugan: resolves rounds as the rulebook orders them.",
     no_args_is_help=True,
@@ -34,8 +76,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, amendcmds, table, tournament, rules, serve):  # `--help` order
-    # (venue adds `tournament post|clock|announce|publish` to the tournament group)
+for module in (standalone, games, logcmds, amendcmds, table, rules, serve):  # `--help` order (and `tournament`)
     app.add_typer(module.commands)
 
 

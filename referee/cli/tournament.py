@@ -12,8 +12,11 @@ import typer
 from .common import DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()  # the `referee` app adds these commands
-tapp = typer.Typer(
-    help="Tournaments: players, roll call, seating, results from the game logs, standings.", no_args_is_help=True
+tapp = typer.Typer(  # built when `referee tournament` is named (app.RefereeGroup): plain help, as the app's
+    help="Tournaments: players, roll call, seating, results from the game logs, standings.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    add_completion=False,
 )
 players_app = typer.Typer(help="Register, drop, reinstate and list players.", no_args_is_help=True)
 tapp.add_typer(players_app, name="players")
