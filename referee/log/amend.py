@@ -94,17 +94,19 @@ def fact_key(f: BoardFact) -> tuple:
     return (f.kind, f.clan)
 
 
-_FACTS: dict[tuple[str, str], BoardFact] = {}  # (board data version, line) -> fact: every game repeats its setup's
+_FACTS: dict[str, dict[str, BoardFact]] = {}  # board data version -> line -> fact: every game repeats its setup's
 
 
 def setup_fact(line: str, board: Board, lineno: int | None = None) -> BoardFact:
     """One setup line parsed: once per board data version, as ``replay._entries`` does for round entries."""
-    key = (board.version, line)
-    fact = _FACTS.get(key)
+    known = _FACTS.get(board.version)
+    if known is None:
+        known = _FACTS[board.version] = {}
+    fact = known.get(line)
     if fact is None:
         fact = parse_board_line(line, board, lineno)
-        if len(_FACTS) < 100_000:
-            _FACTS[key] = fact
+        if len(known) < 100_000:
+            known[line] = fact
     return fact
 
 

@@ -148,15 +148,17 @@ def apply_board_facts(state: GameState, facts: Iterable[BoardFact]) -> GameState
     for f in facts:
         if f.kind == "control":
             assert f.clan is not None and f.province is not None  # a control fact names both (parse_board_line)
-            control = copy("control")
+            control = new["control"] if "control" in new else copy("control")
             current = control.get(f.province)
-            if current and current.clan != f.clan:
+            if current is None:
+                control[f.province] = Control(f.clan, f.facedown, f.faceup)
+            elif current.clan != f.clan:
                 raise NotUnderstood(
                     format_board_fact(f),
                     f"{f.province} is already controlled by {current.clan}: one clan controls a province (p.6)",
                 )
-            base = current or Control(f.clan, 0, 0)
-            control[f.province] = Control(f.clan, base.facedown + f.facedown, base.faceup + f.faceup)
+            else:
+                control[f.province] = Control(f.clan, current.facedown + f.facedown, current.faceup + f.faceup)
         elif f.kind == "special":
             assert f.province is not None and f.special is not None
             copy("special")[f.province] = f.special
