@@ -1,6 +1,6 @@
 """Run every benchmark and print their medians: one command for the README's figures.
 
-    python bench/run.py            the full set (about four minutes: 10,000 games verified, a 240-game tournament)
+    python bench/run.py            the full set (about two minutes: 10,000 games verified twice, a 240-game tournament)
     python bench/run.py --quick    smaller sizes, to try it out
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
