@@ -403,3 +403,26 @@ def test_a_game_is_finished_only_when_every_sealed_objective_is_revealed(tmp_pat
     status = js(db, "tournament", "status", "obj")[0]
     assert (status["state"], status["sealed_objectives_left"], status["result"]) == ("finished", 0, True)
     ok(db, "tournament", "close", "obj", "1")
+
+
+def test_a_mistyped_database_is_refused_not_created(tmp_path):
+    """Only `tournament new` and `tournament import` make a database, as `new`, `demo` and `import` do for
+    games: any other tournament command on a path with no database says so (exit 1) and leaves nothing there,
+    so a mistyped --db never turns into an empty tournament list or an empty file."""
+    missing = tmp_path / "mistyped.db"
+    commands = [
+        ["tournament", "list"],
+        ["tournament", "standings", "t1"],
+        ["tournament", "status", "t1"],
+        ["tournament", "players", "list", "t1"],
+        ["tournament", "seat", "t1", "1"],
+        ["tournament", "export", "t1"],
+    ]
+    for args in commands:
+        result = referee(str(missing), *args)
+        assert result.returncode == 1, (args, result.stdout, result.stderr)
+        assert result.stderr.startswith(f"error: {missing}: no database here"), (args, result.stderr)
+        assert "`referee tournament new`" in result.stderr and "Traceback" not in result.stderr
+        assert not missing.exists(), args
+    ok(str(missing), "tournament", "new", "t1", "--name", "Friday")  # the one that creates
+    assert missing.exists() and "t1" in ok(str(missing), "tournament", "list")

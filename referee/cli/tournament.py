@@ -134,7 +134,7 @@ def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the tournaments in the database."""
     from ..log.tournaments import list_tournaments
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         rows = list_tournaments(store)
     if json_out:
         return _json(rows)
@@ -168,7 +168,7 @@ def players_add(
 
     if (name is None) == (csv_file is None):
         raise typer.BadParameter("give a NAME or --csv FILE", param_hint="NAME")
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         if csv_file is not None:
             regs = _read_players_csv(log.t, csv_file)
@@ -224,7 +224,7 @@ def _read_players_csv(t, path: Path) -> list[dict]:
 
 def _record_for_player(db: str | None, tid: str, name: str, event) -> str:
     """Record ``event(player id)`` for the player named (name or id); the player's name."""
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         p = log.t.player(name)
         log.record([event(p.id)])
@@ -263,7 +263,7 @@ def players_list(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> No
     from ..tournament.standings import Loaded
     from ..tournament.views import players_view
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         rows = players_view(Loaded(_open(store, tid).t))
     if json_out:
         return _json(rows)
@@ -284,7 +284,7 @@ def apart(
     """Keep players apart when seating (same club or family): as if they had already met many times."""
     from ..tournament.model import KeptApart
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         ids = [log.t.player(n).id for n in names]
         log.record([KeptApart(ids, reason)])
@@ -329,7 +329,7 @@ def rollcall(
     """The roll call of a round: everyone not named is present (dropped players excepted)."""
     from ..tournament.model import RollCalled, TournamentError
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         statuses = {}
         for status, names in (("absent", absent), ("standby", standby), ("late", late), ("present", present)):
@@ -387,7 +387,7 @@ def seat(
     from ..tournament.standings import Loaded
     from ..tournament.views import seating_by_table
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         seed = seed_of(log.head)
         if from_file is not None:
@@ -470,7 +470,7 @@ def seating(
 
     if by not in ("table", "player"):
         raise typer.BadParameter(f"{by!r}: table or player", param_hint="--by")
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         loaded = load(store, tid, _open(store, tid).t)
     rows = seating_by_table(loaded, round_no) if by == "table" else seating_by_player(loaded, round_no)
     if csv_out:
@@ -513,7 +513,7 @@ def amend(
     if not reason.strip():
         raise typer.BadParameter("an amendment needs a reason", param_hint="--reason")
     kind = "swap" if swap else "replace" if replace else "reseat"
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         seating = log.t.seatings.get(round_no)
         games = [tb.game for tb in seating.tables] if seating else []
@@ -560,7 +560,7 @@ def call(
         if not eq:
             raise typer.BadParameter(f"{item!r}: expected CLAN=OBJECTIVE", param_hint="--objective")
         objectives[clan.strip().lower()] = obj.strip().lower()
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         event = call_game(store, log, game, reason, objectives)
     typer.echo(
@@ -585,7 +585,7 @@ def result(
 
     if not reason.strip():
         raise typer.BadParameter("a judge's result needs a reason", param_hint="--reason")
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         rows = []
         for item in honors:
@@ -640,7 +640,7 @@ def close(tid: TidArg, round_no: RoundArg, db: DbOpt = None) -> None:
     """Close a round: every table's result accepted from its game log (or called, or entered by the judge)."""
     from ..log.tournaments import close_round
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         accepted = close_round(store, log, round_no)
     typer.echo(f"round {round_no} closed: {accepted} result(s) accepted from the game logs")
@@ -657,7 +657,7 @@ def status(
     from ..log.tournaments import load
     from ..tournament.views import table_status
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         loaded = load(store, tid)
     r = round_no or loaded.tournament.last_round
     rows = table_status(loaded, r)
@@ -698,7 +698,7 @@ def standings(
     from ..tournament.exports import standings_csv
     from ..tournament.views import explain_view, standings_view
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         loaded = load(store, tid)
     if csv_out:
         write_output(csv_out, standings_csv(loaded))
@@ -763,7 +763,7 @@ def results(
     from ..log.tournaments import load
     from ..tournament.exports import result_rows, results_csv
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         loaded = load(store, tid)
     if csv_out:
         write_output(csv_out, results_csv(loaded))
@@ -805,7 +805,7 @@ def final(
         if not eq:
             raise typer.BadParameter(f"{item!r}: expected NAME=CLAN", param_hint="--pick")
         picks[name.strip()] = clan.strip().lower()
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         log = _open(store, tid)
         wishes = _preferences(log.t, preferences) if preferences is not None else {}
         event = seat_final(store, log, size, picks, wishes)
@@ -826,7 +826,7 @@ def export(
     from ..log.records import export_jsonl
     from ..log.tournaments import read_events
 
-    with open_store(db, create=True) as store:
+    with open_store(db) as store:
         text = export_jsonl(read_events(store, tid))
     if output:
         write_output(output, text)
@@ -862,7 +862,7 @@ def verify(
         events = parse_jsonl(read_input(path))
         problems = verify_log(events)
     else:
-        with open_store(db, create=True) as store:
+        with open_store(db) as store:
             events = read_events(store, target)
             problems = verify_log(events)
             if not problems:

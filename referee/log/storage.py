@@ -44,8 +44,8 @@ class StoreError(LogError):
 
 DOCTOR_HINT = "nothing more was written to it; `referee doctor` checks it page by page and game by game"
 CREATE_HINT = (
-    "`referee new GAME --clans ...` creates it (so do `referee demo` and `referee import`); "
-    "--db or REFEREE_DB selects another database"
+    "`referee new GAME --clans ...` creates it (so do `referee tournament new`, `referee demo` and the two "
+    "`import` commands); --db or REFEREE_DB selects another database"
 )
 SCHEMA_VERSION = 1  # SQLite: PRAGMA user_version; PostgreSQL: the comment on the event table
 DAMAGED = ("malformed", "corrupt", "disk i/o error")  # SQLite's words for a damaged file
