@@ -26,12 +26,11 @@ from typer.main import get_command
 from ..engine.model.errors import RefereeError
 from . import amendcmds, games, logcmds, rules, serve, standalone, table
 from .checks import CheckedGroup
+from .common import TOURNAMENT_HELP
 
 # `referee tournament ...`, with the venue's commands, is built when it is named: Typer reads every command's
 # signature each time it builds the command group, and the tournament's 33 commands cost every other command,
-# and `referee --help`, about 8 ms. Its line in `referee --help` is this (tests/test_cli.py holds it to the
-# group's own help).
-TOURNAMENT_HELP = "Tournaments: players, roll call, seating, results from the game logs, standings."
+# and `referee --help`, about 8 ms (tests/test_cli.py).
 
 
 class RefereeGroup(CheckedGroup):

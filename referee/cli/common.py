@@ -10,6 +10,10 @@ import typer
 from ..engine.model.errors import RefereeError
 from .checks import game_id, utf8_text
 
+# `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built
+# (app.RefereeGroup builds it only when it is named)
+TOURNAMENT_HELP = "Tournaments: players, roll call, seating, results from the game logs, standings."
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 DbOpt = Annotated[
     str | None,

@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from .common import DbOpt, JsonOpt, open_store, read_input, write_output
+from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()  # the `referee` app adds these commands
 tapp = typer.Typer(  # built when `referee tournament` is named (app.RefereeGroup): plain help, as the app's
-    help="Tournaments: players, roll call, seating, results from the game logs, standings.",
+    help=TOURNAMENT_HELP,
     no_args_is_help=True,
     rich_markup_mode=None,
     add_completion=False,
