@@ -437,9 +437,6 @@ class Fold:
                     f"the table events of round {len(self.rounds) + 1} cannot be re-applied after the change: {exc}"
                 ) from None
 
-    def digests(self, from_round: int = 1) -> dict[int, str]:
-        return {p.round: state_digest(p.after) for p in self.rounds[from_round - 1 :]}
-
     def what_if(self, round_no: int, entries: str | Iterable[str | Entry]) -> WhatIf:
         """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. The fold is unchanged."""
         played = self.played(round_no)
@@ -505,10 +502,7 @@ def _replay_one(fold: Fold, i: int, e: Event) -> Divergence | None:
 def _digest_mismatch(fold: Fold, e: Event) -> str | None:
     if e.type == EventType.ROUND_RESOLVED:
         data = e.data
-        r, want = data["round"], data["digest"]
-        if r == len(fold.rounds) and _digest_is(fold.rounds[-1].after, want):  # the everyday case: the round
-            return None  # just played, as recorded
-        recorded = {r: want}
+        recorded = {data["round"]: data["digest"]}
     elif e.type in (EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED):
         data = e.data
         recorded = {int(r): d for r, d in data["digests"].items() if str(r).isdigit()}

@@ -148,7 +148,7 @@ def apply_board_facts(state: GameState, facts: Iterable[BoardFact]) -> GameState
     for f in facts:
         if f.kind == "control":
             assert f.clan is not None and f.province is not None  # a control fact names both (parse_board_line)
-            control = new["control"] if "control" in new else copy("control")
+            control = copy("control")
             current = control.get(f.province)
             if current is None:
                 control[f.province] = Control(f.clan, f.facedown, f.faceup)
