@@ -100,7 +100,7 @@ def _show_recorded(exc: RefereeError) -> None:
     """A write refused because another moderator wrote first: what they recorded, read again (R-27)."""
     recorded = getattr(exc, "recorded", None)
     if recorded:
-        from .roundid import changes
+        from ..log.round_identity import changes
 
         print(f"another moderator wrote to game {recorded[0].game!r} first:")
         for line in changes(recorded):

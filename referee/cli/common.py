@@ -62,3 +62,12 @@ def open_store(db: str | None, *, create: bool = False):
     from ..log import Store
 
     return Store(db, create=create)
+
+
+AsRecorded = Annotated[
+    bool,
+    typer.Option(
+        "--as-recorded",
+        help="With --round N: the board as round N was first recorded, before any later correction.",
+    ),
+]

@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ..engine.model.errors import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
+from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
 
@@ -168,7 +168,7 @@ def play_round(
     """Enter a round's revealed tokens, confirm them, resolve the round and print the report.
 
     The same sheet entered again for a recorded round records nothing and shows its seal (R-27)."""
-    from .roundid import play
+    from .round_entry import play
 
     with open_store(db) as store:
         play(store, game, sheet, round_no, yes, json_out)
@@ -178,12 +178,7 @@ def _open_game(store, game: str):
     from ..log import OpenGame
 
     log = OpenGame(store, game)
-    if log.fold.ended:
-        raise RefereeError(
-            f"game {game!r}: the game has ended (p.10): only a correction may follow", hint=f"referee score {game}"
-        )
-    if log.state.round > 5:
-        raise RefereeError(f"game {game!r} is over: five rounds were played (p.10)", hint=f"referee score {game}")
+    log.check_open()  # the one game-over guard
     return log
 
 
@@ -194,6 +189,7 @@ def board(
         int | None, typer.Option("--round", "-r", min=0, max=5, help="The board after this round (0: after setup).")
     ] = None,
     svg: Annotated[Path | None, typer.Option(help="Also write the board as an SVG picture to this file.")] = None,
+    as_recorded: AsRecorded = False,
     tokens: Annotated[
         bool,
         typer.Option(
@@ -204,28 +200,30 @@ def board(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The board by territory (control, faceup tokens, special tokens, cards), and as a picture."""
-    from ..log import state_after_round
+    """The board by territory (control, faceup tokens, special tokens, cards), and as a picture. With --round N:
+    the board after round N as corrected (the corrections named), or --as-recorded as first recorded."""
+    from ..log import Fold, board_after
     from ..views.board_svg import board_svg
     from . import render
 
     with open_store(db) as store:
         events = store.events(game)
-    from ..log import Fold
-
     fold = Fold.of(events)
     last = fold.state.round - 1
     if round_no is not None and round_no > last:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
-    state = fold.state if round_no is None else state_after_round(events, round_no)
+    if as_recorded and round_no is None:
+        raise typer.BadParameter("--as-recorded shows a played round: give --round N", param_hint="--as-recorded")
+    after = None if round_no is None else board_after(events, round_no, as_recorded=as_recorded)
+    state = fold.state if after is None else after.state
     if tokens and (round_no is None or round_no < 1 or svg is None):
         raise typer.BadParameter(
             "--tokens draws a played round: give --round N (1-5) and --svg FILE", param_hint="--tokens"
         )
     if svg is not None:
-        played = fold.played(round_no) if tokens and round_no is not None else None  # --tokens needs --round
+        played = after.played if tokens and after is not None else None  # --tokens needs --round
         write_output(svg, board_svg(played.before, played.report) if played else board_svg(state))
-    render.board_view(state, json_out=json_out)
+    render.board_view(state, json_out=json_out, note=after.note() if after is not None else "")
     if svg is not None and not json_out:
         render.console.print(f"picture written to {svg}")
 

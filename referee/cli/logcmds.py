@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from ..engine.model.errors import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
+from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
 RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_default=False)]
@@ -18,14 +18,19 @@ def replay(
     to: Annotated[int | None, typer.Option("--to", min=0, max=5, help="Stop after this round.")] = None,
     round_no: Annotated[
         int | None,
-        typer.Option("--round", "-r", min=0, max=5, help="Stop after this round and show the board as it stood then."),
+        typer.Option(
+            "--round", "-r", min=0, max=5, help="Stop after this round and show the board after it (as corrected)."
+        ),
     ] = None,
+    as_recorded: AsRecorded = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Replay a logged game event by event: table events, rounds (every report recomputed), reveals,
-    retractions and corrections, in order, each labelled with the time it was recorded."""
-    from ..log import states
+    retractions and corrections, in order, each labelled with the time it was recorded. With --round N,
+    the board after round N is the one `referee board --round N` shows (corrected, the corrections named;
+    --as-recorded: as first recorded)."""
+    from ..log import board_after, states
     from . import render
 
     with open_store(db) as store:
@@ -41,7 +46,10 @@ def replay(
     if round_no is not None and steps[-1].state.round <= round_no and round_no > 0:
         played = steps[-1].state.round - 1
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {played})")
-    render.replay(steps, json_out=json_out, board_after=steps[-1].state if round_no is not None else None)
+    if as_recorded and round_no is None:
+        raise typer.BadParameter("--as-recorded shows a played round: give --round N", param_hint="--as-recorded")
+    after = board_after(events, round_no, as_recorded=as_recorded) if round_no is not None else None
+    render.replay(steps, json_out=json_out, board_after=after)
 
 
 AllowIncomplete = Annotated[
@@ -83,7 +91,12 @@ def verify(
         sealed = next((e for e in events if e.seal == code), None)
         if sealed is None:
             raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
-    render.verified(target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed)
+    from ..log.replay import superseded_by
+
+    later = superseded_by(events, sealed) if sealed is not None else None
+    render.verified(
+        target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed, superseded=later
+    )
     if found:
         raise typer.Exit(1)
     if lines is not None and not allow_incomplete:

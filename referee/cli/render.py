@@ -181,10 +181,11 @@ def board_changes(lines: list[str], *seals: str) -> None:
         console.print(f"[bold]seal {seal}[/bold]")
 
 
-def board_view(state: GameState, *, json_out: bool = False) -> None:
-    """The board by territory: control, faceup tokens, special tokens and territory cards."""
+def board_view(state: GameState, *, json_out: bool = False, note: str = "") -> None:
+    """The board by territory: control, faceup tokens, special tokens and territory cards; ``note``: the
+    corrections behind a past round's board (``BoardAfter.note``), said under its title."""
     if json_out:
-        print_json(data.board_data(state))
+        print_json({**data.board_data(state), "note": note} if note else data.board_data(state))
         return
     board = state.board
     title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
@@ -217,6 +218,8 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
             )
         table.add_section()
     console.print(table)
+    if note:
+        console.print(note)
 
 
 PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"
@@ -309,12 +312,14 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
                 console.print(f"  • {line}")
         console.print(f"[bold]seal {e.seal}[/bold]")
     if board_after is not None:
-        board_view(board_after)
+        board_view(board_after.state, note=board_after.note())
 
 
-def verified(target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None) -> None:
+def verified(
+    target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None, superseded=None
+) -> None:
     if json_out:
-        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed))
+        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed, superseded=superseded))
         return
     if found is None:
         last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
@@ -329,6 +334,8 @@ def verified(target: str, events, found, lines, *, json_out: bool = False, statu
                 + (f", recorded {sealed.recorded_at[:19].replace('T', ' ')}" if sealed.recorded_at else "")
                 + "; every event up to it is in this log, unchanged"
             )
+            if superseded is not None:
+                console.print(data.superseded_line(superseded))
     else:
         where = f" (line {lines[found.index]})" if lines else ""
         console.print(f"[red]{target}: first divergence at {found}{where}[/red]")

@@ -30,10 +30,9 @@ def adjudicate(
     """Resolve one round from a board file and a round sheet, without a stored game."""
     from ..boarddata import load_board
     from ..engine import begin_round, parse_round, resolve
-    from ..engine.notation.round import parse_clan, parse_lines, split_round_header
+    from ..engine.notation.round import named_round, parse_clan, parse_lines, split_round_header
     from ..engine.notation.setup import apply_board_fact, new_state, parse_board_line
     from . import render
-    from .roundid import named_round
 
     header, text = split_round_header(read_input(sheet))
     round_no = named_round(round_no, header, str(sheet)) or 1

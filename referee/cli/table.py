@@ -35,7 +35,7 @@ def table_session(
 ) -> None:
     """Keep one game open for the whole session: setup, each round, board and score."""
     from . import render
-    from .entry import _install_completion
+    from .round_entry import _install_completion
     from .session import GameMoved, TableSession
 
     with open_store(db) as store:

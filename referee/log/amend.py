@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import Board, Clan, GameState
 from ..engine.notation.setup import BoardFact, apply_board_facts, new_state, parse_board_line
-from .events import Event, EventType, ReplayError
+from .events import ENDED, Event, EventType, ReplayError
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def to_retract(fold: Fold) -> Event:
     if last is None or last.type == EventType.GAME_CREATED:
         raise ReplayError("nothing to retract: only the game's creation is in effect")
     if last.type == EventType.GAME_ENDED:
-        raise ReplayError("the game has ended (p.10): only a correction may follow")
+        raise ReplayError(ENDED)
     if last.type not in RETRACTABLE:
         raise ReplayError(f"a {last.type} event cannot be retracted")
     return last

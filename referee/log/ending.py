@@ -101,7 +101,7 @@ def game_score(fold: Fold, state: GameState | None = None) -> GameScore:
 
     board = fold.state if state is None else with_objectives(fold, state)
     header = fold._created_game[0]
-    sealed = tuple(str(c) for c in header.clans if c in fold.seals and c not in fold.revealed)
+    sealed = tuple(map(str, fold.sealed_left))
     return GameScore(final_score(board), len(fold.rounds), sealed, dict(header.players), header.partial_setup)
 
 

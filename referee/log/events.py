@@ -438,6 +438,10 @@ def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, ga
     return None
 
 
+ENDED = "the game has ended (p.10): only a correction may follow"  # the one message, wherever it is refused
+OVER = "five rounds were played (p.10)"  # the fifth round resolved, the log not closed yet (objectives sealed)
+
+
 class ReplayError(LogError):
     """An event the engine cannot replay (out of order, refused entries, unreadable notation)."""
 

@@ -2,8 +2,8 @@
 tables ``tournament`` and ``tournament_event``, written, chained, read and append-only-guarded by the store as a
 game's log is), folded by the pure ``referee.tournament``; export, import and verify; and the tables' games.
 
-A game is finished when round 5 is resolved and every sealed objective is revealed: ``game_finished`` is the
-one place that decides it.
+Whether a table's game is finished is the fold's answer (``Fold.complete``), its score the engine's
+(``final_score``).
 """
 
 from __future__ import annotations
@@ -110,31 +110,20 @@ def list_tournaments(store: Store) -> list[dict[str, Any]]:
 
 
 # --- the tables' games ----------------------------------------------------------------------------------
-def game_finished(fold_) -> bool:
-    """A game is finished when round 5 is resolved and every sealed objective is revealed."""
-    return len(fold_.rounds) >= 5 and set(fold_.seals) <= set(fold_.revealed)
-
-
-def sealed_left(fold_) -> int:
-    return len(set(fold_.seals) - set(fold_.revealed))
-
-
 def scores_of(state, objectives: dict[str, str] | None = None) -> dict[str, tuple[int, int, int]]:
-    """Honor, territories and provinces per clan (R-24, R-25); ``objectives``: revealed when a game is called."""
-    from ..engine import score_clan
+    """Honor, territories and provinces per clan (R-24, R-25), from the one score (``final_score``);
+    ``objectives``: revealed when a game is called ("" declared not met: nothing to score)."""
+    from ..engine import Clan, final_score
 
-    out = {}
-    for c in state.clans:
-        objective = (objectives or {}).get(str(c))
-        s = score_clan(state, c, objective) if objective else score_clan(state, c)
-        out[str(c)] = (s.total, s.territories, s.provinces)
-    return out
+    shown = {Clan(c): o for c, o in (objectives or {}).items() if o}
+    board = state.with_(objectives={**state.objectives, **shown}) if shown else state
+    return {str(s.clan): (s.total, s.territories, s.provinces) for s in final_score(board).scores}
 
 
 def live_game(game: str, events: Sequence[Event]) -> LiveGame:
     f = Fold.of(events)
-    done = game_finished(f)
-    return LiveGame(game, events[-1].seq, len(f.rounds), done, sealed_left(f), scores_of(f.state) if done else {})
+    done = f.complete  # the one answer to "is this game finished"
+    return LiveGame(game, events[-1].seq, len(f.rounds), done, len(f.sealed_left), scores_of(f.state) if done else {})
 
 
 def heads(store: Store, games: Sequence[str]) -> dict[str, int]:
@@ -274,7 +263,7 @@ def call_game(store: Store, log: OpenTournament, game: str, reason: str, objecti
     round_no, table = found
     events = store.events(game)
     f = Fold.of(events)
-    if game_finished(f):
+    if f.complete:
         raise TournamentError(f"game {game!r} is finished: its result comes from its log; nothing to call")
     board = f.board
     revealed = {str(c): o for c, o in f.revealed.items()}

@@ -171,9 +171,10 @@ def replay_rows(steps: Sequence[Any]) -> list[tuple[Any, list[str]]]:
     return rows
 
 
-def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: GameState | None = None) -> dict[str, Any]:
+def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: Any = None) -> dict[str, Any]:
     """`referee replay --json`: every event in order with its lines, changes and report; the board at the end
-    when asked for (``--round``)."""
+    when asked for (``--round``: a ``BoardAfter``, its note when corrections are behind it)."""
+    note = board_after.note() if board_after is not None else ""
     return {
         "events": [
             {
@@ -188,7 +189,8 @@ def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: GameState | 
             }
             for s, changes in rows
         ],
-        "board": None if board_after is None else board_data(board_after),
+        "board": None if board_after is None else board_data(board_after.state),
+        **({"board_note": note} if note else {}),
     }
 
 
@@ -203,6 +205,16 @@ def verify_status(events: Sequence[Event]) -> str:
     return f"in progress: round {rounds_in(events) + 1} to play"
 
 
+def superseded_line(later: Event) -> str:
+    """A sealed event no longer in effect: which later event superseded it, and why."""
+    data = later.data
+    reason = f", reason: {data['reason']}" if data.get("reason") else ""
+    if later.type == "EventRetracted":
+        return f"superseded: taken back by event {later.seq}{reason}"
+    what = f"round {data['round']}" if "round" in data else "the setup"
+    return f"superseded: {what} corrected in event {later.seq}{reason}"
+
+
 def verify_data(
     target: str,
     events: Sequence[Event],
@@ -211,8 +223,10 @@ def verify_data(
     *,
     status: str = "",
     sealed: Event | None = None,
+    superseded: Event | None = None,
 ) -> dict[str, Any]:
-    """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for."""
+    """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for
+    (and the later event that superseded it, if any)."""
     return {
         "target": target,
         "events": len(events),
@@ -220,7 +234,17 @@ def verify_data(
         "status": status,
         "seal": None
         if sealed is None
-        else {"seal": sealed.seal, "seq": sealed.seq, "type": sealed.type, "recorded_at": sealed.recorded_at},
+        else {
+            "seal": sealed.seal,
+            "seq": sealed.seq,
+            "type": sealed.type,
+            "recorded_at": sealed.recorded_at,
+            **(
+                {"superseded": {"seq": superseded.seq, "type": superseded.type, "line": superseded_line(superseded)}}
+                if superseded is not None
+                else {}
+            ),
+        },
         "divergence": None
         if found is None
         else {

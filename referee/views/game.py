@@ -12,15 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import GameState, RoundReport, format_entry
+from ..engine.model.tokens import ROUNDS
 from ..log import Event, EventType, Fold, game_score, states
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg
-
-ROUNDS = 5  # a game is five rounds (p.10)
-
-
-def is_over(fold: Fold) -> bool:
-    return fold.state.round > ROUNDS
 
 
 def public_state(fold: Fold, state: GameState | None = None) -> GameState:
@@ -28,22 +23,17 @@ def public_state(fold: Fold, state: GameState | None = None) -> GameState:
     state = fold.state if state is None else state
     if not state.objectives:
         return state
-    if is_over(fold):
-        shown = {c: o for c, o in state.objectives.items() if c not in fold.seals or c in fold.revealed}
+    if fold.rounds_over:
+        left = set(fold.sealed_left)
+        shown = {c: o for c, o in state.objectives.items() if c not in left}
     else:
         shown = {}
     return state.with_(objectives=shown)
 
 
 def sealed_left(fold: Fold) -> list[str]:
-    """Clans whose sealed objective is not revealed yet."""
-    h = fold.header
-    assert h is not None, "a stored game's log begins with its GameCreated event"
-    return [str(c) for c in h.clans if c in fold.seals and c not in fold.revealed]
-
-
-def is_provisional(fold: Fold) -> bool:
-    return not is_over(fold) or bool(sealed_left(fold))
+    """Clans whose sealed objective is not revealed yet (the fold's answer, as page text)."""
+    return [str(c) for c in fold.sealed_left]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +87,7 @@ def score_data(fold: Fold) -> dict:
     why it is provisional."""
     left = sealed_left(fold)
     why = []
-    if not is_over(fold):
+    if not fold.rounds_over:
         why.append(f"the game is not over: {fold.state.round - 1} of {ROUNDS} rounds played")
     if left:
         why.append("objectives still sealed: " + ", ".join(left))
@@ -107,11 +97,14 @@ def score_data(fold: Fold) -> dict:
 def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
     """As `referee round --json` prints it (report, board after it, seal), with whether it was corrected, its
     entries and its table events."""
-    played = fold.played(round_no)
+    after = fold.board_after(round_no)  # the one answer: the board after round N, as corrected
+    played = after.played
+    assert played is not None, "a page shows a played round"
     seal = (seals or {}).get(round_no)
     return {
-        **data.round_data(played.report, board_data(fold, played.after), seal.seal if seal else None),
+        **data.round_data(played.report, board_data(fold, after.state), seal.seal if seal else None),
         "corrected": bool(seal and seal.corrected),
+        **({"board_note": after.note()} if after.corrections else {}),
         "entries": list(played.lines),
         "table_events": list(played.table),
     }
@@ -123,7 +116,7 @@ SETUP_OBJECTIVE = re.compile(r"(\w+): objective .*")  # a setup fact naming a cl
 def replay_data(fold: Fold, events: Sequence[Event]) -> dict:
     """As `referee replay --json` prints it, without the objectives recorded at setup until they are public."""
     out = data.replay_data(data.replay_rows(list(states(events))))
-    hidden = set(sealed_left(fold)) if is_over(fold) else None  # None: every clan's is hidden
+    hidden = set(sealed_left(fold)) if fold.rounds_over else None  # None: every clan's is hidden
 
     def secret(line: str) -> bool:
         m = SETUP_OBJECTIVE.fullmatch(line)
@@ -216,7 +209,7 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
         "engine_version": h.engine_version,
         "board_version": h.board_version,
         "played": len(fold.rounds),
-        "over": is_over(fold),
+        "over": fold.rounds_over,
         "events": len(events),
         "rounds": rounds,
         "corrections": corrections_of(events),
@@ -230,7 +223,8 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
 
 def round_svg(fold: Fold, round_no: int) -> str:
     """One round's revealed tokens drawn on the board they were placed on."""
-    p = fold.played(round_no)
+    p = fold.board_after(round_no).played
+    assert p is not None, "a page shows a played round"
     h = fold.header
     assert h is not None, "a stored game's log begins with its GameCreated event"
     return board_svg(

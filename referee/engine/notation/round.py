@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from ..model.board import SEA, Board
 from ..model.entry import Entry
-from ..model.errors import AmbiguousName, NotUnderstood, UnknownName
+from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName
 from ..model.tokens import ROUNDS, Clan, Kind, Token
 
 ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
@@ -149,6 +149,22 @@ def split_round_header(text: str, rounds: int = ROUNDS) -> tuple[int | None, str
         lines[i] = ""
         return int(value), "\n".join(lines) + "\n"
     return None, text
+
+
+def named_round(option: int | None, header: int | None, where: str) -> int | None:
+    """The round the moderator named, by ``--round`` or the sheet's header (R-27); both must agree."""
+    if option is not None and header is not None and option != header:
+        raise RefereeError(f"{where}: --round {option}, but the sheet says 'round: {header}'; nothing recorded (R-27)")
+    return option if option is not None else header
+
+
+def sheet_for(text: str, round_no: int, where: str) -> str:
+    """A round sheet given for round ``round_no`` (``what-if``, ``correct``): its ``round: N`` header, if any,
+    must name that round (R-27); the sheet without the header (line numbers kept)."""
+    header, body = split_round_header(text)
+    if header is not None and header != round_no:
+        raise RefereeError(f"{where}: the sheet says 'round: {header}', not round {round_no}; nothing done (R-27)")
+    return body
 
 
 def parse_round(text: str, board: Board) -> list[Entry]:
