@@ -17,20 +17,25 @@ from .engine import (
     Board,
     Clan,
     EntriesRefused,
+    EventRefused,
     GameState,
+    RefereeError,
+    RoundReport,
     RulesOptions,
+    apply_board_fact,
+    apply_table_event,
     begin_round,
+    describe_inventory,
     final_score,
+    format_entry,
+    new_state,
     objective_met,
+    parse_board_line,
+    parse_entry,
+    parse_lines,
+    parse_table_event,
     resolve,
 )
-from .engine.model.errors import EventRefused, RefereeError
-from .engine.notation.round import format_entry, parse_entry, parse_lines
-from .engine.notation.setup import apply_board_fact, new_state, parse_board_line
-from .engine.notation.table_events import parse_table_event
-from .engine.resolution.inventory import describe_inventory
-from .engine.resolution.report import RoundReport
-from .engine.table.apply import apply_table_event
 
 
 class ScenarioError(RefereeError):

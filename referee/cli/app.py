@@ -23,7 +23,7 @@ import typer
 from typer.core import TyperCommand
 from typer.main import get_command
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from . import amendcmds, games, logcmds, rules, serve, standalone, table
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
@@ -58,8 +58,7 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
-    from ..engine import RulesOptions
-    from ..engine.notation.round import parse_clan
+    from ..engine import RulesOptions, parse_clan
     from . import render
     from .checks import calendar_date, new_game_id
 
@@ -291,8 +290,7 @@ def seal(
 ) -> None:
     """At setup: the player types its secret objective unseen; the log keeps only a commitment, and the
     player keeps the reveal code. Nobody, the moderator included, can change the objective later."""
-    from ..engine import NotationError
-    from ..engine.notation.round import parse_clan, resolve_name
+    from ..engine import NotationError, parse_clan, resolve_name
     from ..log import OpenGame
     from ..log.commitment import new_code
     from . import render
@@ -331,7 +329,7 @@ def reveal(
 ) -> None:
     """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring, or
     declare it not met (--not-met, R-28)."""
-    from ..engine.notation.round import parse_clan, resolve_name
+    from ..engine import parse_clan, resolve_name
     from ..log import OpenGame
     from . import render
 

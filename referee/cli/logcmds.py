@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
@@ -184,7 +184,7 @@ def correct(
     """Record a correction, with its reason: a round's tokens, a round's table events (--table), or the
     whole setup (round 0). Every later round is re-run; the original stays in the log. Prints what to
     change on the physical board now and the new seals."""
-    from ..engine.model.board_changes import board_changes
+    from ..engine import board_changes
     from ..log import OpenGame
     from . import render
 

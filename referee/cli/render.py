@@ -9,11 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.segment import Segment  # loaded with rich.console already
 
-from ..engine.model.digest import state_to_dict
-from ..engine.model.state import GameState
-from ..engine.model.tokens import Clan
-from ..engine.notation.round import format_entry
-from ..engine.resolution.report import RoundReport
+from ..engine import Clan, GameState, RoundReport, format_entry, state_to_dict
 from ..views import data
 from ..views.data import event_label, event_lines, jsonable as to_jsonable
 

@@ -9,10 +9,7 @@ from collections.abc import Sequence
 
 import typer
 
-from ..engine import GameState, NotationError, RefereeError
-from ..engine.model.tokens import Kind
-from ..engine.notation.round import format_entry, parse_entry
-from ..engine.resolution.inventory import check_placements
+from ..engine import GameState, Kind, NotationError, RefereeError, check_placements, format_entry, parse_entry
 from ..log.game import RoundMoved as RoundMovedError
 
 

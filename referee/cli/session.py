@@ -9,7 +9,7 @@ discarding typed tokens.
 
 from __future__ import annotations
 
-from ..engine.model.errors import EntriesRefused, RefereeError
+from ..engine import EntriesRefused, RefereeError
 from ..log.game import RoundSheet
 from ..log.round_identity import changes, same_sheet
 
@@ -64,7 +64,7 @@ class TableSession:
         raise self._moved(self.log.events[known:])
 
     def _moved(self, new: list) -> GameMoved:
-        from ..engine.notation.round import format_entry
+        from ..engine import format_entry
 
         was = self.pending_round
         lines = [f"another moderator wrote to game {self.game!r} meanwhile:", *(f"  {c}" for c in changes(new))]
@@ -92,15 +92,14 @@ class TableSession:
         return self._pending_round if self.pending else self.round
 
     def check(self, entries, complete: bool = False):
-        from ..engine import begin_round
-        from ..engine.resolution.inventory import check_placements
+        from ..engine import begin_round, check_placements
 
         return check_placements(begin_round(self.state), entries, complete=complete)
 
     # --- lines ------------------------------------------------------------------------------------
     def add(self, line: str) -> str:
         """One typed line: a table event (recorded now) or a token (held until the round resolves)."""
-        from ..engine.notation.round import format_entry, parse_entry, split_clan
+        from ..engine import format_entry, parse_entry, split_clan
 
         self.check_current()
         _, rest = split_clan(line)
@@ -127,7 +126,7 @@ class TableSession:
         return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
 
     def undo(self) -> str:
-        from ..engine.notation.round import format_entry
+        from ..engine import format_entry
 
         if not self.pending:
             return f"nothing to undo: no token typed for round {min(self.round, 5)}"

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
@@ -29,9 +29,18 @@ def adjudicate(
 ) -> None:
     """Resolve one round from a board file and a round sheet, without a stored game."""
     from ..boarddata import load_board
-    from ..engine import begin_round, parse_round, resolve
-    from ..engine.notation.round import named_round, parse_clan, parse_lines, split_round_header
-    from ..engine.notation.setup import apply_board_fact, new_state, parse_board_line
+    from ..engine import (
+        apply_board_fact,
+        begin_round,
+        named_round,
+        new_state,
+        parse_board_line,
+        parse_clan,
+        parse_lines,
+        parse_round,
+        resolve,
+        split_round_header,
+    )
     from . import render
 
     header, text = split_round_header(read_input(sheet))

@@ -20,9 +20,7 @@ from enum import StrEnum
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ..engine.model.digest import canonical_json
-from ..engine.model.errors import RefereeError
-from ..engine.model.value import value
+from ..engine import RefereeError, canonical_json, value
 
 GENESIS = "0" * 64
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -355,11 +353,6 @@ def table_events_corrected(round_no: int, lines: Sequence[str], reason: str, dig
 
 def setup_corrected(lines: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
     return {"lines": list(lines), "reason": reason, "digests": {str(r): d for r, d in sorted(digests.items())}}
-
-
-def objective_commitment(game: str, clan: str, objective: str, code: str) -> str:
-    """The sealed form of a secret objective: nobody can change the objective once this is logged."""
-    return hashlib.sha256(f"{game}|{clan}|{objective}|{code}".encode()).hexdigest()
 
 
 def objective_sealed(clan: str, commitment: str) -> dict[str, Any]:

@@ -16,11 +16,23 @@ from typing import Any
 
 from .. import ENGINE_VERSION
 from ..boarddata import load_board
-from ..engine import Clan, EntriesRefused, Entry, GameState, NotationError, RoundReport, RulesOptions, begin_round
-from ..engine.model.digest import state_digest
-from ..engine.model.tokens import ROUNDS
-from ..engine.notation.round import format_entry, parse_round, sheet_for, split_round_header
-from ..engine.resolution.inventory import check_placements
+from ..engine import (
+    ROUNDS,
+    Clan,
+    EntriesRefused,
+    Entry,
+    GameState,
+    NotationError,
+    RoundReport,
+    RulesOptions,
+    begin_round,
+    check_placements,
+    format_entry,
+    parse_round,
+    sheet_for,
+    split_round_header,
+    state_digest,
+)
 from . import events as ev, replay
 from .amend import setup_board, setup_missing, to_retract
 from .commitment import canonical_code, commit

@@ -44,12 +44,21 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
-from ..engine import Board, RefereeError, RulesOptions
-from ..engine.model.digest import canonical_json, state_digest
-from ..engine.model.errors import NotationError
-from ..engine.notation.round import format_entry, parse_entry, strip_comment
-from ..engine.notation.setup import format_board_fact, parse_board_line
-from ..engine.notation.table_events import format_table_event, parse_table_event
+from ..engine import (
+    Board,
+    NotationError,
+    RefereeError,
+    RulesOptions,
+    canonical_json,
+    format_board_fact,
+    format_entry,
+    format_table_event,
+    parse_board_line,
+    parse_entry,
+    parse_table_event,
+    state_digest,
+    strip_comment,
+)
 from . import events as ev
 from .amend import setup_board, to_retract
 from .ending import check_complete, game_ended_payload, game_score, result_line

@@ -19,12 +19,31 @@ import orjson
 
 from .. import ENGINE_VERSION
 from ..boarddata import load_board
-from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, resolve
-from ..engine.model.digest import digest_parts, state_digest
-from ..engine.model.tokens import ROUNDS
-from ..engine.model.value import value
-from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, sheet_for, strip_comment
-from ..engine.notation.setup import apply_board_facts, format_board_fact, new_state, parse_board_line
+from ..engine import (
+    ROUNDS,
+    Board,
+    Clan,
+    Entry,
+    GameState,
+    RefereeError,
+    RoundReport,
+    RulesOptions,
+    apply_board_facts,
+    begin_round,
+    digest_parts,
+    format_board_fact,
+    format_entry,
+    new_state,
+    parse_board_line,
+    parse_entry,
+    parse_lines,
+    parse_round,
+    resolve,
+    sheet_for,
+    state_digest,
+    strip_comment,
+    value,
+)
 from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
@@ -32,7 +51,7 @@ from .events import ENDED, OVER, Divergence, Event, EventFormatError, EventType,
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
-    from ..engine.scoring.honor import FinalScore
+    from ..engine import FinalScore
 
 
 CORRECTIONS = frozenset(
@@ -76,7 +95,7 @@ class Step(NamedTuple):
 
 
 def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
-    from ..engine.notation.table_events import format_table_event, parse_table_event
+    from ..engine import format_table_event, parse_table_event
 
     items = parse_lines(lines) if isinstance(lines, str) else enumerate(lines, 1)
     return tuple(format_table_event(parse_table_event(line, board, n)) for n, line in items)

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..engine import RefereeError
-from ..engine.notation.round import named_round as named_round  # re-exported: the round a sheet names
+from ..engine import (
+    RefereeError,
+    named_round as named_round,  # re-exported: the round a sheet names
+)
 
 
 @dataclass(frozen=True, slots=True)

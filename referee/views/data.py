@@ -12,12 +12,7 @@ from dataclasses import is_dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ..engine.model.board_changes import board_changes as changes_between
-from ..engine.model.digest import state_to_dict
-from ..engine.model.entry import Entry
-from ..engine.model.state import GameState
-from ..engine.notation.round import format_entry
-from ..engine.resolution.report import RoundReport
+from ..engine import Entry, GameState, RoundReport, board_changes as changes_between, format_entry, state_to_dict
 
 if TYPE_CHECKING:  # the game log (and its database driver) loads only where a function reads a log
     from ..log import Event, Fold
@@ -59,7 +54,7 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
 
 def games_status(streams: Iterable[Sequence[Event]]) -> dict[str, str]:
     """Where each game stands (``game_status``), from its events alone: no engine run per game."""
-    from ..engine.model.errors import RefereeError
+    from ..engine import RefereeError
     from ..log.ending import game_status
 
     status = {}

@@ -11,8 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import GameState, RoundReport, format_entry
-from ..engine.model.tokens import ROUNDS
+from ..engine import ROUNDS, GameState, RoundReport, format_entry
 from ..log import Event, EventType, Fold, game_score, states
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg

@@ -186,10 +186,6 @@ def parse_target(part: str, board: Board, text: str, lineno: int | None, need_to
 
 
 # --- canonical output -----------------------------------------------------------------------------
-def format_token(token: Token) -> str:
-    return str(token)
-
-
 def format_place(place: Place) -> str:
     province, source = place
     return f"@ {province}" if source is None else f"{source} > {province}"

@@ -17,7 +17,7 @@ from operator import attrgetter, eq
 
 from ..model.entry import Entry
 from ..model.errors import EntriesRefused
-from ..model.state import Control, GameState, Special, SpecialToken
+from ..model.state import Control, GameState, Special, SpecialToken, territory_controller as controller_of
 from ..model.tokens import FIGHTING_KINDS, PLACEMENTS_PER_ROUND, Clan, Kind
 from .inventory import after_round, check_placements, table_of
 from .placement import is_kept_lion_bluff, judge, judge_placement, judge_site, placed_tokens, restricted_sites
@@ -426,19 +426,8 @@ def _step6_claim(
     Judged on the board after the battles (``control``, ``special``)."""
     territories = state.board.territories
 
-    def territory_controller(territory: str) -> Clan | None:  # R-18, as GameState.territory_controller
-        owner: Clan | None = None
-        for p in territories[territory].provinces:
-            s = special.get(p)
-            if s is None or s.kind != SCORCHED_EARTH:  # scorched provinces do not count
-                c = control.get(p)
-                if c is None:
-                    return None  # a counted province nobody controls
-                if owner is None:
-                    owner = c.clan
-                elif owner != c.clan:
-                    return None
-        return owner
+    def territory_controller(territory: str) -> Clan | None:  # R-18, on the board after the battles
+        return controller_of(territories[territory].provinces, control, special)
 
     held = {c: list(v) for c, v in state.cards_held.items()}
     on_board = dict(state.cards_on_board)
