@@ -181,8 +181,22 @@ def board_view(state: GameState, *, json_out: bool = False, note: str = "") -> N
     """The board by territory: control, faceup tokens, special tokens and territory cards; ``note``: the
     corrections behind a past round's board (``BoardAfter.note``), said under its title."""
     if json_out:
-        print_json({**data.board_data(state), "note": note} if note else data.board_data(state))
+        print_json(data.noted(data.board_data(state), note))
         return
+    console.print(_board_table(state))
+    if note:
+        console.print(note)
+
+
+def _card_line(state: GameState, territory: str) -> str:
+    """Where a territory's card is: on the board, held by a clan, or played."""
+    if territory in state.cards_on_board:
+        return f"card: {state.cards_on_board[territory] or 'unknown'}"
+    holder = next((str(c) for c, held in state.cards_held.items() if any(x == territory for x, _ in held)), None)
+    return f"card held by {holder}" if holder else "card played"
+
+
+def _board_table(state: GameState) -> Table:
     board = state.board
     title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
     table = _table(title)
@@ -191,13 +205,7 @@ def board_view(state: GameState, *, json_out: bool = False, note: str = "") -> N
         table.add_column(col, justify="right" if col in ("flowers", "faceup") else "left")
     for t in board.territories.values():
         owner = state.territory_controller(t.id)
-        holder = next((str(c) for c, held in state.cards_held.items() if any(x == t.id for x, _ in held)), None)
-        if t.id in state.cards_on_board:
-            card = f"card: {state.cards_on_board[t.id] or 'unknown'}"
-        elif holder:
-            card = f"card held by {holder}"
-        else:
-            card = "card played"
+        card = _card_line(state, t.id)
         table.add_row(
             f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]"
         )
@@ -213,9 +221,7 @@ def board_view(state: GameState, *, json_out: bool = False, note: str = "") -> N
                 str(special) if special else "",
             )
         table.add_section()
-    console.print(table)
-    if note:
-        console.print(note)
+    return table
 
 
 PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"

@@ -166,6 +166,11 @@ def replay_rows(steps: Sequence[Any]) -> list[tuple[Any, list[str]]]:
     return rows
 
 
+def noted(shape: dict[str, Any], note: str) -> dict[str, Any]:
+    """A --json shape with the note of the corrections behind it (``BoardAfter.note``), when there is one."""
+    return {**shape, "note": note} if note else shape
+
+
 def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: Any = None) -> dict[str, Any]:
     """`referee replay --json`: every event in order with its lines, changes and report; the board at the end
     when asked for (``--round``: a ``BoardAfter``, its note when corrections are behind it)."""
