@@ -17,7 +17,7 @@ from tournament_play import setup_sheet
 from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
-from referee.web import create_app
+from referee.web import venue_app
 
 runner = CliRunner()
 NAMES = [*PLAYERS[:11], EVIL]  # a name that must be shown as text
@@ -48,7 +48,7 @@ def db(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(db):
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         yield c
 
 
@@ -93,7 +93,7 @@ def test_status_player_page_and_notices(client, db):
 
 def test_a_seating_stays_hidden_until_posted(tmp_path):
     db = seed(tmp_path, post=False)
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         assert c.get("/tournaments/spring/seating/1").status_code == 404
         assert c.get("/api/tournaments/spring/seating/1").status_code == 404
         assert c.get("/api/tournaments/spring/status/1").status_code == 404
@@ -199,7 +199,7 @@ def test_unknown_tournament_ids_are_a_404_page(client, path):
 
 def test_tournament_head_changes_with_a_notice_or_a_round(tmp_path):
     db = seed(tmp_path)
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         tag = c.get("/api/tournaments/spring/head").headers["etag"]
         assert c.get("/api/tournaments/spring/head", headers={"If-None-Match": tag}).status_code == 304
         page = c.get("/tournaments/spring").text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from ..tournament import views as tv
+from ..tournament import posting, views as tv
 
 SHORT = {"honor": "honor", "wins": "wins", "aop": "opp. pts", "h2h": "h2h"}
 
@@ -32,7 +32,7 @@ def clock_view(clock: str, now: datetime | None = None) -> dict | None:
 
 
 def posted_rounds(loaded, venue) -> list[int]:
-    return [r for r in sorted(loaded.tournament.seatings) if r <= venue.posted]
+    return posting.posted_rounds(loaded.tournament, venue.posted)
 
 
 def tournament_page(loaded, venue) -> dict[str, Any]:
@@ -87,4 +87,4 @@ def player_page(loaded, venue, player: str) -> dict[str, Any]:
 
 
 def visible(loaded, venue, round_no: int) -> bool:
-    return round_no in posted_rounds(loaded, venue)
+    return posting.is_posted(loaded.tournament, venue.posted, round_no)
