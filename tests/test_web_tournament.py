@@ -233,3 +233,24 @@ def test_venue_notices_are_append_only(any_db):
                     conn.execute(text(sql))
         read = venue.read(store, "spring")
         assert read.announcements == [] and read.posted == 2 and read.count == 3
+
+
+def test_serve_and_publish_show_one_set_of_pages(tmp_path, db, client):
+    """The published files are exactly the pages of `site.tournament_site`, and `referee serve` answers each of
+    them at its own address with the same kind of page: the set is written once."""
+    from referee.log import Store, tournaments as tlog, venue as venue_log
+    from referee.views import site as vsite
+    from referee.views.links import ServedLinks, StaticLinks
+
+    with Store(db, create=False) as store:
+        loaded = tlog.load(store, "spring")
+        pages = list(vsite.tournament_site(loaded, venue_log.read(store, "spring"), url="", events_of=store.events))
+    out = tmp_path / "site"
+    cli(db, "tournament", "publish", "spring", str(out))
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == sorted(StaticLinks(0)(*p.link) for p in pages)
+    kinds = {p.link[0] for p in pages}
+    assert {"tournament", "seating", "tables", "sheet", "player", "game", "round", "round_svg", "board_svg"} <= kinds
+    for p in pages:
+        served = client.get(ServedLinks()(*p.link))
+        assert served.status_code == 200 and served.headers["content-type"].startswith(p.media_type), p.link
