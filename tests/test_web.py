@@ -37,7 +37,7 @@ def test_game_page_shows_board_last_round_replay_links_and_honor(client):
     page = client.get("/games/demo-five-player-1")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     html = page.text
-    assert html.count("<svg") == 2  # the board now, the last round's tokens
+    assert html.count("<svg") == 3  # the board now, the last round's tokens, the honor race
     for n in range(1, 6):
         assert f'href="/games/demo-five-player-1/rounds/{n}"' in html
     assert "Round 5" in html and "Battle for" in html and "Winner:" in html and "final" in html

@@ -63,7 +63,15 @@ def tournament_page(loaded, venue) -> dict[str, Any]:
         "clock": clock_view(venue.clock),
         "announcements": [text for _, text in venue.announcements],
         "provisional": any("*" in c for r in rows for c in r["cells"]),
+        **_points_race(loaded),
     }
+
+
+def _points_race(loaded) -> dict[str, Any]:
+    from .charts import points_race_svg
+
+    race = tv.points_race(loaded)
+    return {"race": race, "race_svg": points_race_svg(race) if race["players"] and race["rounds"] else ""}
 
 
 def seating_page(loaded, venue, round_no: int, query: str = "") -> dict[str, Any]:
