@@ -96,7 +96,10 @@ def main() -> None:
             venue.record(store, "bench", "post", "3")
             app = venue_app(store=store)
             with TestClient(app, base_url="http://localhost") as client:
-                assert client.get("/tournaments/bench").text.count('<th scope="row">') == 200
+                assert (
+                    client.get("/tournaments/bench").text.count('<th scope="row"><a href="/tournaments/bench/players/')
+                    == 200
+                )
                 page = median_ms(lambda: client.get("/tournaments/bench"), args.repeat)
 
                 def cold():

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import TournamentError
-from .standings import Loaded, explain, standings, table_result
+from .standings import Loaded, Standings, explain, standings, table_result
 
 
 def _seating(loaded: Loaded, round_no: int):
@@ -32,7 +32,7 @@ def standings_view(loaded: Loaded) -> dict[str, Any]:
     return standings(loaded).to_dict()
 
 
-def points_race(loaded: Loaded, top: int = 16) -> dict[str, Any]:
+def points_race(loaded: Loaded, top: int = 16, counted: Standings | None = None) -> dict[str, Any]:
     """The ``top`` leading players' points after each round, as the standings count them: the games up to that
     round through the tournament's aggregate (sum, best N, average) plus the adjustments given up to it (one of
     no round from the first); after the last round, every adjustment: the last point is the standings' total."""
@@ -40,7 +40,7 @@ def points_race(loaded: Loaded, top: int = 16) -> dict[str, Any]:
 
     from .scoring import aggregate, show
 
-    st = standings(loaded)
+    st = counted or standings(loaded)  # ``counted``: the standings, when the caller has them already
     t = loaded.tournament
     info = t.created
     players = []

@@ -37,7 +37,8 @@ def posted_rounds(loaded, venue) -> list[int]:
 
 def tournament_page(loaded, venue) -> dict[str, Any]:
     t = loaded.tournament
-    st = tv.standings_view(loaded)
+    counted = tv.standings(loaded)
+    st = counted.to_dict()
     keys = [k for k in st["tiebreaks"] if k != "points"]
     rows = [
         {**r, "tiebreaks": [_cell(r, k) for k in keys], "cells": [r["rounds"].get(str(n), "") for n in st["rounds"]]}
@@ -63,14 +64,14 @@ def tournament_page(loaded, venue) -> dict[str, Any]:
         "clock": clock_view(venue.clock),
         "announcements": [text for _, text in venue.announcements],
         "provisional": any("*" in c for r in rows for c in r["cells"]),
-        **_points_race(loaded),
+        **_points_race(loaded, counted),
     }
 
 
-def _points_race(loaded) -> dict[str, Any]:
+def _points_race(loaded, counted) -> dict[str, Any]:
     from .charts import points_race_svg
 
-    race = tv.points_race(loaded)
+    race = tv.points_race(loaded, counted=counted)
     return {"race": race, "race_svg": points_race_svg(race) if race["players"] and race["rounds"] else ""}
 
 
