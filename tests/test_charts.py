@@ -172,17 +172,19 @@ def test_charts_fit_every_screen_with_no_text_overlapping(served, league, browse
     print(where, "end label height in px:", figures)
 
 
-@pytest.mark.parametrize("where", ["game", "tournament"])
-def test_charts_pass_axe(served, browser, where):  # noqa: F811
+@pytest.mark.parametrize("where", ["game", "tournament", "record"])
+def test_charts_pass_axe(served, league, browser, tmp_path, where):  # noqa: F811
     from pathlib import Path
 
     import axe_playwright_python
 
     axe = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text("utf-8")
-    path = f"/games/{GAME}" if where == "game" else "/tournaments/league"
+    record = tmp_path / "game.html"
+    cli(league, "export", GAME, "--format", "html", "-o", str(record))
+    url = {"game": f"{served}/games/{GAME}", "tournament": f"{served}/tournaments/league", "record": record.as_uri()}
     for w, h in (SIZES["phone"], SIZES["projector"]):
         with Watched(browser, w, h) as wp:
-            wp.page.goto(served + path)
+            wp.page.goto(url[where])
             wp.page.evaluate(axe)
             result = wp.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
             assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]] == []
