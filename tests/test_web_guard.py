@@ -5,6 +5,7 @@ printed sheet's QR code carries only a served name; HEAD is answered."""
 
 import hashlib
 import http.client
+import os
 import re
 import sqlite3
 import subprocess
@@ -62,17 +63,25 @@ def with_tournament(tmp_path_factory):
 
 def test_serve_refuses_a_missing_database_and_makes_no_file(tmp_path):
     missing = tmp_path / "missing.db"
+    home = tmp_path.parent / f"{tmp_path.name}-home"
+    home.mkdir()
+    env = {**os.environ, "HOME": str(home)}
     out = subprocess.run(
         [sys.executable, "-m", "referee", "serve", "--port", str(free_port()), "--db", str(missing)],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=60,
+        env=env,
     )
     assert out.returncode == 1 and out.stderr.startswith(f"error: {missing}: no database here"), out.stderr
     assert "Traceback" not in out.stderr and not missing.exists() and list(tmp_path.iterdir()) == []
     shown = subprocess.run(  # as a reading command refuses it
-        [sys.executable, "-m", "referee", "games", "--db", str(missing)], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "referee", "games", "--db", str(missing)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
     )
     assert shown.returncode == 1 and shown.stderr.splitlines()[0] == out.stderr.splitlines()[0]
 
