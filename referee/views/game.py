@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import ROUNDS, GameState, RoundReport, format_entry
+from ..engine import ROUNDS, GameState, RoundReport, final_score, format_entry
 from ..log import Event, EventType, Fold, game_score, states
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg
@@ -91,6 +91,38 @@ def score_data(fold: Fold) -> dict:
     if left:
         why.append("objectives still sealed: " + ", ".join(left))
     return {**data.score_data(game_score(fold, public_state(fold))), "why_provisional": why}
+
+
+def honor_race(fold: Fold) -> dict:
+    """Each clan's honor had the game ended at setup and after each round (the engine's ``final_score`` on the
+    public board of that moment, objectives aside: they count at the end only), then, once the game is over,
+    the honor as it stands with its public objectives (``score_data``: the one scoring path), whose step from
+    the last round is the objectives' effect."""
+    h = fold.header
+    assert h is not None, "a stored game's log begins with its GameCreated event"
+    moments = [("setup", fold.start)] + [(f"R{p.round}", p.after) for p in fold.rounds]
+    honor: dict[str, list[int]] = {str(c): [] for c in h.clans}
+    for _, state in moments:
+        for sc in final_score(public_state(fold, state).with_(objectives={})).scores:
+            honor[str(sc.clan)].append(sc.total)
+    columns = [label for label, _ in moments]
+    over = fold.complete
+    objectives: dict[str, int] = {c: 0 for c in honor}
+    if over:
+        columns.append("end")
+        for sc in score_data(fold)["scores"]:
+            honor[sc["clan"]].append(sc["total"])
+            objectives[sc["clan"]] = sum(
+                line["honor"] for line in sc["lines"] if line["label"].startswith("objective ")
+            )
+    return {
+        "game": h.game,
+        "columns": columns,
+        "objectives_column": over,
+        "clans": [
+            {"clan": c, "name": h.players.get(c, ""), "honor": honor[c], "objective": objectives[c]} for c in honor
+        ],
+    }
 
 
 def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
@@ -217,7 +249,15 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
         "board_svg": board_svg(public_state(fold), title=f"{h.game}: the board now", ids="now-")
         if pictures != "none"
         else "",
+        **(_race(fold) if pictures != "none" else {"race": None, "race_svg": ""}),
     }
+
+
+def _race(fold: Fold) -> dict:
+    from .charts import honor_race_svg
+
+    race = honor_race(fold)
+    return {"race": race, "race_svg": honor_race_svg(race)}
 
 
 def round_svg(fold: Fold, round_no: int) -> str:
