@@ -77,6 +77,19 @@ class EntriesRefused(RefereeError):
         super().__init__("\n".join(r.line(round_no) for r in refusals))
 
 
+class GameOver(RefereeError):
+    """A round asked of a game whose five rounds are played (p.10, R-27a): refused at every layer."""
+
+    ruling = "R-27a"
+
+    def __init__(self, round_no: int):
+        self.round = round_no
+        super().__init__(
+            f"round {round_no}: the game has five rounds (p.10) and the fifth is over: no round {round_no} "
+            f"is played ({self.ruling})"
+        )
+
+
 class EventRefused(RefereeError):
     """A table event whose targets are illegal (R-22): refused, and the state is unchanged.
 
