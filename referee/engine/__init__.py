@@ -34,11 +34,14 @@ _EXPORTS = {
         "AmbiguousName",
         "EntriesRefused",
         "EventRefused",
+        "every_line",
         "GameOver",
+        "in_round",
         "NotationError",
         "NotUnderstood",
         "RefereeError",
         "Refusal",
+        "SheetErrors",
         "UnknownName",
     ),
     "model.options": ("RulesOptions",),
@@ -133,7 +136,10 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         NotUnderstood as NotUnderstood,
         RefereeError as RefereeError,
         Refusal as Refusal,
+        SheetErrors as SheetErrors,
         UnknownName as UnknownName,
+        every_line as every_line,
+        in_round as in_round,
     )
     from .model.options import RulesOptions as RulesOptions
     from .model.state import (

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from ..model.board import SEA, Board
 from ..model.entry import Entry
-from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName
+from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName, every_line
 from ..model.tokens import ROUNDS, Clan, Kind, Token
 
 ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
@@ -168,8 +168,8 @@ def sheet_for(text: str, round_no: int, where: str) -> str:
 
 
 def parse_round(text: str, board: Board) -> list[Entry]:
-    """Every entry of a round sheet; the first unreadable line raises with its line number."""
-    return [parse_entry(line, board, lineno=n) for n, line in parse_lines(text)]
+    """Every entry of a round sheet; unreadable lines raise, every one of them with its line number."""
+    return every_line(parse_lines(text), lambda line, n: parse_entry(line, board, lineno=n))
 
 
 def format_round(entries: Iterable[Entry]) -> str:
