@@ -340,13 +340,12 @@ class Tournament:
         )
 
     def _did_you_mean(self, want: str) -> str:
-        """The nearest players' names, as an unknown province's nearest names are suggested (``resolve_name``)."""
-        import difflib
+        """The nearest players' names, found as an unknown province's are (``nearest``)."""
+        from ..engine.notation.round import nearest
 
         names = {p.name.casefold(): p.name for p in self.players.values()}
         names.update({p.id: p.name for p in self.players.values()})
-        close = difflib.get_close_matches(want, list(names), n=3, cutoff=0.5)
-        near = list(dict.fromkeys(names[c] for c in close))
+        near = nearest(want, names)
         return f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
 
     def name(self, pid: str) -> str:

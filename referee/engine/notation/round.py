@@ -39,9 +39,14 @@ def resolve_name(name: str, names: Mapping[str, str], what: str, text: str, line
         return targets[0]
     if len(targets) > 1:
         raise AmbiguousName(text, what, name.strip(), targets, lineno=lineno)
+    raise UnknownName(text, what, name.strip(), nearest(key, names), lineno=lineno)
+
+
+def nearest(key: str, names: Mapping[str, str]) -> list[str]:
+    """The names nearest an unknown one (at most three, each once): what "did you mean" suggests, for a
+    province, a token, a clan, and a tournament's player."""
     close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.5)
-    suggestions = list(dict.fromkeys(names[c] for c in close))
-    raise UnknownName(text, what, name.strip(), suggestions, lineno=lineno)
+    return list(dict.fromkeys(names[c] for c in close))
 
 
 def parse_clan(name: str, text: str, lineno: int | None = None) -> Clan:
