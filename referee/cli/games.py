@@ -126,7 +126,11 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
 @commands.command()
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
-    """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
+    """Record the setup, one line each in the order it was done: board facts (control tokens, cards,
+    objectives) and the setup steps (`setup: tokens`, `initiative: <clan>`, `<clan>: starts @ <province>`)."""
+    from ..log.amend import setup_board
+    from ..log.setupfile import read_setup_file
+    from ..log.table_lines import apply_table_lines
     from . import render
 
     text = read_input(sheet)
@@ -136,7 +140,16 @@ def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
             raise RefereeError(
                 f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead"
             )
-        _, state = log.record_setup(text)
+        fold = log.fold
+        lines = read_setup_file(text, fold.board, facts_first=not fold.pending)
+        if lines.facts and lines.events:  # the table events checked on the board the facts make, before either
+            apply_table_lines(setup_board(fold, [*fold.setup_lines, *lines.facts]), lines.events, fold.board)
+        state = log.state
+        if lines.facts or not lines.events:
+            _, state = log.record_setup(lines.facts)
+        if lines.events:
+            recorded, state, notes = log.record_table_events(lines.events)
+            render.table_notes(state.round, recorded.data["lines"], notes, recorded.seal)
     render.board_view(state)
 
 
@@ -342,10 +355,20 @@ def reveal(
         if not_met:
             log.reveal_objective(seat, "", "")
             render.console.print(f"{seat} declares its sealed objective not met (R-28): it scores nothing")
-            return
-        name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
-        log.reveal_objective(seat, name, code)
-    render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")
+        else:
+            name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
+            log.reveal_objective(seat, name, code)
+            facts = board.objectives[name]
+            render.console.print(f"{seat} reveals {facts.name} ({facts.honor} honor if met)")
+        _print_result_if_closed(log, game)
+
+
+def _print_result_if_closed(log, game: str) -> None:
+    """The step that completes the game closes its log (GameEnded): say so, with the record's result line."""
+    from ..log.ending import game_score, result_line
+
+    if log.ended is not None:
+        typer.echo(f"game {game!r} is finished: {result_line(game_score(log.fold))}")
 
 
 @commands.command()

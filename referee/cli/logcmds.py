@@ -87,7 +87,9 @@ def verify(
     found = verify_log(events)
     sealed = None
     if seal is not None and not found:
-        code = seal.strip().upper()
+        from ..log.events import normal_seal
+
+        code = normal_seal(seal)
         sealed = next((e for e in events if e.seal == code), None)
         if sealed is None:
             raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
@@ -136,7 +138,7 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_output(output, text)
+        write_output(output, text, f"game {game!r} ({fmt})")
 
 
 @commands.command("import")

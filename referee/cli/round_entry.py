@@ -26,7 +26,13 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     else:
         log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
         read = log.read_round(enter_round(log.state), round_opt)
-    ask = sheet is None or (not yes and not json_out and sys.stdin.isatty())
+    if read.recorded is None and sheet is not None and not yes and not sys.stdin.isatty():
+        raise RefereeError(  # a pipe cannot answer the confirmation
+            f"game {game!r}, round {read.round}: standard input is not a terminal, so nobody can confirm the "
+            "round; nothing recorded",
+            hint="pass --yes to record the sheet without asking",
+        )
+    ask = sheet is None or (not yes and not json_out)
     if read.recorded is None and ask and not confirm_entry(log.state, read.lines):
         raise RefereeError(f"game {game!r}, round {read.round}: not confirmed; nothing recorded")
     try:

@@ -32,6 +32,7 @@ def adjudicate(
     from ..engine import (
         apply_board_fact,
         begin_round,
+        every_line,
         named_round,
         new_state,
         parse_board_line,
@@ -48,8 +49,8 @@ def adjudicate(
     b = load_board()
     seats = tuple(parse_clan(c, clans) for c in clans.split(",") if c.strip())
     state = new_state(b, seats, round=round_no)
-    for n, line in parse_lines(read_input(board)):
-        state = apply_board_fact(state, parse_board_line(line, b, n))
+    for fact in every_line(parse_lines(read_input(board)), lambda line, n: parse_board_line(line, b, n)):
+        state = apply_board_fact(state, fact)
     state = begin_round(state)
     entries = parse_round(text, b)
     new, report = resolve(state, entries)

@@ -402,9 +402,9 @@ def seating(
         loaded = load(store, tid, _open(store, tid).t)
     rows = seating_by_table(loaded, round_no) if by == "table" else seating_by_player(loaded, round_no)
     if csv_out:
-        write_output(csv_out, seating_csv(loaded, round_no, by))
+        write_output(csv_out, seating_csv(loaded, round_no, by), f"round {round_no} seating (CSV)", json_out=json_out)
     if sheet:
-        write_output(sheet, seating_sheet(loaded, round_no))
+        write_output(sheet, seating_sheet(loaded, round_no), f"round {round_no} seating sheet", json_out=json_out)
     if json_out:
         return _json(rows)
     if by == "table":
@@ -539,7 +539,7 @@ def result(
     typer.echo(f"round {round_no}, table {table}: result entered by the judge")
 
 
-@tapp.command("adjust")
+@tapp.command("adjust", context_settings={"ignore_unknown_options": True})  # POINTS may be -4 (a penalty)
 def adjust(
     tid: TidArg,
     name: PlayerArg,
@@ -629,7 +629,7 @@ def standings(
     with open_store(db) as store:
         loaded = load(store, tid)
     if csv_out:
-        write_output(csv_out, standings_csv(loaded))
+        write_output(csv_out, standings_csv(loaded), f"standings of {tid!r} (CSV)", json_out=json_out)
     if explain:
         data = explain_view(loaded, explain)
         if json_out:
@@ -694,7 +694,7 @@ def results(
     with open_store(db) as store:
         loaded = load(store, tid)
     if csv_out:
-        write_output(csv_out, results_csv(loaded))
+        write_output(csv_out, results_csv(loaded), f"results of {tid!r} (CSV)", json_out=json_out)
     rows = result_rows(loaded)
     if json_out:
         return _json(rows)
@@ -757,7 +757,7 @@ def export(
     with open_store(db) as store:
         text = export_jsonl(read_events(store, tid))
     if output:
-        write_output(output, text)
+        write_output(output, text, f"tournament {tid!r} (jsonl)")
     else:
         sys.stdout.write(text)
 

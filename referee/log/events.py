@@ -212,6 +212,13 @@ def format_seal(hash_: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
+def normal_seal(text: str) -> str:
+    """A seal as a player notes it (any letter case, with or without its dash or spaces: ``5b187e61``,
+    ``5B18 7E61``) in its printed form ``5B18-7E61``; text that is no seal comes back upper-cased."""
+    code = "".join(text.split()).replace("-", "").upper()
+    return format_seal(code) if len(code) == 8 else text.strip().upper()
+
+
 def hashed_payload(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
     if type_ in SEALED:
         return {k: v for k, v in payload.items() if k != "seal"}

@@ -28,6 +28,7 @@ from ..engine import (
     begin_round,
     check_placements,
     format_entry,
+    in_round,
     parse_round,
     sheet_for,
     split_round_header,
@@ -277,9 +278,8 @@ class OpenGame:
         want = named_round(round, header, f"game {self.game!r}")
         try:
             entries = tuple(parse_round(body, self.fold.board))
-        except NotationError as exc:
-            exc.message = f"round {min(want or self.state.round, ROUNDS)}: {exc.message}"
-            raise
+        except NotationError as exc:  # every unreadable line, each named with its round
+            raise in_round(exc, min(want or self.state.round, ROUNDS)) from None
         lines = tuple(map(format_entry, entries))
         found = same_sheet(self.events, lines, want)
         if found is not None:

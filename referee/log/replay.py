@@ -31,6 +31,7 @@ from ..engine import (
     apply_board_facts,
     begin_round,
     digest_parts,
+    every_line,
     format_board_fact,
     format_entry,
     new_state,
@@ -98,7 +99,7 @@ def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str
     from ..engine import format_table_event, parse_table_event
 
     items = parse_lines(lines) if isinstance(lines, str) else enumerate(lines, 1)
-    return tuple(format_table_event(parse_table_event(line, board, n)) for n, line in items)
+    return tuple(every_line(items, lambda line, n: format_table_event(parse_table_event(line, board, n))))
 
 
 def play_round(state: GameState, entries: Sequence[Entry], checked: bool = False) -> tuple[GameState, RoundReport]:
@@ -115,11 +116,10 @@ def parsed_entries(entries: str | Iterable[str | Entry], board: Board) -> list[E
     """Round entries read from a round sheet, lines or parsed entries (those are taken as they are)."""
     if isinstance(entries, str):
         return parse_round(entries, board)
-    return [
-        e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n)
-        for n, e in enumerate(entries, 1)
-        if isinstance(e, Entry) or strip_comment(e)
-    ]
+    return every_line(  # every unreadable line reported, not only the first
+        ((n, e) for n, e in enumerate(entries, 1) if isinstance(e, Entry) or strip_comment(e)),
+        lambda e, n: e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n),
+    )
 
 
 def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple[str, ...]:
@@ -129,12 +129,8 @@ def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple
 
 def canonical_setup(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
     raw = lines.splitlines() if isinstance(lines, str) else list(lines)
-    out = []
-    for n, line in enumerate(raw, 1):
-        line = strip_comment(line)
-        if line:
-            out.append(format_board_fact(parse_board_line(line, board, n)))
-    return tuple(out)
+    items = ((n, strip_comment(line)) for n, line in enumerate(raw, 1) if strip_comment(line))
+    return tuple(every_line(items, lambda line, n: format_board_fact(parse_board_line(line, board, n))))
 
 
 _PARSED: dict[str, dict[str, Entry]] = {}  # board data version -> line -> entry: logs repeat lines

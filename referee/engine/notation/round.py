@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from ..model.board import SEA, Board
 from ..model.entry import Entry
-from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName
+from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName, every_line
 from ..model.tokens import ROUNDS, Clan, Kind, Token
 
 ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
@@ -39,9 +39,14 @@ def resolve_name(name: str, names: Mapping[str, str], what: str, text: str, line
         return targets[0]
     if len(targets) > 1:
         raise AmbiguousName(text, what, name.strip(), targets, lineno=lineno)
+    raise UnknownName(text, what, name.strip(), nearest(key, names), lineno=lineno)
+
+
+def nearest(key: str, names: Mapping[str, str]) -> list[str]:
+    """The names nearest an unknown one (at most three, each once): what "did you mean" suggests, for a
+    province, a token, a clan, and a tournament's player."""
     close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.5)
-    suggestions = list(dict.fromkeys(names[c] for c in close))
-    raise UnknownName(text, what, name.strip(), suggestions, lineno=lineno)
+    return list(dict.fromkeys(names[c] for c in close))
 
 
 def parse_clan(name: str, text: str, lineno: int | None = None) -> Clan:
@@ -168,8 +173,8 @@ def sheet_for(text: str, round_no: int, where: str) -> str:
 
 
 def parse_round(text: str, board: Board) -> list[Entry]:
-    """Every entry of a round sheet; the first unreadable line raises with its line number."""
-    return [parse_entry(line, board, lineno=n) for n, line in parse_lines(text)]
+    """Every entry of a round sheet; unreadable lines raise, every one of them with its line number."""
+    return every_line(parse_lines(text), lambda line, n: parse_entry(line, board, lineno=n))
 
 
 def format_round(entries: Iterable[Entry]) -> str:

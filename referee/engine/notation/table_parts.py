@@ -121,9 +121,13 @@ class TokenTargeted:
 
 @dataclass(frozen=True, slots=True)
 class Swapped:
+    """The Unicorn's swap (R-07). ``blessings``: any blessing written on either place, so that the swap
+    can be refused naming it (R-07b)."""
+
     clan: Clan
     first: Place
     second: Place
+    blessings: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
 
 TableEvent = (
@@ -158,6 +162,17 @@ def parse_place(part: str, board: Board, text: str, lineno: int | None) -> Place
     return _parse_place(part.strip(), board, text, lineno)
 
 
+def parse_blessed_place(part: str, board: Board, text: str, lineno: int | None) -> tuple[Place, tuple[int, ...]]:
+    """``<place> [+ blessing <n>]...``: the place, and the blessings written on it."""
+    place, *blessing_parts = part.split("+")
+    blessings = tuple(sorted((_parse_blessing(b.strip(), text, lineno) for b in blessing_parts), reverse=True))
+    return parse_place(place, board, text, lineno), blessings
+
+
+def format_blessed_place(place: Place, blessings: tuple[int, ...]) -> str:
+    return format_place(place) + "".join(f" + blessing {b}" for b in blessings)
+
+
 def _is_token_word(word: str) -> bool:
     key = normalise(word)
     return bool(key) and any(k.startswith(key) for k in KIND_NAMES) and "_" not in key
@@ -179,9 +194,7 @@ def parse_target(part: str, board: Board, text: str, lineno: int | None, need_to
             lineno=lineno,
             hint="for example: crab: shugenja lion army 3 @ lion_capital",
         )
-    place, *blessing_parts = rest.split("+")
-    blessings = tuple(sorted((_parse_blessing(b.strip(), text, lineno) for b in blessing_parts), reverse=True))
-    province, source = parse_place(place, board, text, lineno)
+    (province, source), blessings = parse_blessed_place(rest, board, text, lineno)
     return Target(owner, None, province, source, blessings)
 
 
@@ -195,5 +208,4 @@ def format_target(t: Target) -> str:
     if t.token is not None:
         body = format_entry(Entry(t.owner, t.token, t.province, t.source, t.blessings)).split(": ", 1)[1]
         return f"{t.owner} {body}"
-    blessings = "".join(f" + blessing {b}" for b in t.blessings)
-    return f"{t.owner} {format_place(t.place)}{blessings}"
+    return f"{t.owner} {format_blessed_place(t.place, t.blessings)}"
