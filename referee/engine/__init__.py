@@ -67,6 +67,7 @@ _EXPORTS = {
         "parse_entry",
         "parse_lines",
         "parse_round",
+        "nearest",
         "resolve_name",
         "sheet_for",
         "split_clan",
@@ -85,7 +86,7 @@ _EXPORTS = {
         "format_table_event",
         "parse_table_event",
     ),
-    "notation.table_parts": ("TableEvent",),
+    "notation.table_parts": ("round_kind", "TableEvent"),
     "resolution.inventory": (
         "check_placements",
         "describe_inventory",
@@ -155,6 +156,7 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         format_entry as format_entry,
         format_round as format_round,
         named_round as named_round,
+        nearest as nearest,
         parse_clan as parse_clan,
         parse_entry as parse_entry,
         parse_lines as parse_lines,
@@ -174,7 +176,7 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         parse_board_line as parse_board_line,
     )
     from .notation.table_events import format_table_event as format_table_event, parse_table_event as parse_table_event
-    from .notation.table_parts import TableEvent as TableEvent
+    from .notation.table_parts import TableEvent as TableEvent, round_kind as round_kind
     from .resolution.inventory import check_placements as check_placements, describe_inventory as describe_inventory
     from .resolution.placement import check_entries as check_entries, judge as judge
     from .resolution.report import Fate as Fate, RoundReport as RoundReport

@@ -14,28 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import Board, NotationError, NotUnderstood
-from ..engine.model.errors import every_line
-from ..engine.notation.round import parse_lines
-from ..engine.notation.setup import format_board_fact, parse_board_line
-from ..engine.notation.table_events import format_table_event, parse_table_event
-from ..engine.notation.table_parts import (
-    CardPlayed,
-    DeckSet,
-    DiscardEntered,
-    FactEntered,
-    FirstPlayerSet,
-    InitiativeRevealed,
-    Passed,
-    SetupStep,
-    StartingControlPlaced,
-    Swapped,
-    TableEvent,
-    TokenReturned,
-    TokenTargeted,
+from ..engine import (
+    Board,
+    NotationError,
+    NotUnderstood,
+    every_line,
+    format_board_fact,
+    format_table_event,
+    parse_board_line,
+    parse_lines,
+    parse_table_event,
+    round_kind,
 )
-
-SETUP_TIME = (SetupStep, StartingControlPlaced, InitiativeRevealed, FirstPlayerSet, DeckSet, DiscardEntered)
 
 
 @dataclass(frozen=True)
@@ -56,10 +46,11 @@ def read_setup_file(text: str, board: Board, *, facts_first: bool = True) -> Set
             facts.append(fact)
             return
         event = parse_table_event(line, board, n) if fact is None else None
-        if event is not None and not isinstance(event, (FactEntered, *SETUP_TIME)):
+        kind = round_kind(event) if event is not None else None
+        if event is not None and kind is not None:
             raise NotUnderstood(
                 line,
-                f"{_kind(event)} belongs to a round, not to the setup: record it with "
+                f"{kind} belongs to a round, not to the setup: record it with "
                 f"`referee event GAME {format_table_event(event)!r}` in its round",
                 lineno=n,
             )
@@ -74,14 +65,3 @@ def _fact(line: str, board: Board, n: int) -> str | None:
         return format_board_fact(parse_board_line(line, board, n))
     except NotationError:
         return None  # not a board fact: read as a table event, whose error is the one reported
-
-
-def _kind(event: TableEvent) -> str:
-    kinds = (
-        (Passed, "a pass of the card step"),
-        (CardPlayed, "a territory card played"),
-        (TokenReturned, "the Dragon's return"),
-        (TokenTargeted, "a card used in the placement phase"),
-        (Swapped, "the Unicorn's swap"),
-    )
-    return next((what for cls, what in kinds if isinstance(event, cls)), "this table event")

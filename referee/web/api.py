@@ -41,9 +41,7 @@ def board(game: str, read: Read, round: str | None = None):
     _, fold, _ = read.fold_of(game)
     if round is None:
         return gv.board_data(fold)
-    if round == "0":
-        return gv.board_data(fold, fold.start)
-    return gv.board_data(fold, fold.played(read.round_of(fold, game, round)).after)
+    return gv.board_data(fold, fold.board_after(0 if round == "0" else read.round_of(fold, game, round)).state)
 
 
 @router.get("/games/{game}/score", summary="Honor line by line (as `referee score --json`), provisional or final")

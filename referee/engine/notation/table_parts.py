@@ -209,3 +209,29 @@ def format_target(t: Target) -> str:
         body = format_entry(Entry(t.owner, t.token, t.province, t.source, t.blessings)).split(": ", 1)[1]
         return f"{t.owner} {body}"
     return f"{t.owner} {format_blessed_place(t.place, t.blessings)}"
+
+
+_SETUP_TIME = (
+    SetupStep,
+    FactEntered,
+    StartingControlPlaced,
+    InitiativeRevealed,
+    FirstPlayerSet,
+    DeckSet,
+    DiscardEntered,
+)
+_ROUND_KINDS: tuple[tuple[type, str], ...] = (
+    (Passed, "a pass of the card step"),
+    (CardPlayed, "a territory card played"),
+    (TokenReturned, "the Dragon's return"),
+    (TokenTargeted, "a card used in the placement phase"),
+    (Swapped, "the Unicorn's swap"),
+)
+
+
+def round_kind(event: TableEvent) -> str | None:
+    """None for a table event that may be entered at setup (pp.4-5); otherwise what it is, a thing that
+    belongs to a round (the setup file refuses it, naming the command that takes it)."""
+    if isinstance(event, _SETUP_TIME):
+        return None
+    return next((what for cls, what in _ROUND_KINDS if isinstance(event, cls)), "this table event")
