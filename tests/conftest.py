@@ -44,6 +44,7 @@ SLOW = frozenset(
         "test_cards_game_log.py",
         "test_cli.py",
         "test_cli_games.py",
+        "test_charts.py",
         "test_cli_golden.py",
         "test_code_checks.py",
         "test_concurrency.py",
@@ -54,6 +55,7 @@ SLOW = frozenset(
         "test_game_end.py",
         "test_hardening.py",
         "test_log_store.py",
+        "test_moderator_paths.py",
         "test_one_answer.py",
         "test_pool_cli.py",
         "test_readme_walkthrough.py",
@@ -68,6 +70,7 @@ SLOW = frozenset(
         "test_tournament_store.py",
         "test_verify_path.py",
         "test_web.py",
+        "test_web_guard.py",
         "test_web_tournament.py",
     }
 )

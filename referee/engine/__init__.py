@@ -63,6 +63,7 @@ _EXPORTS = {
         "format_entry",
         "format_round",
         "named_round",
+        "nearest",
         "parse_clan",
         "parse_entry",
         "parse_lines",
@@ -85,7 +86,21 @@ _EXPORTS = {
         "format_table_event",
         "parse_table_event",
     ),
-    "notation.table_parts": ("TableEvent",),
+    "notation.table_parts": (
+        "CardPlayed",
+        "DeckSet",
+        "DiscardEntered",
+        "FactEntered",
+        "FirstPlayerSet",
+        "InitiativeRevealed",
+        "Passed",
+        "SetupStep",
+        "StartingControlPlaced",
+        "Swapped",
+        "TableEvent",
+        "TokenReturned",
+        "TokenTargeted",
+    ),
     "resolution.inventory": (
         "check_placements",
         "describe_inventory",
@@ -155,6 +170,7 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         format_entry as format_entry,
         format_round as format_round,
         named_round as named_round,
+        nearest as nearest,
         parse_clan as parse_clan,
         parse_entry as parse_entry,
         parse_lines as parse_lines,
@@ -174,7 +190,21 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         parse_board_line as parse_board_line,
     )
     from .notation.table_events import format_table_event as format_table_event, parse_table_event as parse_table_event
-    from .notation.table_parts import TableEvent as TableEvent
+    from .notation.table_parts import (
+        CardPlayed as CardPlayed,
+        DeckSet as DeckSet,
+        DiscardEntered as DiscardEntered,
+        FactEntered as FactEntered,
+        FirstPlayerSet as FirstPlayerSet,
+        InitiativeRevealed as InitiativeRevealed,
+        Passed as Passed,
+        SetupStep as SetupStep,
+        StartingControlPlaced as StartingControlPlaced,
+        Swapped as Swapped,
+        TableEvent as TableEvent,
+        TokenReturned as TokenReturned,
+        TokenTargeted as TokenTargeted,
+    )
     from .resolution.inventory import check_placements as check_placements, describe_inventory as describe_inventory
     from .resolution.placement import check_entries as check_entries, judge as judge
     from .resolution.report import Fate as Fate, RoundReport as RoundReport

@@ -14,18 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import Board, NotationError, NotUnderstood
-from ..engine.model.errors import every_line
-from ..engine.notation.round import parse_lines
-from ..engine.notation.setup import format_board_fact, parse_board_line
-from ..engine.notation.table_events import format_table_event, parse_table_event
-from ..engine.notation.table_parts import (
+from ..engine import (
+    Board,
     CardPlayed,
     DeckSet,
     DiscardEntered,
     FactEntered,
     FirstPlayerSet,
     InitiativeRevealed,
+    NotationError,
+    NotUnderstood,
     Passed,
     SetupStep,
     StartingControlPlaced,
@@ -33,6 +31,12 @@ from ..engine.notation.table_parts import (
     TableEvent,
     TokenReturned,
     TokenTargeted,
+    every_line,
+    format_board_fact,
+    format_table_event,
+    parse_board_line,
+    parse_lines,
+    parse_table_event,
 )
 
 SETUP_TIME = (SetupStep, StartingControlPlaced, InitiativeRevealed, FirstPlayerSet, DeckSet, DiscardEntered)

@@ -341,7 +341,7 @@ class Tournament:
 
     def _did_you_mean(self, want: str) -> str:
         """The nearest players' names, found as an unknown province's are (``nearest``)."""
-        from ..engine.notation.round import nearest
+        from ..engine import nearest
 
         names = {p.name.casefold(): p.name for p in self.players.values()}
         names.update({p.id: p.name for p in self.players.values()})
