@@ -90,7 +90,8 @@ def test_finished_the_board_after_round_n_and_the_score_are_each_written_once():
     decides "over" again; one that takes a played round's ``after`` board works out "the board after round
     N" again; one that calls ``score_clan`` clan by clan scores a game again."""
     found = []
-    pending = {"web/app.py:create_app"}  # the web app, being split into routers: it asks Fold.board_after then
+    # The web app is another room's work in progress: its JSON board after a round is to ask Fold.board_after.
+    pending = {"web/api.py:board"}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
         if rel.startswith("engine/"):

@@ -154,7 +154,7 @@ def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
 
 
 @commands.command("round")
-def play_round(
+def round_command(
     game: GameArg,
     sheet: Annotated[
         Path | None,
