@@ -9,8 +9,10 @@ and a round report in, SVG text out. Clan colour is never the only cue: every cl
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
+from itertools import chain
 
 from ..engine import GameState, RoundReport
 
@@ -202,6 +204,7 @@ def char_width(c: str) -> float:
     return 0.72
 
 
+@functools.lru_cache(maxsize=4096)
 def label_width(text: str, size: float = LABEL_SIZE) -> float:
     return size * sum(char_width(c) for c in text)
 
@@ -257,14 +260,27 @@ class Space:
         self.boxes: list[Box] = []
 
     def clear(self, box: Box, own: int = -1) -> bool:
+        x0, y0, x1, y1 = box
         b = self.bounds
-        if box[0] < b[0] or box[1] < b[1] or box[2] > b[2] or box[3] > b[3]:
+        if x0 < b[0] or y0 < b[1] or x1 > b[2] or y1 > b[3]:
             return False
-        if any(_box_disc(box, x, y, r) for x, y, r, _ in self.discs):
-            return False
-        if any(n != own and _box_bar(box, p, q, h) for p, q, h, n in self.bars):
-            return False
-        return not any(_overlaps(box, o) for o in self.boxes)
+        for o in self.boxes:
+            if x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1:
+                return False
+        for x, y, r, _ in self.discs:
+            if x + r > x0 and x - r < x1 and y + r > y0 and y - r < y1 and _box_disc(box, x, y, r):
+                return False
+        for p, q, h, n in self.bars:
+            if (
+                n != own
+                and min(p[0], q[0]) - h < x1
+                and max(p[0], q[0]) + h > x0
+                and min(p[1], q[1]) - h < y1
+                and max(p[1], q[1]) + h > y0
+                and _box_bar(box, p, q, h)
+            ):
+                return False
+        return True
 
     def place(self, w: float, h: float, centres, own: int = -1) -> Box:
         """The first clear box of ``w`` x ``h`` centred on one of ``centres`` (each a point, or a point and
@@ -360,7 +376,7 @@ def _name_at(space: Space, pid: str, x: float, y: float, own: int = -1) -> tuple
     w, h = label_width(pid), LABEL_SIZE * 1.3 + 0.5
     below = (x, y + COAST + 1 + h / 2)
     above = (x, y - COAST - 1 - h / 2)
-    box = space.place(w, h, [below, above, *around(x, y, COAST, w, h, math.pi / 2)], own)
+    box = space.place(w, h, chain((below, above), around(x, y, COAST, w, h, math.pi / 2)), own)
     return ((box[0] + box[2]) / 2, box[3] - 0.3 * LABEL_SIZE, "middle")
 
 
@@ -888,7 +904,7 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
             stacks[e.province] = n + 1
             r = radius[e.province]
             stack = [(x - r - 3 - w / 2, y - 3 + 16 * k) for k in (n, -n, n + 1, -n - 1, n + 2)]
-            box = space.place(w, BADGE_H, [*stack, *around(x, y, r, w, BADGE_H, math.pi)])
+            box = space.place(w, BADGE_H, chain(stack, around(x, y, r, w, BADGE_H, math.pi)))
             cls = f"centre-token {kind}"
         _badge(tokens, box, text, str(e.clan), cls=cls, faded=fate in DISCARDED, entry=str(e))
     outcomes = ET.SubElement(svg, "g", {"id": "outcomes"})
@@ -914,7 +930,7 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
         for k, (text, cls) in enumerate(items):
             w = badge_width(text)
             stack = [(x + r + 3 + w / 2, y - 13 + 16 * j) for j in (k, k + 1, -k - 1, k + 2)]
-            x0, y0, x1, y1 = space.place(w, BADGE_H, [*stack, *around(x, y, r, w, BADGE_H, 0.0)])
+            x0, y0, x1, y1 = space.place(w, BADGE_H, chain(stack, around(x, y, r, w, BADGE_H, 0.0)))
             g = ET.SubElement(outcomes, "g", {"class": f"outcome {cls}", "data-province": pid})
             ET.SubElement(
                 g,
