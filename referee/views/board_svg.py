@@ -455,18 +455,25 @@ def token_text(entry) -> str:
 
 # --- the picture --------------------------------------------------------------------------------------
 def board_svg(
-    state: GameState, report: RoundReport | None = None, *, title: str | None = None, cards: bool = True, ids: str = ""
+    state: GameState,
+    report: RoundReport | None = None,
+    *,
+    title: str | None = None,
+    cards: bool = True,
+    ids: str = "",
+    key: bool = True,
 ) -> str:
     """The board ``state``; with ``report``, the round's revealed tokens drawn on it (``state`` is then
     the board they were placed on) and what the round decided. ``ids`` prefixes every element id, so
-    that several pictures can share one page."""
+    that several pictures can share one page. Without ``key`` (a projector's grid of small boards), the key
+    under the map is left out."""
     board = state.board
     centre = {p.id: (p.centre[0] * SCALE, p.centre[1] * SCALE) for p in board.provinces.values()}
     width = round(board.layout[0] * SCALE)
     height = round(max(y for _, y in centre.values()) + COAST + LABEL_HEIGHT + 8)  # the board's lowest name
-    key_rows = _key_rows(width)
+    key_rows = _key_rows(width) if key else []
     total_w = width + 2 * MARGIN + (PANEL if cards else 0)
-    total_h = height + 2 * MARGIN + KEY_ROW * (len(key_rows) + 2)
+    total_h = height + 2 * MARGIN + (KEY_ROW * (len(key_rows) + 2) if key else 0)
     svg = ET.Element(
         "svg",
         {
@@ -517,11 +524,12 @@ def board_svg(
     _legend(svg, state, width, report)
     if cards:
         _cards(svg, state, width + 20)
-    key = ET.SubElement(svg, "g", {"id": "key", "font-size": str(KEY_SIZE)})
-    for row, entries in enumerate(key_rows):
-        for x, text in entries:
-            ET.SubElement(key, "text", {"x": _n(x), "y": str(height + KEY_ROW * (row + 1))}).text = text
-    _style_samples(key, height + KEY_ROW * (len(key_rows) + 1) + 6)
+    if key:
+        shown = ET.SubElement(svg, "g", {"id": "key", "font-size": str(KEY_SIZE)})
+        for row, entries in enumerate(key_rows):
+            for x, text in entries:
+                ET.SubElement(shown, "text", {"x": _n(x), "y": str(height + KEY_ROW * (row + 1))}).text = text
+        _style_samples(shown, height + KEY_ROW * (len(key_rows) + 1) + 6)
     if ids:
         for el in svg.iter():
             if "id" in el.attrib:

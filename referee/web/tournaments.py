@@ -99,6 +99,7 @@ def projector(
                         cards=False,
                         title=f"Table {x['table']}: the board",
                         ids=f"t{x['table']}-",
+                        key=False,
                     )
 
                 svg = read.cache.get(("grid",) + key, grid_svg)
