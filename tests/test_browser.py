@@ -475,8 +475,9 @@ def test_projector_pages_through_every_table_and_labels_called_and_judged(venue,
         assert sorted(seen) == list(range(1, len(seen) + 1)) and len(seen) >= 40 and page > 1
         wp.page.goto(f"{url}/games/{made['called'][0]}/rounds/2")
         fits = wp.page.evaluate(
-            """() => [...document.querySelectorAll('figure.board svg g.strength, figure.board svg g.token,
-                       figure.board svg g.outcome, figure.board svg g[class*="-token"]')].map(g => {
+            """() => [...document.querySelectorAll(
+                   'figure.board svg g.strength, figure.board svg g.outcome, figure.board svg g[class*="-token"]'
+               )].map(g => {
                  const r = g.querySelector('rect').getBBox(), t = g.querySelector('text').getBBox();
                  return [g.textContent, t.width <= r.width + 0.5 && t.height <= r.height + 4];
                })"""
