@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine import parse_entry, resolve
+from referee.engine import NotationError, parse_entry, resolve
 from referee.engine.resolution.placement import check_entries
 from referee.log import Fold, parse_jsonl
 from referee.views.board_svg import BADGE_H, CELL, COAST, MIN_SHAFT, RADIUS, board_svg, label_width
@@ -51,7 +51,7 @@ def random_round(state, rng: random.Random) -> list:
                 place = f"@ {src}"
             try:
                 entry = parse_entry(f"{clan}: {kind} {place}", board)
-            except Exception:  # a place the notation does not allow for this kind
+            except NotationError:  # a place the notation does not allow for this kind
                 continue
             if not check_entries(state, [*entries, entry]):
                 entries.append(entry)

@@ -97,7 +97,12 @@ class Watched:
         self.errors, self.failed = [], []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+        self.page.on(  # a freshness poll cut short by leaving the page is no failure
+            "requestfailed",
+            lambda r: (
+                None if r.url.endswith("/head") and r.failure == "net::ERR_ABORTED" else self.failed.append(r.url)
+            ),
+        )
         self.page.on(
             "response",
             lambda r: (
@@ -322,7 +327,7 @@ MEASURE = """([names, statuses]) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!el || el.closest('svg, script, style, [hidden]') || !shown(el)) continue;
+    if (!el || el.closest('svg, script, style, [hidden], .url') || !shown(el)) continue;
     for (const m of node.data.matchAll(/\\S+/g)) {
       const range = document.createRange();
       range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
