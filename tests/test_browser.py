@@ -478,6 +478,14 @@ def test_projector_pages_through_every_table_and_labels_called_and_judged(venue,
                 break
             page += 1
         assert sorted(seen) == list(range(1, len(seen) + 1)) and len(seen) >= 40 and page > 1
+        wp.page.goto(f"{url}{t}")  # the standings label both kinds of result, in rounds 1 and 2
+        badges = wp.page.locator("table.standings .badge.source").all_text_contents()
+        assert badges.count("called") >= 10 and badges.count("judge's entry") >= 10, sorted(set(badges))
+        wp.page.goto(f"{url}/games/{made['called'][-1]}")
+        assert wp.page.locator("p.table-at .badge.source").text_content() == "called"
+        assert "scored as it stood after round 2 (time ran out)" in wp.page.locator("p.table-at").text_content()
+        wp.page.goto(f"{url}/games/{made['judged'][-1]}")
+        assert wp.page.locator("p.table-at .badge.source").text_content() == "judge's entry"
         wp.page.goto(f"{url}/games/{made['called'][0]}/rounds/2")
         fits = wp.page.evaluate(
             """() => [...document.querySelectorAll(
