@@ -2,7 +2,8 @@
 played to the end, one game called when time ran out, one table entered by the head judge), round 2 posted
 and under way (tables at different rounds of play, one called, one entered by the judge), the clock and an
 announcement set. Built through the organiser's commands; the tables' legal random rounds recorded through
-the game log's OpenGame (as the round commands record them, without a process each), seeded. Shared by the browser tests and docs/screenshots.py."""
+the game log's OpenGame (as the round commands record them, without a process each), seeded. Shared by
+the browser tests and docs/screenshots.py."""
 
 from __future__ import annotations
 
