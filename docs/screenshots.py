@@ -1,5 +1,7 @@
-"""Remake the README's screenshots (docs/screenshots/*.png): the demo game served by `referee serve`
-on a loopback port, photographed by Debian's chromium at phone and desktop widths.
+"""Remake the README's screenshots (docs/screenshots/*.png): the demo games, a 14-player tournament and a
+200-player one (tests/big_tournament.py: called and judge-entered tables, a round under way), served by
+`referee serve` on a loopback port and photographed by Debian's chromium on a 375-px phone, a 768-px tablet,
+a laptop and a 1920x1080 projector.
 
     .venv/bin/python docs/screenshots.py
 """
@@ -13,23 +15,32 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import big_tournament  # noqa: E402  (the tests' 200-player tournament)
 from serving import CHROMIUM, FLAGS, PLAYERS, players_csv, serve  # noqa: E402  (the tests' server and browser)
 from tournament_play import setup_sheet  # noqa: E402  (the tests' own helper: a legal setup for a table)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
-SHOTS = [  # file, path, width, height
-    ("game-desktop.png", "/games/demo-five-player-1", 1280, 1000),
-    ("round-phone.png", "/games/demo-five-player-1/rounds/3", 375, 800),
-    ("index-desktop.png", "/", 1000, 420),
-    ("not-found-phone.png", "/games/no-such-game", 375, 420),
-    ("standings-phone.png", "/tournaments/spring", 375, 800),
-    ("seating-desktop.png", "/tournaments/spring/seating/1?q=ivy", 1000, 700),
-    ("tables-desktop.png", "/tournaments/spring/tables/1", 1000, 420),
-    ("player-phone.png", "/tournaments/spring/players/ann-lee", 375, 600),
-    ("projector-boards.png", "/tournaments/spring/projector?view=boards&pause=1", 1920, 1080),
-    ("projector-standings.png", "/tournaments/spring/projector?pause=1", 1920, 1080),
-    ("seating-sheet.png", "/tournaments/spring/sheet/1", 900, 1100),
+BIG = f"/tournaments/{big_tournament.TID}"
+PHONE, TABLET, WALL = (375, 800), (768, 1024), (1920, 1080)
+SHOTS = [  # file, path, (width, height); "{called}", "{judged}" and "{player}": of the 200-player tournament
+    ("game-desktop.png", "/games/demo-five-player-1", (1280, 1000)),
+    ("round-phone.png", "/games/demo-five-player-1/rounds/3", PHONE),
+    ("index-desktop.png", "/", (1000, 420)),
+    ("not-found-phone.png", "/games/no-such-game", (375, 420)),
+    ("standings-phone.png", BIG, PHONE),
+    ("standings-tablet.png", BIG, TABLET),
+    ("seating-desktop.png", "/tournaments/spring/seating/1?q=ivy", (1000, 700)),
+    ("seating-phone.png", f"{BIG}/seating/2", PHONE),
+    ("tables-desktop.png", f"{BIG}/tables/2", (1280, 700)),
+    ("player-phone.png", f"{BIG}/players/{{player}}", (375, 600)),
+    ("game-called-phone.png", "/games/{called}", PHONE),
+    ("projector-standings.png", f"{BIG}/projector?pause=1", WALL),
+    ("projector-seating.png", f"{BIG}/projector?view=seating&pause=1", WALL),
+    ("projector-boards.png", f"{BIG}/projector?view=boards&pause=1", WALL),
+    ("projector-small.png", "/tournaments/spring/projector?pause=1", WALL),
+    ("projector-tablet.png", f"{BIG}/projector?view=seating&pause=1", TABLET),
+    ("seating-sheet.png", "/tournaments/spring/sheet/1", (900, 1100)),
 ]
 
 
@@ -88,6 +99,7 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "referee", "demo", "--db", db], check=True, capture_output=True)
         tournament(db, tmp)
         league(db, tmp)
+        made = big_tournament.build(db, Path(tmp))
         subprocess.run(
             [
                 sys.executable,
@@ -104,11 +116,12 @@ def main() -> None:
             ],
             check=True,
         )
+        fill = {"called": made["called"][-1], "judged": made["judged"][-1], "player": made["player"]}
         with serve(db) as served, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            for name, path, w, h in SHOTS:
+            for name, path, (w, h) in SHOTS:
                 page = browser.new_page(viewport={"width": w, "height": h})
-                page.goto(f"{served.url}{path}")
+                page.goto(f"{served.url}{path.format(**fill)}")
                 page.screenshot(path=str(OUT / name))
                 page.close()
             for name, path, section, w in CHARTS:

@@ -118,8 +118,30 @@ def test_projector_cycles_with_a_visible_pause(client):
     paused = client.get("/tournaments/spring/projector?view=seating&pause=1").text
     assert 'http-equiv="refresh"' not in paused and "Paused" in paused and "resume the cycle" in paused
     boards = client.get("/tournaments/spring/projector?view=boards&top=2").text
-    assert boards.count("<svg") == 2 and "1 more table(s)" in boards
-    assert "url=/tournaments/spring/projector?top=2&amp;seconds=20&amp;view=standings" in boards
+    assert boards.count("<svg") == 2 and "1–2 of 3" in boards  # at most two boards a screen: three tables, two screens
+    assert "url=/tournaments/spring/projector?seconds=20&amp;top=2&amp;view=boards&amp;page=2" in boards
+    last = client.get("/tournaments/spring/projector?view=boards&top=2&page=2").text
+    assert last.count("<svg") == 1 and "3–3 of 3" in last and "view=standings&amp;page=1" in last
+    assert "Table 3" in last and "Table 1" not in last
+
+
+def test_projector_pages_hold_every_row_and_table_once(client):
+    """Each view paged to fill the screen: every standings row and every table appears on exactly one page, and
+    the cycle visits every page of every view, then starts again."""
+    url, seen = "/tournaments/spring/projector?view=standings&page=1", []
+    for _ in range(20):
+        page = client.get(url).text
+        view = re.search(r"view=(\w+)&amp;page=(\d+)&amp;pause=1", page).groups()
+        if seen and view == seen[0][0]:
+            break
+        seen.append((view, page))
+        url = re.search(r'<meta http-equiv="refresh" content="20; url=([^"]+)">', page).group(1).replace("&amp;", "&")
+    views = [v for (v, _), _ in seen]
+    assert views[0] == "standings" and set(views) == {"standings", "seating", "boards"}
+    names = [n for (v, _), page in seen if v == "standings" for n in re.findall(r'<th scope="row">([^<]*)</th>', page)]
+    assert sorted(names) == sorted(n.replace("<", "&lt;").replace(">", "&gt;") for n in NAMES)
+    tables = [t for (v, _), page in seen if v == "seating" for t in re.findall(r'<h2 id="table-(\d+)">', page)]
+    assert sorted(tables, key=int) == [str(n) for n in range(1, len(tables) + 1)] and len(tables) >= 2
 
 
 class Links(HTMLParser):

@@ -9,8 +9,10 @@ and a round report in, SVG text out. Clan colour is never the only cue: every cl
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
+from itertools import chain
 
 from ..engine import GameState, RoundReport
 
@@ -183,52 +185,199 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+_NARROW = frozenset("fijlrtIJ .,:;()/-_*|'!")
+
+
+def char_width(c: str) -> float:
+    """A character's advance in em, a little over DejaVu Sans Bold's (the widest common sans-serif; Debian's
+    default), so that a box drawn from it holds the text in the fonts readers have."""
+    if c in _NARROW:
+        return 0.5
+    if c in "mwMW":
+        return 1.1
+    if ord(c) > 127:
+        return 0.95
+    if c.isupper():
+        return 0.86
+    if c in "+=<>":
+        return 0.84
+    return 0.72
+
+
+@functools.lru_cache(maxsize=4096)
 def label_width(text: str, size: float = LABEL_SIZE) -> float:
-    return 0.56 * size * len(text)  # sans-serif: about 0.56 em per character
+    return size * sum(char_width(c) for c in text)
+
+
+def text_box(x: float, baseline: float, anchor: str, width: float, size: float = LABEL_SIZE) -> Box:
+    """The box a text of ``width`` takes, written at (x, baseline) with its anchor."""
+    x0 = {"middle": x - width / 2, "start": x, "end": x - width}[anchor]
+    return (x0, baseline - size - 0.5, x0 + width, baseline + 0.3 * size)
+
+
+def _box_disc(box: Box, x: float, y: float, r: float) -> bool:
+    nx, ny = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    return (nx - x) ** 2 + (ny - y) ** 2 < r * r
+
+
+def _box_bar(box: Box, p: Point, q: Point, half: float) -> bool:
+    """Whether a thick segment (an arrow's stroke) touches a box: the segment clipped to the box grown by
+    the half width (Liang-Barsky)."""
+    x0, y0, x1, y1 = box[0] - half, box[1] - half, box[2] + half, box[3] + half
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    lo, hi = 0.0, 1.0
+    for num, den in ((p[0] - x0, -dx), (x1 - p[0], dx), (p[1] - y0, -dy), (y1 - p[1], dy)):
+        if den == 0:
+            if num < 0:
+                return False
+            continue
+        t = num / den
+        if den < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True
+
+
+def _bar_disc(p: Point, q: Point, half: float, x: float, y: float, r: float) -> bool:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((x - p[0]) * dx + (y - p[1]) * dy) / n))
+    return math.dist((p[0] + t * dx, p[1] + t * dy), (x, y)) < r + half
+
+
+class Space:
+    """Where a picture's labels may go: its bounds, the shapes no label may cover (the provinces' circles,
+    capitals, special tokens, arrows) and the labels already placed. Each label takes the first of its
+    candidate places that is clear: the same picture is always laid out the same way."""
+
+    def __init__(self, bounds: Box):
+        self.bounds = bounds
+        self.discs: list[tuple[float, float, float, str]] = []  # x, y, r, province
+        self.bars: list[tuple[Point, Point, float, int]] = []  # from, to, half width, the arrow's number
+        self.boxes: list[Box] = []
+
+    def clear(self, box: Box, own: int = -1) -> bool:
+        x0, y0, x1, y1 = box
+        b = self.bounds
+        if x0 < b[0] or y0 < b[1] or x1 > b[2] or y1 > b[3]:
+            return False
+        for o in self.boxes:
+            if x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1:
+                return False
+        for x, y, r, _ in self.discs:
+            if x + r > x0 and x - r < x1 and y + r > y0 and y - r < y1 and _box_disc(box, x, y, r):
+                return False
+        for p, q, h, n in self.bars:
+            if (
+                n != own
+                and min(p[0], q[0]) - h < x1
+                and max(p[0], q[0]) + h > x0
+                and min(p[1], q[1]) - h < y1
+                and max(p[1], q[1]) + h > y0
+                and _box_bar(box, p, q, h)
+            ):
+                return False
+        return True
+
+    def place(self, w: float, h: float, centres, own: int = -1) -> Box:
+        """The first clear box of ``w`` x ``h`` centred on one of ``centres`` (each a point, or a point and
+        the arrow it may lie on); taken. With none clear, the first (the test over random rounds would
+        fail)."""
+        first = None
+        for c in centres:
+            (cx, cy), mine = (c, -1) if isinstance(c[0], float | int) else c
+            box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+            first = first or box
+            if self.clear(box, mine if mine >= 0 else own):
+                break
+        else:
+            box = first or (0.0, 0.0, w, h)
+        self.boxes.append(box)
+        return box
+
+    def path_clear(self, points: list[Point], half: float, skip: frozenset[str]) -> bool:
+        """Whether an arrow along ``points`` keeps off every circle (but ``skip``'s), arrow and label."""
+        b = self.bounds
+        if any(not (b[0] <= x <= b[2] and b[1] <= y <= b[3]) for x, y in points):
+            return False
+        for p, q in zip(points, points[1:], strict=False):
+            if any(pid not in skip and _bar_disc(p, q, half, x, y, r) for x, y, r, pid in self.discs):
+                return False
+            if any(_box_bar(o, p, q, half) for o in self.boxes):
+                return False
+            if any(_segments_cross(p, q, a, c) for a, c, _, _ in self.bars):
+                return False
+        return True
+
+
+def _segments_cross(p: Point, q: Point, a: Point, b: Point) -> bool:
+    def side(o: Point, s: Point, t: Point) -> float:
+        return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
+
+    return side(p, q, a) * side(p, q, b) < 0 and side(a, b, p) * side(a, b, q) < 0
+
+
+ANGLES = [i * math.pi / 8 for i in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 7, -7, 8)]
+
+
+def around(x: float, y: float, r: float, w: float, h: float, prefer: float = 0.0, gaps=(2, 6, 12, 20, 30, 44, 60, 80)):
+    """Places for a w x h box around a circle: beside it in the preferred direction first, then turning
+    either way, then farther out."""
+    for gap in gaps:
+        for a in ANGLES:
+            dx, dy = math.cos(prefer + a), math.sin(prefer + a)
+            # the box's centre, far enough along the direction for the box to clear the circle by ``gap``
+            reach = r + gap + abs(dx) * w / 2 + abs(dy) * h / 2
+            yield (x + dx * reach, y + dy * reach)
 
 
 _LABELS: dict[str, dict[str, tuple[float, float, str]]] = {}
 
 
+def province_space(centre: dict[str, Point], bounds: Box) -> Space:
+    """The provinces' circles, capitals and special tokens' places, as shapes no label may cover."""
+    space = Space(bounds)
+    for pid, (x, y) in sorted(centre.items()):
+        space.discs.append((x, y, COAST, pid))
+        space.boxes.append(special_box(x, y))
+        space.boxes.append(capital_box(x, y))
+    return space
+
+
+def special_box(x: float, y: float) -> Box:
+    """Where a province's special token is written (at its circle's upper right): kept free of labels."""
+    return (x + RADIUS - 3, y - RADIUS - 9, x + RADIUS - 1 + label_width("✿44", 13), y - RADIUS + 10)
+
+
+def capital_box(x: float, y: float) -> Box:
+    """Where a capital's mark is drawn (on its circle's top): kept free of labels on every province."""
+    return (x - 6, y - RADIUS - 7, x + 6, y - RADIUS + 3)
+
+
 def place_labels(centres: dict[str, Point], version: str | None = None) -> dict[str, tuple[float, float, str]]:
-    """Where each province's name goes: under its circle if that space is free, else above, right or
-    left, clear of every circle and of the names already placed. Returns (x, baseline y, anchor).
-    Given the board data version, computed once for it."""
+    """Where each province's name goes: under its circle if that space is free, else above, right, left or
+    farther out, clear of every circle, special token and name already placed. Returns (x, baseline y,
+    anchor). Given the board data version, computed once for it."""
     if version is not None:
         if version not in _LABELS:
             _LABELS[version] = place_labels(centres)
         return _LABELS[version]
-    circles = [(x - COAST, y - COAST, x + COAST, y + COAST) for x, y in centres.values()]
-    taken: list[Box] = []
-    placed = {}
+    space = province_space(centres, (-MARGIN + 2, -MARGIN + 2, 1e9, 1e9))
+    placed: dict[str, tuple[float, float, str]] = {}
     for pid, (x, y) in sorted(centres.items(), key=lambda item: (item[1][1], item[1][0])):
-        w = label_width(pid)
-        options = [  # (x, baseline, anchor, box)
-            (
-                x,
-                y + COAST + LABEL_HEIGHT,
-                "middle",
-                (x - w / 2, y + COAST + 1, x + w / 2, y + COAST + 1 + LABEL_HEIGHT),
-            ),
-            (x, y - COAST - 3, "middle", (x - w / 2, y - COAST - 2 - LABEL_HEIGHT, x + w / 2, y - COAST - 2)),
-            (
-                x + COAST + 2,
-                y + 4,
-                "start",
-                (x + COAST + 2, y - LABEL_HEIGHT / 2, x + COAST + 2 + w, y + LABEL_HEIGHT / 2),
-            ),
-            (
-                x - COAST - 2,
-                y + 4,
-                "end",
-                (x - COAST - 2 - w, y - LABEL_HEIGHT / 2, x - COAST - 2, y + LABEL_HEIGHT / 2),
-            ),
-        ]
-        free = [o for o in options if not any(_overlaps(o[3], other) for other in circles + taken)]
-        lx, ly, anchor, box = (free or options)[0]
-        taken.append(box)
-        placed[pid] = (lx, ly, anchor)
+        placed[pid] = _name_at(space, pid, x, y)
     return placed
+
+
+def _name_at(space: Space, pid: str, x: float, y: float, own: int = -1) -> tuple[float, float, str]:
+    w, h = label_width(pid), LABEL_SIZE * 1.3 + 0.5
+    below = (x, y + COAST + 1 + h / 2)
+    above = (x, y - COAST - 1 - h / 2)
+    box = space.place(w, h, chain((below, above), around(x, y, COAST, w, h, math.pi / 2)), own)
+    return ((box[0] + box[2]) / 2, box[3] - 0.3 * LABEL_SIZE, "middle")
 
 
 # --- geometry: the regions ----------------------------------------------------------------------------
@@ -306,18 +455,25 @@ def token_text(entry) -> str:
 
 # --- the picture --------------------------------------------------------------------------------------
 def board_svg(
-    state: GameState, report: RoundReport | None = None, *, title: str | None = None, cards: bool = True, ids: str = ""
+    state: GameState,
+    report: RoundReport | None = None,
+    *,
+    title: str | None = None,
+    cards: bool = True,
+    ids: str = "",
+    key: bool = True,
 ) -> str:
     """The board ``state``; with ``report``, the round's revealed tokens drawn on it (``state`` is then
     the board they were placed on) and what the round decided. ``ids`` prefixes every element id, so
-    that several pictures can share one page."""
+    that several pictures can share one page. Without ``key`` (a projector's grid of small boards), the key
+    under the map is left out."""
     board = state.board
     centre = {p.id: (p.centre[0] * SCALE, p.centre[1] * SCALE) for p in board.provinces.values()}
     width = round(board.layout[0] * SCALE)
     height = round(max(y for _, y in centre.values()) + COAST + LABEL_HEIGHT + 8)  # the board's lowest name
-    key_rows = _key_rows(width)
+    key_rows = _key_rows(width) if key else []
     total_w = width + 2 * MARGIN + (PANEL if cards else 0)
-    total_h = height + 2 * MARGIN + KEY_ROW * (len(key_rows) + 2)
+    total_h = height + 2 * MARGIN + (KEY_ROW * (len(key_rows) + 2) if key else 0)
     svg = ET.Element(
         "svg",
         {
@@ -353,20 +509,27 @@ def board_svg(
         },
     )
     svg.append(ET.Comment(STATIC))  # the land and its borders: the same for every picture of this board
-    labels = place_labels(centre, board.version)
+    labels = dict(place_labels(centre, board.version))
     provinces = ET.SubElement(svg, "g", {"id": "provinces"})
+    tokens = None
+    if report is not None:  # laid out before the provinces are written: an arrow may move a name
+        space = province_space(centre, (-MARGIN + 4, -MARGIN + 4, width + MARGIN - 4, height - 2))
+        space.boxes.extend(_legend_boxes(state, width))
+        tokens = ET.Element("g")
+        _round(tokens, state, report, centre, space, labels)
     for p in sorted(board.provinces.values(), key=lambda x: x.id):
         _province(provinces, state, p, centre[p.id], labels[p.id])
-    if report is not None:
-        _round(svg, state, report, centre, (-MARGIN + 6, -MARGIN + 6, width + MARGIN - 6, height + MARGIN - 6))
+    if tokens is not None:
+        svg.children.extend(tokens.children)
     _legend(svg, state, width, report)
     if cards:
         _cards(svg, state, width + 20)
-    key = ET.SubElement(svg, "g", {"id": "key", "font-size": str(KEY_SIZE)})
-    for row, entries in enumerate(key_rows):
-        for x, text in entries:
-            ET.SubElement(key, "text", {"x": _n(x), "y": str(height + KEY_ROW * (row + 1))}).text = text
-    _style_samples(key, height + KEY_ROW * (len(key_rows) + 1) + 6)
+    if key:
+        shown = ET.SubElement(svg, "g", {"id": "key", "font-size": str(KEY_SIZE)})
+        for row, entries in enumerate(key_rows):
+            for x, text in entries:
+                ET.SubElement(shown, "text", {"x": _n(x), "y": str(height + KEY_ROW * (row + 1))}).text = text
+        _style_samples(shown, height + KEY_ROW * (len(key_rows) + 1) + 6)
     if ids:
         for el in svg.iter():
             if "id" in el.attrib:
@@ -499,34 +662,32 @@ def _province(parent, state: GameState, p, at: Point, label) -> None:
         ).text = mark
 
 
-def _badge(
-    parent,
-    x: float,
-    y: float,
-    text: str,
-    clan: str,
-    anchor: str = "middle",
-    cls: str = "token",
-    faded: bool = False,
-    entry: str = "",
-) -> None:
-    """A token's label: white box, a border in the clan's colour, the clan's initial in the text."""
-    w = label_width(text, 10) + 8
-    x0 = {"middle": x - w / 2, "start": x, "end": x - w}[anchor]
+BADGE_H = 14
+MIN_SHAFT = 22  # an arrow's visible line, from its start to its head, outside every circle and its badge
+SEA_REACH = 54  # a navy's arrow from the sea: its length
+
+
+def badge_width(text: str) -> float:
+    return label_width(text, 10) + 8
+
+
+def _badge(parent, box: Box, text: str, clan: str, cls: str = "token", faded: bool = False, entry: str = "") -> None:
+    """A token's label in its box: white, a border in the clan's colour, the clan's initial in the text."""
     attrs = {"class": cls}
     if entry:
         attrs["data-entry"] = entry
     if faded:
         attrs["opacity"] = "0.55"
     g = ET.SubElement(parent, "g", attrs)
+    x0, y0, x1, _ = box
     ET.SubElement(
         g,
         "rect",
         {
             "x": _n(x0),
-            "y": _n(y - 8),
-            "width": _n(w),
-            "height": "14",
+            "y": _n(y0),
+            "width": _n(x1 - x0),
+            "height": str(BADGE_H),
             "rx": "3",
             "fill": "#fff",
             "stroke": CLAN_FILL.get(clan, "#444"),
@@ -536,33 +697,119 @@ def _badge(
     ET.SubElement(
         g,
         "text",
-        {"x": _n(x0 + w / 2), "y": _n(y + 3), "font-size": "10", "text-anchor": "middle", "font-weight": "bold"},
-    ).text = ("✕ " if faded else "") + text
+        {"x": _n((x0 + x1) / 2), "y": _n(y0 + 11), "font-size": "10", "text-anchor": "middle", "font-weight": "bold"},
+    ).text = text
 
 
-def _arrow(parent, start: Point, end: Point, entry, fate: str) -> None:
+def _badge_text(entry, fate: str) -> str:
+    return ("✕ " if fate in DISCARDED else "") + _marked(entry, fate)
+
+
+class Arrow:
+    """An attack's arrow: a straight line between the two circles, or a bent one (a quadratic curve) where
+    the circles are too close for a line of visible length; the points it passes, for the layout."""
+
+    def __init__(self, start: Point, tip: Point, bend: Point | None = None):
+        self.start, self.tip, self.bend = start, tip, bend
+        if bend is None:
+            ux, uy = _unit(start, tip)
+        else:
+            ux, uy = _unit(bend, tip)
+        self.head = (tip[0] - ux * 10, tip[1] - uy * 10)
+        self.direction = (ux, uy)
+
+    def points(self, n: int = 8) -> list[Point]:
+        if self.bend is None:
+            return [self.start, self.tip]
+        (sx, sy), (cx, cy), (ex, ey) = self.start, self.bend, self.tip
+        return [
+            (
+                (1 - t) ** 2 * sx + 2 * (1 - t) * t * cx + t * t * ex,
+                (1 - t) ** 2 * sy + 2 * (1 - t) * t * cy + t * t * ey,
+            )
+            for t in (i / n for i in range(n + 1))
+        ]
+
+    def at(self, t: float) -> tuple[Point, Point]:
+        """The point a fraction ``t`` along the arrow, and the direction there."""
+        pts = self.points(16)
+        i = min(int(t * (len(pts) - 1)), len(pts) - 2)
+        p, q = pts[i], pts[i + 1]
+        f = t * (len(pts) - 1) - i
+        return (p[0] + f * (q[0] - p[0]), p[1] + f * (q[1] - p[1])), _unit(p, q)
+
+    def length(self) -> float:
+        pts = self.points(16)
+        return sum(math.dist(p, q) for p, q in zip(pts, pts[1:], strict=False))
+
+
+def _land_arrow(space: Space, a: Point, b: Point, ra: float, rb: float, skip: frozenset[str], half: float) -> Arrow:
+    """From the edge of the source's circle to the edge of the target's: straight when that leaves a line
+    of visible length, else bent round to one side (the side clear of other shapes, left first)."""
+    u = _unit(a, b)
+    start = (a[0] + u[0] * (ra + 1), a[1] + u[1] * (ra + 1))
+    tip = (b[0] - u[0] * (rb + 1), b[1] - u[1] * (rb + 1))
+    straight = Arrow(start, tip)
+    if straight.length() >= MIN_SHAFT + 10:
+        return straight
+    options = []
+    for side in (1, -1):
+        turn = side * math.radians(55)
+        su = (u[0] * math.cos(turn) - u[1] * math.sin(turn), u[0] * math.sin(turn) + u[1] * math.cos(turn))
+        eu = (-u[0] * math.cos(turn) - u[1] * math.sin(turn), u[0] * math.sin(turn) - u[1] * math.cos(turn))
+        s = (a[0] + su[0] * (ra + 1), a[1] + su[1] * (ra + 1))
+        e = (b[0] + eu[0] * (rb + 1), b[1] + eu[1] * (rb + 1))
+        n = (-u[1] * side, u[0] * side)
+        mid = ((s[0] + e[0]) / 2, (s[1] + e[1]) / 2)
+        bend = (mid[0] + n[0] * 34, mid[1] + n[1] * 34)
+        options.append(Arrow(s, e, bend))
+    return next((o for o in options if space.path_clear(o.points(), half, skip)), options[0])
+
+
+def _sea_arrow(space: Space, to: Point, r: float, out: Point, skip: frozenset[str], half: float) -> Arrow:
+    """A navy from the sea: from open water (beyond every province's land) to the coast, pointing seaward as
+    far as it can, turned away from other shapes and kept on the picture; never shortened to a stub."""
+    centres = [(x, y) for x, y, _, _ in space.discs]
+    options = []
+    for reach in (SEA_REACH, SEA_REACH - 12, MIN_SHAFT + 14):
+        for a in ANGLES[:11]:
+            d = (out[0] * math.cos(a) - out[1] * math.sin(a), out[0] * math.sin(a) + out[1] * math.cos(a))
+            tip = (to[0] + d[0] * (r + 1), to[1] + d[1] * (r + 1))
+            start = (tip[0] + d[0] * reach, tip[1] + d[1] * reach)
+            options.append(Arrow(start, tip))
+    b = space.bounds
+    at_sea = [
+        o
+        for o in options
+        if b[0] <= o.start[0] <= b[2]
+        and b[1] <= o.start[1] <= b[3]
+        and all(math.dist(o.start, c) > CELL for c in centres)
+    ] or options
+    return next((o for o in at_sea if space.path_clear([o.start, o.tip], half, skip)), at_sea[0])
+
+
+def _draw_arrow(parent, arrow: Arrow, entry, fate: str, number: int) -> _Node:
     kind = str(entry.token.kind)
     dash, w = ARROW_STYLE[kind]
     clan = str(entry.clan)
-    faded = fate in DISCARDED
-    g = ET.SubElement(parent, "g", {"class": f"arrow {kind}", "data-entry": str(entry), "data-fate": fate})
-    if faded:
+    g = ET.SubElement(
+        parent, "g", {"class": f"arrow {kind}", "data-entry": str(entry), "data-fate": fate, "data-arrow": str(number)}
+    )
+    if fate in DISCARDED:
         g.set("opacity", "0.5")
-    ux, uy = _unit(start, end)
-    head = (end[0] - ux * 10, end[1] - uy * 10)
+    (sx, sy), (hx, hy) = arrow.start, arrow.head
+    if arrow.bend is None:
+        d = f"M{_n(sx)},{_n(sy)} L{_n(hx)},{_n(hy)}"
+    else:
+        d = f"M{_n(sx)},{_n(sy)} Q{_n(arrow.bend[0])},{_n(arrow.bend[1])} {_n(hx)},{_n(hy)}"
     for colour, width in (("#222", w + 2), (CLAN_FILL[clan], w)):
-        line = {
-            "x1": _n(start[0]),
-            "y1": _n(start[1]),
-            "x2": _n(head[0]),
-            "y2": _n(head[1]),
-            "stroke": colour,
-            "stroke-width": str(width),
-        }
+        line = {"d": d, "fill": "none", "stroke": colour, "stroke-width": str(width)}
         if dash:
             line["stroke-dasharray"] = dash
-        ET.SubElement(g, "line", line)
+        ET.SubElement(g, "path", line)
+    ux, uy = arrow.direction
     px, py = -uy, ux
+    head, end = arrow.head, arrow.tip
     tip = [
         end,
         (head[0] + px * 8 - ux * 2, head[1] + py * 8 - uy * 2),
@@ -571,37 +818,83 @@ def _arrow(parent, start: Point, end: Point, entry, fate: str) -> None:
     ET.SubElement(
         g, "polygon", {"points": _points(tip), "fill": CLAN_FILL[clan], "stroke": "#222", "stroke-width": "1.5"}
     )
-    mid = ((start[0] + head[0]) / 2, (start[1] + head[1]) / 2)
-    _badge(g, mid[0], mid[1], token_text(entry), clan, faded=faded, cls="strength")
+    return g
+
+
+def _along(arrow: Arrow, w: float, number: int, half: float):
+    """Places for an arrow's badge: on its middle when the line stays visible either side, else beside it,
+    nearest the middle first."""
+    if arrow.length() - 10 >= w + 2 * MIN_SHAFT:
+        yield (arrow.at(0.5)[0], number)
+    for gap in (2, 8, 16, 28, 44):
+        for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8):
+            (x, y), (ux, uy) = arrow.at(t)
+            nx, ny = -uy, ux
+            for side in (1, -1):
+                reach = half + gap + abs(nx) * w / 2 + abs(ny) * BADGE_H / 2
+                yield (x + side * nx * reach, y + side * ny * reach)
+    (x, y), _ = arrow.at(0.5)
+    yield from around(x, y, half, w, BADGE_H, 0.0, gaps=(64, 90, 120, 160))
 
 
 def _inside(p: Point, bounds: Box) -> bool:
     return bounds[0] <= p[0] <= bounds[2] and bounds[1] <= p[1] <= bounds[3]
 
 
-def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point], bounds: Box) -> None:
+def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point], space: Space, names) -> None:
+    """The revealed tokens and the outcomes, laid out in ``space``: the arrows first (each from circle to
+    circle, or from the sea), then the provinces' names moved off any arrow, then every badge where it is
+    clear of circles, arrows, names and the badges before it."""
     board = state.board
     tokens = ET.SubElement(svg, "g", {"id": "tokens", "data-round": str(report.round)})
+    radius = {pid: COAST if state.is_coastal(pid) else RADIUS for pid in centre}
+    fates = sorted(report.fates, key=lambda f: f.entry.key)
+    arrows: dict[int, tuple[Arrow, _Node]] = {}
+    # the land arrows, then the sea's (which turn away from the others)
+    order = sorted(
+        (i for i, tf in enumerate(fates) if tf.entry.source is not None and str(tf.entry.token.kind) in ARROW_STYLE),
+        key=lambda i: (fates[i].entry.on_sea, fates[i].entry.key),
+    )
+    for i in order:
+        e, fate = fates[i].entry, str(fates[i].fate)
+        half = ARROW_STYLE[str(e.token.kind)][1] / 2 + 2
+        if e.on_sea:
+            out = _seaward(e.province, centre, board.neighbours)
+            arrow = _sea_arrow(space, centre[e.province], radius[e.province], out, frozenset({e.province}), half)
+        else:
+            assert e.source is not None  # an arrow crosses a border
+            skip = frozenset({e.source, e.province})
+            a, b = centre[e.source], centre[e.province]
+            arrow = _land_arrow(space, a, b, radius[e.source], radius[e.province], skip, half)
+        pts = arrow.points()
+        for p, q in zip(pts, pts[1:], strict=False):
+            space.bars.append((p, q, half, i))
+        space.bars.append((arrow.head, arrow.tip, 9.0, i))
+        arrows[i] = (arrow, _draw_arrow(tokens, arrow, e, fate, i))
+    # the names, moved where an arrow crosses them
+    for pid in sorted(names):
+        x, baseline, anchor = names[pid]
+        box = text_box(x, baseline, anchor, label_width(pid))
+        if space.clear(box):
+            space.boxes.append(box)
+        else:
+            names[pid] = _name_at(space, pid, *centre[pid])
+    for i, (arrow, g) in arrows.items():
+        e, fate = fates[i].entry, str(fates[i].fate)
+        text = token_text(e)
+        w = badge_width(("✕ " if fate in DISCARDED else "") + text)
+        half = ARROW_STYLE[str(e.token.kind)][1] / 2 + 2
+        box = space.place(w, BADGE_H, _along(arrow, w, i, half))
+        _badge(g, box, ("✕ " if fate in DISCARDED else "") + text, str(e.clan), faded=fate in DISCARDED, cls="strength")
     stacks: dict[str, int] = {}
-    for tf in sorted(report.fates, key=lambda f: f.entry.key):
+    for i, tf in enumerate(fates):
         e, fate = tf.entry, str(tf.fate)
+        if i in arrows:
+            continue
+        text = _badge_text(e, fate)
+        w = badge_width(text)
         kind = str(e.token.kind)
-        if e.source is not None and kind in ARROW_STYLE:
-            if e.on_sea:
-                to = centre[e.province]
-                out = _seaward(e.province, centre, board.neighbours)
-                reach = COAST + 52
-                while reach > COAST + 20 and not _inside((to[0] + out[0] * reach, to[1] + out[1] * reach), bounds):
-                    reach -= 4  # the arrow comes from the sea but stays on the picture
-                start = (to[0] + out[0] * reach, to[1] + out[1] * reach)
-                end = (to[0] + out[0] * (COAST + 1), to[1] + out[1] * (COAST + 1))
-            else:
-                a, b = centre[e.source], centre[e.province]
-                u = _unit(a, b)
-                start = (a[0] + u[0] * 8, a[1] + u[1] * 8)
-                end = (b[0] - u[0] * (RADIUS + 1), b[1] - u[1] * (RADIUS + 1))
-            _arrow(tokens, start, end, e, fate)
-        elif e.source is not None:  # a raid, diplomacy or bluff on a border: marked on the border
+        if e.source is not None:  # a raid, diplomacy or bluff on a border: marked on the border
             if e.on_sea:
                 to = centre[e.province]
                 out = _seaward(e.province, centre, board.neighbours)
@@ -609,31 +902,19 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
             else:
                 a, b = centre[e.source], centre[e.province]
                 at = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            _badge(
-                tokens,
-                at[0],
-                at[1],
-                _marked(e, fate),
-                str(e.clan),
-                faded=fate in DISCARDED,
-                cls=f"border-token {kind}",
-                entry=str(e),
+            box = space.place(
+                w, BADGE_H, around(at[0], at[1], 0, w, BADGE_H, math.pi / 2, gaps=(0, 4, 10, 18, 30, 46, 64, 90, 120))
             )
-        else:  # in the province's centre: stacked at its left
+            cls = f"border-token {kind}"
+        else:  # in the province: beside its circle, stacked at its left
             x, y = centre[e.province]
-            i = stacks.get(e.province, 0)
-            stacks[e.province] = i + 1
-            _badge(
-                tokens,
-                x - RADIUS - 3,
-                y - 10 + 15 * i,
-                _marked(e, fate),
-                str(e.clan),
-                anchor="end",
-                faded=fate in DISCARDED,
-                cls=f"centre-token {kind}",
-                entry=str(e),
-            )
+            n = stacks.get(e.province, 0)
+            stacks[e.province] = n + 1
+            r = radius[e.province]
+            stack = [(x - r - 3 - w / 2, y - 3 + 16 * k) for k in (n, -n, n + 1, -n - 1, n + 2)]
+            box = space.place(w, BADGE_H, chain(stack, around(x, y, r, w, BADGE_H, math.pi)))
+            cls = f"centre-token {kind}"
+        _badge(tokens, box, text, str(e.clan), cls=cls, faded=fate in DISCARDED, entry=str(e))
     outcomes = ET.SubElement(svg, "g", {"id": "outcomes"})
     marks: dict[str, list[tuple[str, str]]] = {}
     for battle in report.battles:
@@ -653,27 +934,23 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
         marks.setdefault(d.province, []).append(("defended: +1▲", "defense"))
     for pid, items in sorted(marks.items()):
         x, y = centre[pid]
-        for i, (text, cls) in enumerate(items):
-            w = label_width(text, 10) + 8
+        r = radius[pid]
+        for k, (text, cls) in enumerate(items):
+            w = badge_width(text)
+            stack = [(x + r + 3 + w / 2, y - 13 + 16 * j) for j in (k, k + 1, -k - 1, k + 2)]
+            x0, y0, x1, y1 = space.place(w, BADGE_H, chain(stack, around(x, y, r, w, BADGE_H, 0.0)))
             g = ET.SubElement(outcomes, "g", {"class": f"outcome {cls}", "data-province": pid})
             ET.SubElement(
                 g,
                 "rect",
-                {
-                    "x": _n(x + RADIUS + 3),
-                    "y": _n(y - 20 + 15 * i),
-                    "width": _n(w),
-                    "height": "14",
-                    "rx": "7",
-                    "fill": "#222",
-                },
+                {"x": _n(x0), "y": _n(y0), "width": _n(x1 - x0), "height": str(BADGE_H), "rx": "7", "fill": "#222"},
             )
             ET.SubElement(
                 g,
                 "text",
                 {
-                    "x": _n(x + RADIUS + 3 + w / 2),
-                    "y": _n(y - 9 + 15 * i),
+                    "x": _n((x0 + x1) / 2),
+                    "y": _n(y0 + 11),
                     "font-size": "10",
                     "text-anchor": "middle",
                     "fill": "#fff",
@@ -690,6 +967,13 @@ def _marked(entry, fate: str) -> str:
     if fate in ("bluff", "lion_bluff"):
         return text + " (bluff)"
     return text
+
+
+def _legend_boxes(state: GameState, width: float) -> list[Box]:
+    """The places of the legend's heading and clan names at the top of the map: kept free of badges."""
+    head = (-MARGIN + 2, -MARGIN + 2, -MARGIN + 4 + label_width("Round 5: tokens as revealed", 16), -MARGIN + 24)
+    rows = (width - 112, -MARGIN + 22, width + MARGIN - 4, -MARGIN + 24 + 16 * len(state.clans))
+    return [head, rows]
 
 
 def _legend(svg, state: GameState, width: float, report: RoundReport | None) -> None:

@@ -24,8 +24,9 @@ class Page:
 
 
 # --- a game ------------------------------------------------------------------------------------------------
-def game(g: dict) -> Page:
-    return Page(("game", g["game"]), "game.html", {"g": g})
+def game(g: dict, at: dict | None = None) -> Page:
+    """A game's page; ``at``: its tournament table, labelled when called or entered by the judge."""
+    return Page(("game", g["game"]), "game.html", {"g": g, "at": at})
 
 
 def game_round(g: dict, round_no: int, svg: str) -> Page:
@@ -42,10 +43,10 @@ def round_picture(game_id: str, round_no: int, svg: str) -> Page:
     return Page(("round_svg", game_id, str(round_no)), body=svg, media_type="image/svg+xml")
 
 
-def game_site(events: Sequence, fold) -> Iterator[Page]:
+def game_site(events: Sequence, fold, at: dict | None = None) -> Iterator[Page]:
     """A game's page, its board, and each round's page and picture."""
     g = gv.game_page(events, fold=fold)
-    yield game(g)
+    yield game(g, at)
     yield board_picture(g["game"], g["board_svg"])
     for p in fold.rounds:
         svg = gv.round_svg(fold, p.round)
@@ -101,4 +102,4 @@ def tournament_site(loaded, venue, *, url: str, events_of: Callable[[str], Seque
     for game_id in posting.posted_games(loaded.tournament, venue.posted):
         events = events_of(game_id)
         if events:
-            yield from game_site(events, Fold.of(events))
+            yield from game_site(events, Fold.of(events), tview.game_table(loaded.tournament, venue.posted, game_id))

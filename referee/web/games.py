@@ -47,7 +47,8 @@ def round_picture(game: str, round_no: str, read: Read):
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, read: Read):
     events, _, _, g = read.game_page(game)
-    return respond(site.game(g), heads_url=f"/api/games/{game}/head", etag=read.head(events))
+    at = read.table_of(game) if g.get("table") else None
+    return respond(site.game(g, at), heads_url=f"/api/games/{game}/head", etag=read.head(events))
 
 
 @router.get("/games/{game}/rounds/{round_no}", response_class=HTMLResponse)

@@ -11,6 +11,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -159,6 +160,19 @@ class Reader:
         tag names it); the clock's minutes left are counted at each request."""
         tp = self.cache.get(("tp", loaded.tournament.id, tag), lambda: tview.tournament_page(loaded, venue))
         return {**tp, "clock": tview.clock_view(venue.clock)}
+
+    def table_of(self, game: str) -> dict | None:
+        """The posted tournament table a game is played at, and whether it was called or entered by the judge."""
+        from ..log import tournaments as tlog, venue as venue_log
+
+        for t in self.tournaments():
+            tid = t["tournament"]
+            events = tlog.read_events(self.store, tid)
+            tour = self.cache.get(("tournament", tid, len(events), events[-1].hash), partial(tlog.fold, events))
+            found = tview.game_table(tour, venue_log.read(self.store, tid).posted, game)
+            if found:
+                return found
+        return None
 
     @staticmethod
     def posted_round(loaded, venue, tid: str, round_no: str) -> int:

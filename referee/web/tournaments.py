@@ -1,5 +1,5 @@
 """A tournament's pages: standings, a posted round's seating, tables and printable sheet, a player's page, and
-the projector cycling standings, seating and the top tables' boards."""
+the projector paging through standings, seating and the tables' boards."""
 
 from __future__ import annotations
 
@@ -61,20 +61,34 @@ def sheet(tid: str, round_no: str, read: Read, request: Request):
 
 
 @router.get("/projector", response_class=HTMLResponse)
-def projector(tid: str, read: Read, view: str = "standings", pause: int = 0, top: int = 8, seconds: int = 20):
+def projector(
+    tid: str, read: Read, view: str = "standings", page: int = 1, pause: int = 0, top: int = 0, seconds: int = 20
+):
+    """The venue's screen: each view paged to fill it (standings rows, seating cards, boards), the pages shown in
+    turn; ``top``: the most boards on one screen (0: by the count of tables)."""
     from ..views.board_svg import board_svg
 
     loaded, venue, tag = read.tournament_of(tid)
     view = view if view in VIEWS else "standings"
-    top, seconds = max(1, min(top, 40)), max(5, min(seconds, 300))
+    top, seconds = max(0, min(top, 40)), max(5, min(seconds, 300))
     tp = read.tournament_page(loaded, venue, tag)
-    nxt = VIEWS[(VIEWS.index(view) + 1) % len(VIEWS)]
-    base = f"/tournaments/{tid}/projector?top={top}&seconds={seconds}"
-    s = tview.seating_page(loaded, venue, tp["current"]) if view == "seating" and tp["current"] else None
-    boards, more = [], 0
-    if view == "boards" and tp["current"]:
-        status = tp["status"]
-        for x in status[:top]:
+    s = tview.seating_page(loaded, venue, tp["current"]) if tp["current"] else None
+    screens = {
+        "standings": tview.pages(len(tp["rows"]), tview.STANDINGS_ROWS),
+        "seating": tview.pages(len(s["tables"]) if s else 0, tview.SEATING_CARDS),
+        "boards": tview.pages(len(tp["status"]), top or tview.GRID_BOARDS),
+    }
+    page = max(1, min(page, len(screens[view])))
+    first, end = screens[view][page - 1]
+    if page < len(screens[view]):
+        nxt, nxt_page = view, page + 1
+    else:
+        nxt, nxt_page = VIEWS[(VIEWS.index(view) + 1) % len(VIEWS)], 1
+    base = f"/tournaments/{tid}/projector?seconds={seconds}" + (f"&top={top}" if top else "")
+    boards = []
+    if view == "boards":
+        for x in tp["status"][first:end]:
+            svg = ""
             if x["game"] and x["game"] in loaded.live:
                 _, fold, key = read.fold_of(x["game"])
 
@@ -85,10 +99,15 @@ def projector(tid: str, read: Read, view: str = "standings", pause: int = 0, top
                         cards=False,
                         title=f"Table {x['table']}: the board",
                         ids=f"t{x['table']}-",
+                        key=False,
                     )
 
-                boards.append({**x, "svg": read.cache.get(("grid",) + key, grid_svg)})
-        more = max(0, len(status) - top)
+                svg = read.cache.get(("grid",) + key, grid_svg)
+            source = tview.SOURCE_LABEL.get(tview.STATE_SOURCE.get(x["state"], ""), "")
+            boards.append({**x, "svg": svg, "source": source})
+    shown = {"standings": tp["rows"][first:end], "seating": s["tables"][first:end] if s else [], "boards": boards}[view]
+    total = {"standings": len(tp["rows"]), "seating": len(s["tables"]) if s else 0, "boards": len(tp["status"])}[view]
+    cols, rows = tview.grid_shape(len(shown), {"seating": 1.6, "boards": tview.BOARD_ASPECT}.get(view, 1.0))
     return html(
         "projector.html",
         200,
@@ -96,13 +115,18 @@ def projector(tid: str, read: Read, view: str = "standings", pause: int = 0, top
         tp=tp,
         view=view,
         s=s,
-        boards=boards,
-        more=more,
+        shown=shown,
+        first=first,
+        page=page,
+        pages=len(screens[view]),
+        cols=cols,
+        grid_rows=rows,
+        total=total,
         paused=bool(pause),
         seconds=seconds,
-        top_rows=max(10, top * 3),
         next_view=nxt,
-        next_url=f"{base}&view={nxt}",
-        pause_url=f"{base}&view={view}&pause=1",
-        resume_url=f"{base}&view={nxt}",
+        next_page=nxt_page,
+        next_url=f"{base}&view={nxt}&page={nxt_page}",
+        pause_url=f"{base}&view={view}&page={page}&pause=1",
+        resume_url=f"{base}&view={nxt}&page={nxt_page}",
     )
