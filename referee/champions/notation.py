@@ -77,6 +77,7 @@ def parse_setup(text: str) -> Setup:
     cards: list[ChampionCard] = []
     options: dict[str, object] = {}
     problems: list[str] = []
+    rules: list[str] = []
     for n, line in lines(text):
         key, sep, rest = line.partition(":")
         key, rest = key.strip().lower(), rest.strip()
@@ -125,9 +126,12 @@ def parse_setup(text: str) -> Setup:
         opts = Options.from_dict(options)
     except ChampionsError as exc:
         problems.append(f"setup: {exc}")
+        rules.append(exc.rule)
         opts = Options()
     if problems:
-        raise ChampionsError("\n".join(problems))
+        refused = ChampionsError("\n".join(problems))
+        refused.rule = ", ".join(rules)
+        raise refused
     return Setup(
         scenario=fields["scenario"],
         difficulty=numbers["difficulty"],
