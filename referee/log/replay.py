@@ -49,6 +49,7 @@ from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
 from .events import ENDED, OVER, Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
+from .kinds import CREATING
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
@@ -256,6 +257,11 @@ class Fold:
         return None
 
     def _apply(self, type_: str, data: dict, outcome: tuple | None) -> RoundReport | None:
+        if type_ in CREATING:
+            raise ReplayError(
+                f"a Champions of Rokugan record ({CREATING[type_]}): "
+                "`referee champions show|replay|verify|export` read it"
+            )
         if type_ == EventType.GAME_CREATED:
             self._created(data)
             return None
