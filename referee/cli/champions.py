@@ -457,6 +457,9 @@ def _campaign(fold, json_out: bool) -> None:
     from .render import _table
 
     _print(f"campaign {data['campaign']}: players {', '.join(data['players'])}")
+    if not data["plays"]:
+        _print("no scenario logged yet: `referee champions campaign log CAMPAIGN GAME` once a scenario has ended")
+        return
     table = _table("")
     for col in ("event", "scenario", "result", "difference", *data["players"], "Glorified", "Intermission card"):
         table.add_column(col)

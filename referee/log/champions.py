@@ -162,6 +162,9 @@ def fold_scenario(events: Sequence[Event]) -> ScenarioFold:
     for e in events[1:]:
         if e.type in (CORRECTED, RETRACTED):
             fold.steps.append(Step(e.seq, e.type, tuple(e.data.get("lines", [])), (), f"reason: {e.data['reason']}"))
+        elif e.seq not in live:  # retracted: still in the record, taken back
+            said = tuple(e.data["lines"]) if e.type == REPORTED else (f"end: objectives {e.data['objectives']}",)
+            fold.steps.append(Step(e.seq, e.type, said, ()))
     fold.steps.sort(key=lambda s: s.seq)
     for s in fold.steps:
         s.taken_back = taken.get(s.seq, s.taken_back)

@@ -29,7 +29,7 @@ def champions_status(events: Sequence[Event]) -> str:
         logged = sum(e.type == "ChampionsCampaignLogged" for e in live)
         ended = next((e for e in live if e.type == "ChampionsCampaignEnded"), None)
         if ended is not None:
-            return f"champions campaign: over, {' and '.join(ended.payload.get('choosers', []))} choose the ending"
+            return f"champions campaign: over, the ending chosen by {' and '.join(ended.payload.get('choosers', []))}"
         return f"champions campaign: {logged} scenario(s) logged"
     ended = next((e for e in live if e.type == "ChampionsEnded"), None)
     if ended is not None:
