@@ -200,3 +200,26 @@ def test_the_casebook_command_runs_both_games():
     assert all(r["passed"] for r in rows)
     only = casebook("referee/data/casebook/champions", "-k", "campaign")
     assert only.returncode == 0 and only.stdout.strip().endswith("9 passed, 0 failed")
+
+
+def test_a_campaign_notices_a_scenario_corrected_after_it_was_logged(home):
+    ok(home, "champions", "campaign", "new", "c", "--players", "Ann,Ben,Cho")
+    ok(home, "champions", "new", "s", "examples/champions/fallen-lion.txt")
+    ok(home, "champions", "event", "s", "Matsu Tsuko: eliminates Oni Lord, 8 glory")
+    ok(home, "champions", "end", "s", "--objectives", "missed")
+    assert "not a Champions of Rokugan campaign" in refused(home, "champions", "campaign", "log", "s", "s").stderr
+    ok(home, "champions", "campaign", "log", "c", "s")
+    assert "already in the Campaign Log" in refused(home, "champions", "campaign", "log", "c", "s").stderr
+    assert "verified" in ok(home, "champions", "verify", "c").stdout
+    ok(home, "champions", "correct", "s", "2", "Matsu Tsuko: eliminates Oni Lord, 6 glory", "--reason", "wrong card")
+    changed = refused(home, "champions", "verify", "c")
+    assert "scenario s changed since it was logged: retract the line, log it again" in changed.stderr
+    ok(home, "champions", "retract", "c", "2", "--reason", "the scenario was corrected")
+    log = reads(home, "champions", "campaign", "log", "c", "s")
+    assert log["totals"] == {"Ann": 5, "Ben": 0, "Cho": 0}  # 6 Glory - 1 Destiny: the corrected play
+    assert "verified" in ok(home, "champions", "verify", "c").stdout
+    exported = ok(home, "champions", "export", "c").stdout
+    other = home / "other"
+    other.mkdir()
+    (other / "c.jsonl").write_text(exported)
+    assert "imported c: 4 events" in referee(str(other / "x.db"), "champions", "import", "c.jsonl", home=other).stdout
