@@ -12,7 +12,9 @@ from hypothesis import given, strategies as st
 from referee.champions import (
     ChampionCard,
     ChampionsError,
+    Objective,
     Setup,
+    Timing,
     apply,
     end,
     format_event,
@@ -164,3 +166,48 @@ def test_the_package_calls_no_io_builtins():
     files = sorted((ROOT / "referee" / "champions").glob("*.py"))
     assert len(files) >= 4
     assert [(p.name, call) for p in files for call in io_calls(ast.parse(p.read_text()))] == []
+
+
+any_event = st.one_of(
+    events,
+    st.builds(
+        ObjectiveTaken,
+        names,
+        st.builds(
+            lambda n, t, g, lo: Objective(n, t, g, min(lo, g)),
+            words,
+            st.sampled_from(list(Timing)),
+            st.integers(0, 5),
+            st.integers(0, 5),
+        ),
+    ),
+)
+
+
+@given(st.lists(any_event, max_size=40), st.booleans())
+def test_any_game_keeps_the_invariants(reports, objectives_met):
+    """Whatever the table reports (refused reports skipped): the Group Honor is live (CR-01), the gauges stay
+    on their tracks (p.14, p.16), bonus tokens are earned once each (CR-07); at the end the Threshold moves by
+    at most 5 for Glory (CR-05), no Glory is above 25 (CR-08) and victory is exactly p.31's conditions."""
+    s = set_up(parse_setup(EXAMPLE))
+    peak = {c.name: 0 for c in s.champions}
+    for event in reports:
+        try:
+            s = apply(s, event).scenario
+        except ChampionsError:
+            continue
+        assert s.group_honor == s.live_honor()
+        for c in s.champions:
+            peak[c.name] = max(peak[c.name], c.glory)
+            assert -5 <= c.honor <= 10 and 0 <= c.glory <= 25 and 0 <= c.purity <= 5
+            assert len(set(c.bonuses)) == len(c.bonuses) and all(b <= peak[c.name] for b in c.bonuses)
+    if any(not c.out and c.purity == 0 for c in s.champions):
+        with pytest.raises(ChampionsError, match="neither Corrupted nor Eliminated"):
+            end(s, objectives_met)
+        return
+    ending = end(s, objectives_met)
+    assert abs(ending.threshold - s.threshold) <= 5
+    assert all(g <= 25 for _, g in ending.glory)
+    assert ending.victory == (objectives_met and ending.group_honor >= ending.threshold)
+    assert ending.difference == ending.group_honor - ending.threshold
+    assert all(not ending.scenario.champion(n).card.companion for n in ending.glorified)
