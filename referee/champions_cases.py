@@ -59,7 +59,7 @@ from .champions import (
 )
 from .champions.campaign import Campaign, CampaignResult, Play
 from .champions.notation import lines
-from .engine.model.errors import RefereeError
+from .engine import RefereeError
 
 CASE_KEYS = {"id", "cites", "summary", "setup", "reports", "end", "expect", "players", "play", "campaign_end"}
 EXPECT_KEYS = {

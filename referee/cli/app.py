@@ -76,7 +76,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-MODULES = (standalone, games, logcmds, retract, table_session, rules, champions, serve)  # `--help` order (and `tournament`)
+MODULES = (
+    standalone,
+    games,
+    logcmds,
+    retract,
+    table_session,
+    rules,
+    champions,
+    serve,
+)  # `--help` order (and `tournament`)
 for module in MODULES:
     app.add_typer(module.commands)
 

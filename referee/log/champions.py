@@ -38,7 +38,7 @@ from ..champions import (
     parse_setup,
     set_up,
 )
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from . import kinds
 from .events import Event, EventType, ReplayError, canonical_json, check_chain
 from .records import RecordError, parse_jsonl
@@ -54,7 +54,26 @@ C_CREATED = "ChampionsCampaignCreated"
 C_LOGGED = "ChampionsCampaignLogged"
 C_ENDED = "ChampionsCampaignEnded"
 RETRACTED = EventType.EVENT_RETRACTED.value
-TYPES = frozenset({CREATED, REPORTED, CORRECTED, ENDED, C_CREATED, C_LOGGED, C_ENDED})
+# The fields of each payload (version 1): the store never reads a payload, so this record checks its own.
+SCHEMA: dict[str, dict[str, type]] = {
+    CREATED: {"game": str, "kind": str, "setup": list, "referee_version": str},
+    REPORTED: {"turn": int, "lines": list},
+    CORRECTED: {"seq": int, "lines": list, "reason": str},
+    ENDED: {"objectives": str, "result": str, "digest": str},
+    C_CREATED: {"game": str, "kind": str, "players": list, "referee_version": str},
+    C_LOGGED: {"scenario_game": str, "scenario_head": str, "play": dict},
+    C_ENDED: {"choosers": list, "totals": dict},
+    RETRACTED: {"seq": int, "type": str, "reason": str},
+}
+PLAY = {
+    "game": str,
+    "scenario": str,
+    "victory": bool,
+    "difference": int,
+    "glory": list,
+    "glorified": list,
+    "intermission": list,
+}
 
 
 class ChampionsRefused(RefereeError):
@@ -65,6 +84,27 @@ def refused(exc: ChampionsError, where: str = "") -> ChampionsRefused:
     return ChampionsRefused(f"{where}{exc.message}")
 
 
+def data(e: Event) -> dict[str, Any]:
+    """An event's payload, its fields checked (ReplayError naming the event otherwise)."""
+    fields = SCHEMA.get(e.type)
+    if fields is None:
+        raise ReplayError(f"{e.type} has no place in a Champions of Rokugan record", seq=e.seq)
+    if e.payload_version != 1:
+        raise ReplayError(
+            f"{e.type} payload version {e.payload_version} is newer than this referee knows (1)", seq=e.seq
+        )
+    p = e.payload
+    wanted = {**fields, **(PLAY if e.type == C_LOGGED and isinstance(p.get("play"), dict) else {})}
+    for name, kind in wanted.items():
+        value = p["play"].get(name) if name in PLAY and e.type == C_LOGGED else p.get(name)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ReplayError(f"{e.type} payload field {name!r} must be {kind.__name__}, got {value!r}", seq=e.seq)
+    lists = [p.get("lines"), p.get("setup"), p.get("players"), p.get("choosers")]
+    if any(isinstance(x, list) and not all(isinstance(v, str) for v in x) for x in lists):
+        raise ReplayError(f"{e.type} payload: its lines must be text", seq=e.seq)
+    return p
+
+
 def kind_of(events: Sequence[Event]) -> str | None:
     """The record's kind, from its creating event: 'champions', 'champions-campaign', None for another game's."""
     kind = kinds.kind_of(events)
@@ -73,10 +113,10 @@ def kind_of(events: Sequence[Event]) -> str | None:
 
 # --- the store: the one place Champions records are written --------------------------------------------
 def store_append(store: Store, game: str, items: list[tuple[str, dict[str, Any]]], after: Event | None, kind: str):
-    """Append to a Champions record. The kind is in the creating event's payload; when the store takes a
-    record kind of its own (``kind=``), it is passed here and nowhere else."""
-    del kind  # recorded in the creating event's payload (ChampionsScenarioCreated / ChampionsCampaignCreated)
-    return store.append(game, items, after)
+    """Append to a Champions record: the one place they are written. A new record is created with its kind
+    (the store's ``game.kind``); the creating event's payload names it too, so that an exported record
+    carries its kind into another database."""
+    return store.append(game, items, after, kind=kind if after is None else None)
 
 
 # --- a scenario ------------------------------------------------------------------------------------------
@@ -113,7 +153,7 @@ def fold_scenario(events: Sequence[Event]) -> ScenarioFold:
     live: dict[int, tuple[Event, tuple[str, ...]]] = {}
     taken: dict[int, str] = {}
     for e in events[1:]:
-        d = e.data
+        d = data(e)
         if e.type == REPORTED:
             live[e.seq] = (e, tuple(d["lines"]))
         elif e.type == ENDED:
@@ -132,11 +172,11 @@ def fold_scenario(events: Sequence[Event]) -> ScenarioFold:
         else:
             raise ReplayError(f"{e.type} has no place in a Champions scenario record", seq=e.seq)
     try:
-        scenario = set_up(parse_setup("\n".join(events[0].data["setup"])))
+        scenario = set_up(parse_setup("\n".join(data(events[0])["setup"])))
     except ChampionsError as exc:
         raise ReplayError(f"the setup: {exc.message}", seq=1) from None
     fold = ScenarioFold(events[0].game, scenario, last=events[-1])
-    fold.steps.append(Step(1, CREATED, tuple(events[0].data["setup"]), ()))
+    fold.steps.append(Step(1, CREATED, tuple(data(events[0])["setup"]), ()))
     names = tuple(c.name for c in scenario.champions)
     for seq in sorted(live):
         e, lines = live[seq]
@@ -150,20 +190,20 @@ def fold_scenario(events: Sequence[Event]) -> ScenarioFold:
             notes.extend(out.notes)
         if e.type == ENDED:
             try:
-                fold.ending = end(fold.scenario, e.data["objectives"] == "met")
+                fold.ending = end(fold.scenario, data(e)["objectives"] == "met")
             except ChampionsError as exc:
                 raise ReplayError(exc.message, seq=seq) from None
             fold.scenario = fold.ending.scenario
-            fold.digest_ok = ending_digest(fold.ending) == e.data["digest"] and e.data["result"] == (
+            fold.digest_ok = ending_digest(fold.ending) == data(e)["digest"] and data(e)["result"] == (
                 "victory" if fold.ending.victory else "defeat"
             )
-            lines = (f"end: objectives {e.data['objectives']}",)
+            lines = (f"end: objectives {data(e)['objectives']}",)
         fold.steps.append(Step(seq, e.type, lines, tuple(notes)))
     for e in events[1:]:
         if e.type in (CORRECTED, RETRACTED):
-            fold.steps.append(Step(e.seq, e.type, tuple(e.data.get("lines", [])), (), f"reason: {e.data['reason']}"))
+            fold.steps.append(Step(e.seq, e.type, tuple(data(e).get("lines", [])), (), f"reason: {data(e)['reason']}"))
         elif e.seq not in live:  # retracted: still in the record, taken back
-            said = tuple(e.data["lines"]) if e.type == REPORTED else (f"end: objectives {e.data['objectives']}",)
+            said = tuple(data(e)["lines"]) if e.type == REPORTED else (f"end: objectives {data(e)['objectives']}",)
             fold.steps.append(Step(e.seq, e.type, said, ()))
     fold.steps.sort(key=lambda s: s.seq)
     for s in fold.steps:
@@ -271,7 +311,7 @@ def _append_checked(store: Store, events: list[Event], type_: str, payload: dict
     """A correction or retraction: the whole log folded with it before anything is written."""
     from .events import chain
 
-    candidate = chain(events[0].game, events[-1], type_, payload)
+    candidate = chain(events[0].game, events[-1], type_, payload, version=1)
     try:
         fold = fold_scenario([*events, candidate])
     except ReplayError as exc:
@@ -314,7 +354,7 @@ def fold_campaign(events: Sequence[Event]) -> CampaignFold:
     if kind_of(events) != CAMPAIGN_KIND:
         raise ReplayError(f"{events[0].game if events else '?'} is not a Champions of Rokugan campaign record")
     try:
-        campaign = new_campaign(events[0].game, tuple(events[0].data["players"]))
+        campaign = new_campaign(events[0].game, tuple(data(events[0])["players"]))
     except ChampionsError as exc:
         raise ReplayError(exc.message, seq=1) from None
     live: dict[int, Event] = {}
@@ -323,21 +363,26 @@ def fold_campaign(events: Sequence[Event]) -> CampaignFold:
         if e.type == C_LOGGED:
             live[e.seq] = e
         elif e.type == RETRACTED:
-            if e.data["seq"] not in live:
-                raise ReplayError(f"event {e.data['seq']} is no logged scenario in effect", seq=e.seq)
-            del live[e.data["seq"]]
+            if data(e)["seq"] not in live:
+                raise ReplayError(f"event {data(e)['seq']} is no logged scenario in effect", seq=e.seq)
+            del live[data(e)["seq"]]
         elif e.type == C_ENDED:
             ended = e
         else:
             raise ReplayError(f"{e.type} has no place in a Champions campaign record", seq=e.seq)
     logged = []
     for seq, e in sorted(live.items()):
-        play = play_from(e.data["play"])
+        try:
+            play = play_from(data(e)["play"])
+        except (TypeError, ValueError):
+            raise ReplayError(
+                "ChampionsCampaignLogged: its glory is not a list of [player, glory] pairs", seq=seq
+            ) from None
         try:
             campaign = add_play(campaign, play)
         except ChampionsError as exc:
             raise ReplayError(exc.message, seq=seq) from None
-        logged.append((seq, play, e.data["scenario_game"], e.data["scenario_head"]))
+        logged.append((seq, play, data(e)["scenario_game"], data(e)["scenario_head"]))
     result = None
     if ended is not None:
         try:
@@ -398,7 +443,7 @@ def retract_logged(store: Store, name: str, seq: int, reason: str) -> CampaignFo
 
     payload = {"seq": seq, "type": target.type, "reason": reason}
     try:
-        fold_campaign([*events, chain(name, events[-1], RETRACTED, payload)])
+        fold_campaign([*events, chain(name, events[-1], RETRACTED, payload, version=1)])
     except ReplayError as exc:
         raise ChampionsRefused(f"{name}: refused, the log would not replay: {exc}") from None
     return fold_campaign([*events, *store_append(store, name, [(RETRACTED, payload)], events[-1], CAMPAIGN_KIND)])
@@ -446,5 +491,5 @@ def import_record(store: Store, text: str) -> list[Event]:
     problems = verify(events)
     if problems:
         raise ChampionsRefused(problems[0], hint="the file was refused whole; nothing was stored")
-    store.import_logs([events])
+    store.import_logs([events], kind=str(kind_of(events)))
     return events

@@ -79,20 +79,6 @@ SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload ver
     EventType.GAME_ENDED: {"scores": dict, "winners": list, "tiebreak": str, "digest": str},
 }
 
-# Champions of Rokugan's records (referee/log/champions.py): their own event types, chained, stored and
-# checked like these; a retraction is the EventRetracted above. Their first event names the record's kind.
-CHAMPIONS_SCHEMA: dict[str, dict[str, type]] = {
-    "ChampionsScenarioCreated": {"game": str, "kind": str, "setup": list, "referee_version": str},
-    "ChampionsReported": {"turn": int, "lines": list},
-    "ChampionsCorrected": {"seq": int, "lines": list, "reason": str},
-    "ChampionsEnded": {"objectives": str, "result": str, "digest": str},
-    "ChampionsCampaignCreated": {"game": str, "kind": str, "players": list, "referee_version": str},
-    "ChampionsCampaignLogged": {"scenario_game": str, "scenario_head": str, "play": dict},
-    "ChampionsCampaignEnded": {"choosers": list, "totals": dict},
-}
-CURRENT_VERSION.update(dict.fromkeys(CHAMPIONS_SCHEMA, 1))
-SCHEMA.update(CHAMPIONS_SCHEMA)
-
 
 # --- upcasting ------------------------------------------------------------------------------------
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]

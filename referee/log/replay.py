@@ -213,6 +213,12 @@ class Fold:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
         event's effect, already computed on this fold so that it is not computed twice: ``(state,
         report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
+        if event.type in CREATING:  # another kind of record: its own commands read it
+            raise ReplayError(
+                f"a Champions of Rokugan record ({CREATING[event.type]}): "
+                "`referee champions show|replay|verify|export` read it",
+                seq=event.seq,
+            )
         data = event.data
         try:
             if self.ended and event.type not in CORRECTIONS:
@@ -257,11 +263,6 @@ class Fold:
         return None
 
     def _apply(self, type_: str, data: dict, outcome: tuple | None) -> RoundReport | None:
-        if type_ in CREATING:
-            raise ReplayError(
-                f"a Champions of Rokugan record ({CREATING[type_]}): "
-                "`referee champions show|replay|verify|export` read it"
-            )
         if type_ == EventType.GAME_CREATED:
             self._created(data)
             return None
