@@ -7,6 +7,7 @@
     logcmds     replay, verify, export, import, what-if, correct
     retract     retract
     table_session  `referee table`: the interactive table session (its logic: session.py)
+    champions   `referee champions ...`: Champions of Rokugan's scenario tracker and campaign log
     tournament  `referee tournament ...`: roll call, seating, results, standings
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
     venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
@@ -24,7 +25,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
-from . import games, logcmds, retract, rules, serve, standalone, table_session
+from . import champions, games, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
 
@@ -75,7 +76,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, retract, table_session, rules, serve):  # `--help` order (and `tournament`)
+MODULES = (
+    standalone,
+    games,
+    logcmds,
+    retract,
+    table_session,
+    rules,
+    champions,
+    serve,
+)  # `--help` order (and `tournament`)
+for module in MODULES:
     app.add_typer(module.commands)
 
 

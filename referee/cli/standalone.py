@@ -10,6 +10,9 @@ from .common import JsonOpt, read_input
 
 commands = typer.Typer()
 CASEBOOK = Path(__file__).parent.parent / "data" / "casebook"  # the project's own casebook, shipped as package data
+# The other games' casebooks: a folder of the casebook each, run by its module's load_cases(folder) and
+# run_case(case) (-> the problems found). Battle for Rokugan's cases are the casebook's top-level files.
+GAME_CASEBOOKS = {"champions": "referee.champions_cases"}
 
 
 @commands.command()
@@ -73,9 +76,20 @@ def casebook(
 
     if not directory.is_dir():
         raise RefereeError(f"{directory}: not a directory of casebook files")
-    everything = load_cases(directory)
-    cases = [c for c in everything if not case_filter or case_filter in str(c.id)]
-    if not cases:
+    import importlib
+
+    wanted = lambda c: not case_filter or case_filter in str(c.id)  # noqa: E731
+    folders = {directory.name: directory} if directory.name in GAME_CASEBOOKS else {}
+    folders = folders or {name: directory / name for name in GAME_CASEBOOKS if (directory / name).is_dir()}
+    everything = [] if directory.name in GAME_CASEBOOKS else load_cases(directory)
+    cases = [c for c in everything if wanted(c)]
+    games = []
+    for name, folder in folders.items():
+        module = importlib.import_module(GAME_CASEBOOKS[name])
+        found = module.load_cases(folder)
+        everything += found
+        games.append(([c for c in found if wanted(c)], module.run_case))
+    if not cases and not any(found for found, _ in games):
         which = f"no case id contains {case_filter!r}" if case_filter else "no case"
         raise RefereeError(
             f"{directory}: {which} (of {len(everything)} cases)",
@@ -83,6 +97,8 @@ def casebook(
         )
     board = load_board()
     results = [(c, _run_case(run_case, c, board)) for c in cases]
+    for game_cases, run_game_case in games:
+        results += [(c, _run_game_case(run_game_case, c)) for c in game_cases]
     render.casebook(results, json_out=json_out)
     if any(problems for _, problems in results):
         raise typer.Exit(1)
@@ -92,5 +108,12 @@ def _run_case(run_case, case, board) -> list[str]:
     """A case whose board or entries the notation refuses fails as a case; the others still run."""
     try:
         return run_case(case, board)
+    except RefereeError as exc:
+        return [f"cannot be run: {exc}"]
+
+
+def _run_game_case(run_case, case) -> list[str]:
+    try:
+        return run_case(case)
     except RefereeError as exc:
         return [f"cannot be run: {exc}"]

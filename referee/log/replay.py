@@ -49,6 +49,7 @@ from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
 from .events import ENDED, OVER, Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
+from .kinds import CREATING
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
@@ -212,6 +213,12 @@ class Fold:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
         event's effect, already computed on this fold so that it is not computed twice: ``(state,
         report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
+        if event.type in CREATING:  # another kind of record: its own commands read it
+            raise ReplayError(
+                f"a Champions of Rokugan record ({CREATING[event.type]}): "
+                "`referee champions show|replay|verify|export` read it",
+                seq=event.seq,
+            )
         data = event.data
         try:
             if self.ended and event.type not in CORRECTIONS:
