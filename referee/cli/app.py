@@ -24,7 +24,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
-from . import games, logcmds, retract, rules, serve, standalone, table_session
+from . import games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
 
@@ -75,7 +75,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, retract, table_session, rules, serve):  # `--help` order (and `tournament`)
+for module in (standalone, games, logcmds, retract, keys, table_session, rules, serve):  # `--help` order (and `tournament`)
     app.add_typer(module.commands)
 
 
