@@ -651,7 +651,7 @@ class Attached:
 class AttachedError(LogError):
     def __init__(self, problem: str, lineno: int):
         self.lineno = lineno
-        super().__init__(f"line {lineno}: {problem}", hint="the file was refused whole; nothing was stored")
+        super().__init__(f"line {lineno}: {problem}")  # one line: the file is refused whole
 
 
 def split_record(text_: str) -> tuple[str, Attached]:
@@ -726,6 +726,7 @@ class Checked:
     signers: list[str] = field(default_factory=list)  # fingerprints, in order of first signature
     signed: bool = False
     required: bool = False
+    closed: bool = False  # the record holds events that a signed record must have signed
 
     @property
     def status(self) -> str:
@@ -733,7 +734,7 @@ class Checked:
             return f"signature refused: {self.problem}"
         if self.signed:
             return "signed by " + ", ".join(self.signers)
-        return "unsigned" + (" (no signature is required: the record is not closed)" if not self.required else "")
+        return "unsigned: no organiser's signature" if self.closed else "unsigned: a record is signed when it closes"
 
 
 def accepted_keys(given: Iterable[str], key_changes: Sequence[dict[str, Any]]) -> set[str]:
@@ -804,6 +805,7 @@ def check(
             out.signers.append(fp)
     out.index = None
     needed = needs_signature(kind, events)
+    out.closed = bool(needed)
     out.required = bool(needed) and (bool(sigs) or key is not None)
     out.signed = bool(sigs)
     if needed and out.required:
