@@ -86,7 +86,8 @@ def test_key_new_writes_a_private_file_and_declares_the_public_key(tmp_path, hom
     text = ok(db, "key", "show")
     assert fp in text and " ".join(expected[:5]) in text and " ".join(expected[5:]) in text
     assert "▀" in text or "█" in text  # the QR code, drawn in the terminal
-    assert "a file is already there" in refused(tmp_path / "k2.db", "key", "new", "--name", "again", "--key-file", str(private))
+    again = refused(tmp_path / "k2.db", "key", "new", "--name", "again", "--key-file", str(private))
+    assert "a file is already there" in again
 
 
 def test_a_second_key_new_is_refused_and_change_is_named(tmp_path, home):
@@ -350,3 +351,60 @@ def test_a_lost_key_is_declared_with_a_reason_and_its_records_stay_valid(tmp_pat
     assert f"signed by {new_fp}" in ok(db, "verify", "demo-four-player-1", "--key", new_fp)
     after = export_of(db, "demo-four-player-1", tmp_path / "after.txt")
     assert "not by" in refused(db, "verify", str(after), "--key", old_fp)  # not endorsed: the old key was lost
+
+
+# --- tournaments: each round's seating and close, the standings ----------------------------------------------
+def _tournament(tmp_path: Path, monkeypatch) -> tuple[Path, str]:
+    db = tmp_path / "cup.db"
+    ok(db, "tournament", "new", "cup", "--name", "Cup", "--rounds", "2")
+    for i in range(8):
+        ok(db, "tournament", "players", "add", "cup", f"P{i}")
+    key = tmp_path / "cup.key"
+    fp = new_key(db, "Cup", "--key-file", str(key))
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(key))  # found through the environment, not the default place
+    ok(db, "tournament", "seat", "cup", "1")
+    for table in json.loads(ok(db, "tournament", "seating", "cup", "1", "--json")):
+        ok(db, "tournament", "call", "cup", table["game"], "--reason", "time ran out")
+    ok(db, "tournament", "close", "cup", "1")
+    return db, fp
+
+
+def test_a_tournament_signs_its_seatings_and_closes(tmp_path, home, monkeypatch):
+    db, fp = _tournament(tmp_path, monkeypatch)
+    ok(db, "tournament", "export", "cup", "-o", str(tmp_path / "cup.jsonl"))
+    lines = (tmp_path / "cup.jsonl").read_text().splitlines()
+    types = {json.loads(x)["seq"]: json.loads(x)["type"] for x in lines if x.startswith('{"game"')}
+    signed = [types[json.loads(x)["signature"]["seq"]] for x in lines if x.startswith('{"signature"')]
+    assert signed == ["RoundSeated", "RoundClosed"]
+    for target in ("cup", str(tmp_path / "cup.jsonl")):
+        assert f"signed by {fp}" in ok(db, "tournament", "verify", target, "--key", fp)
+    assert f"organiser's signature: signed by {fp}" in ok(db, "tournament", "standings", "cup")
+    # forged from the export: signature lines dropped, a chain rebuilt, the record cut after its signature
+    bare = [x for x in lines if not x.startswith('{"signature"')]
+    (tmp_path / "bare.jsonl").write_text("\n".join(bare) + "\n")
+    assert "carries no signature" in refused(db, "tournament", "verify", str(tmp_path / "bare.jsonl"), "--key", fp)
+    events = parse_jsonl("".join(x + "\n" for x in lines if x.startswith('{"game"')))[0]
+    rebuilt = ev.chain_all(
+        "cup", [(e.type, {**e.payload, "name": "Other Cup"} if e.seq == 1 else e.payload, 1) for e in events]
+    )
+    sigs = [x for x in lines if x.startswith('{"signature"')]
+    (tmp_path / "rebuilt.jsonl").write_text(export_jsonl(rebuilt) + "\n".join(sigs) + "\n")
+    assert "the chain was rebuilt" in refused(db, "tournament", "verify", str(tmp_path / "rebuilt.jsonl"))
+    last = max(json.loads(x)["signature"]["seq"] for x in sigs)
+    cut = [x for x in lines if not x.startswith('{"game"') or json.loads(x)["seq"] < last]
+    (tmp_path / "cut.jsonl").write_text("\n".join(cut) + "\n")
+    assert "cut after its signature" in refused(db, "tournament", "verify", str(tmp_path / "cut.jsonl"))
+    other = tmp_path / "elsewhere.db"
+    ok(other, "tournament", "import", str(tmp_path / "cup.jsonl"))
+    assert f"signed by {fp}" in ok(other, "tournament", "verify", "cup", "--key", fp)
+
+
+def test_the_venue_pages_and_the_printed_sheets_show_the_fingerprint(tmp_path, home, monkeypatch):
+    db, fp = _tournament(tmp_path, monkeypatch)
+    ok(db, "tournament", "post", "cup", "1")
+    site = tmp_path / "site"
+    ok(db, "tournament", "publish", "cup", str(site))
+    pages = {p.relative_to(site).as_posix(): p.read_text() for p in site.rglob("*.html")}
+    shown = [name for name, html in pages.items() if f"Organiser's signature: signed by {fp}" in html]
+    assert {"index.html", "seating-1.html"} <= set(shown)
+    assert any("sheet" in name for name in shown)  # the printed seating sheet

@@ -49,6 +49,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
 
 from ..engine.model.digest import canonical_json
+from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
 from .storage import Store, StoreError
@@ -61,7 +62,7 @@ FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
 KEY_STREAM = "organiser"
 ATTEMPTS = 5
 GAME_SIGNED_FROM = ev.EventType.GAME_ENDED.value  # this event and every one after it
-TOURNAMENT_SIGNED = frozenset({"RoundSeated", "SeatingAmended", "RoundClosed", "FinalTableSeated"})
+TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's seatings and each round's close (the last: the final standings)
 
 
 class SigningError(LogError):
