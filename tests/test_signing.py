@@ -127,7 +127,9 @@ def test_no_key_file_closes_the_record_unsigned_and_says_so(tmp_path, home):
     ok(db, "demo")
     assert "; unsigned" in ok(db, "verify", GAME)
     text = export(db, "text", tmp_path / "g.txt").read_text()
-    assert text.rstrip().splitlines()[-1].startswith("# unsigned")
+    headers = text.split("\n\n")[0].splitlines()
+    assert headers[-1].startswith("# unsigned: no organiser's signature")  # under the headers, where one looks
+    assert text.rstrip().splitlines()[-1].startswith("result: ")  # the record still ends with the result
     assert "; unsigned" in ok(db, "verify", str(tmp_path / "g.txt"))
     assert "Organiser's signature: unsigned" in export(db, "html", tmp_path / "g.html").read_text()
 

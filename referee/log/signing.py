@@ -33,17 +33,15 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
+from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from sqlalchemy import Text, UniqueConstraint, text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
@@ -53,6 +51,9 @@ from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
 from .storage import Store, StoreError
+
+if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 KEY_ENV = "REFEREE_KEY_FILE"
 PASSPHRASE_ENV = "REFEREE_KEY_PASSPHRASE"
@@ -161,6 +162,8 @@ def normal_fingerprint(value: str) -> str | None:
 
 
 def public_hex(key: Ed25519PublicKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
 
 
@@ -182,6 +185,9 @@ def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
     it (``path`` + ``.pub``, PEM): the file to hand to whoever checks the records."""
     if path.exists():
         raise SigningError(f"{path}: a file is already there; nothing was written", hint="name another --key-file")
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     if not path.parent.is_dir():
         path.parent.mkdir(parents=True, mode=0o700)
     key = Ed25519PrivateKey.generate()
@@ -203,6 +209,9 @@ def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
 
 def read_key(path: Path, passphrase: str | None = None) -> Ed25519PrivateKey:
     """The private key in ``path``; an encrypted one takes ``passphrase`` (else $REFEREE_KEY_PASSPHRASE)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     if passphrase is None:
         passphrase = os.environ.get(PASSPHRASE_ENV) or None
     try:
@@ -230,6 +239,9 @@ def read_key(path: Path, passphrase: str | None = None) -> Ed25519PrivateKey:
 
 def key_from_file(path: Path) -> str:
     """The public key (hex) of a public key file (PEM) or of a private key file."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -417,13 +429,7 @@ class Signature:
         return message(self.kind, self.stream, self.seq, self.head)
 
     def valid(self) -> bool:
-        try:
-            Ed25519PublicKey.from_public_bytes(bytes.fromhex(self.public_key)).verify(
-                bytes.fromhex(self.value), self.message()
-            )
-        except (InvalidSignature, ValueError):
-            return False
-        return True
+        return _verifies(self.public_key, self.value, self.message())
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -473,22 +479,21 @@ def signatures(store: Store, kind: str, stream: str) -> list[Signature]:
     return [Signature(*r) for r in rows]
 
 
-def all_signatures(store: Store, kind: str) -> dict[str, list[Signature]]:
-    """Every stream's signatures of one kind, in one query (verifying an archive)."""
-    out: dict[str, list[Signature]] = {}
+def stream_signatures(store: Store, kind: str) -> Iterator[tuple[str, list[Signature]]]:
+    """Every signed stream of one kind with its signatures, in the order of the streams' ids (``Store.stream``'s
+    order), one stream at a time: an archive is checked without holding its signatures in memory."""
     if not _has_tables(store):
-        return out
+        return
     with store.engine.connect() as conn:
-        rows = conn.execute(
+        rows = conn.execution_options(yield_per=2000).execute(
             text(
                 "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
                 "WHERE kind = :kind ORDER BY stream, seq"
             ),
             {"kind": kind},
-        ).all()
-    for r in rows:
-        out.setdefault(r[1], []).append(Signature(*r))
-    return out
+        )
+        for stream, group in groupby(rows, key=lambda r: r[1]):
+            yield stream, [Signature(*r) for r in group]
 
 
 def store_signatures(store: Store, sigs: Iterable[Signature]) -> None:
@@ -614,12 +619,13 @@ def key_line(k: dict[str, Any]) -> str:
     )
 
 
-UNSIGNED_LINE = "# unsigned: no organiser's signature (no key file was at hand when the record closed)"
+UNSIGNED_LINE = "# unsigned: no organiser's signature (no key file was at hand when the game closed)"
 
 
 def text_with(record: str, events: Sequence[Event], sigs: Sequence[Signature], key_changes=()) -> str:
     """A text record with its signature lines, each after the section of the event it signs (sections are
-    separated by blank lines, one per event after the headers); an unsigned finished record says so last."""
+    separated by blank lines, one per event after the headers); an unsigned finished record says so under its
+    headers, in a comment (its last line stays the game's result)."""
     blocks = record.rstrip("\n").split("\n\n")
     # blocks[0]: the headers (event 1); blocks[i]: event i + 1
     by_seq: dict[int, list[Signature]] = {}
@@ -630,13 +636,13 @@ def text_with(record: str, events: Sequence[Event], sigs: Sequence[Signature], k
         lines = [block]
         if i == 0:
             lines += [key_line(k) for k in key_changes]
+            if not sigs and needs_signature("game", events):
+                lines.append(UNSIGNED_LINE)
         lines += [signed_line(s) for s in by_seq.pop(i + 1, [])]
         out.append("\n".join(lines))
     extra = [signed_line(s) for rest in by_seq.values() for s in rest]
     if extra:
         out.append("\n".join(extra))
-    if not sigs and needs_signature("game", events):
-        out.append(UNSIGNED_LINE)
     return "\n\n".join(out) + "\n"
 
 
@@ -753,10 +759,16 @@ def accepted_keys(given: Iterable[str], key_changes: Sequence[dict[str, Any]]) -
 
 
 def _endorsed(k: dict[str, Any]) -> bool:
+    return _verifies(k["replaces"], k["endorsement"], _endorsement_message(k["public_key"], fingerprint(k["replaces"])))
+
+
+def _verifies(public_key: str, signature: str, signed: bytes) -> bool:
+    """Whether ``signature`` (hex) is ``public_key``'s (hex) Ed25519 signature of ``signed``."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(k["replaces"])).verify(
-            bytes.fromhex(k["endorsement"]), _endorsement_message(k["public_key"], fingerprint(k["replaces"]))
-        )
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(bytes.fromhex(signature), signed)
     except (InvalidSignature, ValueError):
         return False
     return True
