@@ -410,3 +410,20 @@ def test_the_venue_pages_and_the_printed_sheets_show_the_fingerprint(tmp_path, h
     shown = [name for name, html in pages.items() if f"Organiser's signature: signed by {fp}" in html]
     assert {"index.html", "seating-1.html"} <= set(shown)
     assert any("sheet" in name for name in shown)  # the printed seating sheet
+
+
+def test_the_keys_and_signatures_are_append_only(tmp_path, home):
+    import sqlite3
+
+    db, _ = signed_game(tmp_path, home)
+    conn = sqlite3.connect(db)
+    for sql in (
+        "DELETE FROM record_signature",
+        "UPDATE record_signature SET public_key = 'x'",
+        "DELETE FROM organiser_key_event",
+        "UPDATE organiser_key_event SET payload = '{}'",
+    ):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute(sql)
+    conn.close()
+    assert "the database is healthy" in ok(db, "doctor")  # a referee database, its new tables known
