@@ -133,6 +133,7 @@ def _has_tables(store: Store) -> bool:
 
 
 # --- fingerprints ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
 def fingerprint(public_key: str) -> str:
     """The short fingerprint of a public key (64 hex digits): 80 bits of its SHA-256, ``XXXX-XXXX-...``."""
     digest = hashlib.sha256(bytes.fromhex(public_key)).hexdigest()[: 2 * FINGERPRINT_BYTES].upper()
@@ -765,13 +766,20 @@ def _endorsed(k: dict[str, Any]) -> bool:
 def _verifies(public_key: str, signature: str, signed: bytes) -> bool:
     """Whether ``signature`` (hex) is ``public_key``'s (hex) Ed25519 signature of ``signed``."""
     from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     try:
-        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(bytes.fromhex(signature), signed)
+        _public_key(public_key).verify(bytes.fromhex(signature), signed)
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+@lru_cache(maxsize=64)
+def _public_key(public_key: str) -> Ed25519PublicKey:
+    """A public key read once (an archive is signed by one or two keys)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key))
 
 
 def check(
