@@ -126,6 +126,7 @@ def test_no_key_file_closes_the_record_unsigned_and_says_so(tmp_path, home):
     db = tmp_path / "u.db"
     ok(db, "demo")
     assert "; unsigned" in ok(db, "verify", GAME)
+    assert "organiser's signature: unsigned: no organiser's signature" in ok(db, "show", GAME)
     text = export(db, "text", tmp_path / "g.txt").read_text()
     headers = text.split("\n\n")[0].splitlines()
     assert headers[-1].startswith("# unsigned: no organiser's signature")  # under the headers, where one looks
@@ -138,6 +139,7 @@ def test_no_key_file_closes_the_record_unsigned_and_says_so(tmp_path, home):
 def test_a_closed_game_is_signed_and_its_exports_verify_with_the_key(tmp_path, home):
     db, fp = signed_game(tmp_path, home)
     assert f"finished; signed by {fp}" in ok(db, "verify", GAME)
+    assert f"organiser's signature: signed by {fp}" in ok(db, "show", GAME)
     text = export(db, "text", tmp_path / "g.txt")
     last = text.read_text().rstrip().splitlines()[-1]
     assert last.startswith(f"== signed by {fp}: game {GAME} event 9 head ")  # the text record ends with it
@@ -273,6 +275,11 @@ def test_a_missing_signature_is_refused_where_one_is_required(tmp_path, home):
     for fmt in ("jsonl", "text"):
         f = export(db, fmt, tmp_path / f"late.{fmt}")
         assert "carries no signature" in refused(db, "verify", str(f))
+    # the key back: the organiser signs the record's head now
+    (tmp_path / "away.key").rename(home / ".referee" / "organiser.key")
+    assert "event 11 (GameEnded) signed" in ok(db, "key", "sign", GAME)
+    assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)
+    assert "already signed" in refused(db, "key", "sign", GAME)
 
 
 def test_a_record_cut_after_its_signature_is_refused(tmp_path, home):

@@ -185,3 +185,41 @@ def lost(
         k = declare_lost(store, reason)
     typer.echo(f"key {k.fingerprint} ({k.name}) declared lost: {k.lost}")
     typer.echo("records it signed before stay valid; `referee key new --name ...` makes the next key")
+
+
+@key_app.command("sign")
+def sign(
+    target: Annotated[str, typer.Argument(help="A game id (or, with --tournament, a tournament id).")],
+    tournament: Annotated[bool, typer.Option("--tournament", help="TARGET is a tournament.")] = False,
+    key_file: KeyFileOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Sign a record's head now: a game closed (or corrected) while the key file was not at hand, or a
+    tournament's last seating or close. Nothing else is recorded; what was signed before stays."""
+    from ..log.signing import check_stored, needs_signature, organiser_key, sign as sign_event, store_signatures
+
+    kind = "tournament" if tournament else "game"
+    with open_store(db) as store:
+        if tournament:
+            from ..log.tournaments import read_events
+
+            events = read_events(store, target)
+        else:
+            events = store.events(target)
+        needed = needs_signature(kind, events)
+        if not needed:
+            raise RefereeError(
+                f"{kind} {target!r}: nothing to sign yet (a game is signed once it ends; a tournament once seated)"
+            )
+        checked = check_stored(store, kind, events, None)
+        if checked.signed and not checked.problem:
+            raise RefereeError(f"{kind} {target!r}: already signed up to its last signed point ({checked.status})")
+        key = organiser_key(store, key_file)
+        if key is None:
+            from ..log.signing import key_file as where
+
+            raise RefereeError(f"{where(key_file)}: no usable organiser key; nothing was signed")
+        head = events[needed[-1] - 1]
+        store_signatures(store, [sign_event(key, kind, target, head)])
+        status = check_stored(store, kind, events, None).status
+    typer.echo(f"{kind} {target}: event {head.seq} ({head.type}) signed; {status}")
