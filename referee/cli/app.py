@@ -75,7 +75,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, retract, keys, table_session, rules, serve):  # `--help` order (and `tournament`)
+for module in (
+    standalone,
+    games,
+    logcmds,
+    retract,
+    keys,
+    table_session,
+    rules,
+    serve,
+):  # `--help` order (and `tournament`)
     app.add_typer(module.commands)
 
 

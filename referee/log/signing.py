@@ -46,7 +46,7 @@ from sqlalchemy import Text, UniqueConstraint, text
 from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlmodel import Field, SQLModel
 
-from ..engine.model.digest import canonical_json
+from ..engine import canonical_json
 from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
