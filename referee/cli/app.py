@@ -25,7 +25,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
-from . import champions, games, logcmds, retract, rules, serve, standalone, table_session
+from . import champions, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
 
@@ -81,6 +81,7 @@ MODULES = (
     games,
     logcmds,
     retract,
+    keys,
     table_session,
     rules,
     champions,

@@ -115,13 +115,17 @@ def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
 @commands.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """A game's header, rounds played and seal codes."""
+    """A game's header, rounds played and seal codes; whether the organiser signed its record."""
     from ..log import Fold
+    from ..log.signing import check_stored
     from . import render
 
     with open_store(db) as store:
         events = store.events(game)
+        signed = check_stored(store, "game", events, None).status
     render.game_summary(Fold.of(events), events, json_out=json_out)
+    if not json_out:
+        typer.echo(f"organiser's signature: {signed}")
 
 
 @commands.command()

@@ -659,6 +659,7 @@ def standings(
             + ", ".join(f"{c['clan']} {c['average_shown']} ({c['games']})" for c in data["clans"])
         )
     typer.echo("* provisional (round not closed)   c corrected after acceptance")
+    typer.echo(f"organiser's signature: {loaded.signed}")
 
 
 def _print_explain(data) -> None:
@@ -750,12 +751,14 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
     db: DbOpt = None,
 ) -> None:
-    """The tournament's event stream as JSON Lines (lossless, chain included)."""
+    """The tournament's event stream as JSON Lines (lossless, chain included, with the organiser's signatures)."""
     from ..log.records import export_jsonl
+    from ..log.signing import with_signatures
     from ..log.tournaments import read_events
 
     with open_store(db) as store:
-        text = export_jsonl(read_events(store, tid))
+        events = read_events(store, tid)
+        text = with_signatures(store, "tournament", events, export_jsonl(events), "jsonl")
     if output:
         write_output(output, text, f"tournament {tid!r} (jsonl)")
     else:
@@ -766,37 +769,69 @@ def export(
 def import_(
     file: Annotated[Path, typer.Argument(help="A tournament exported as JSON Lines.")], db: DbOpt = None
 ) -> None:
-    """Import a tournament: verified whole before anything is stored."""
+    """Import a tournament: verified whole (its signatures too) before anything is stored."""
+    from ..log.signing import check, refusal, split_record, store_signatures
     from ..log.tournaments import import_log, parse_jsonl
 
-    events = parse_jsonl(read_input(file))
+    text, attached = split_record(read_input(file))
+    events = parse_jsonl(text)
+    checked = check("tournament", events, attached.signatures, key_changes=attached.key_changes)
+    if checked.problem:
+        raise refusal(str(file), checked, attached.lines)
     with open_store(db, create=True) as store:
         t = import_log(store, events)
+        store_signatures(store, attached.signatures)
     typer.echo(f"tournament {t.id} imported: {len(events)} events")
 
 
 @tapp.command("verify")
 def verify(
     target: Annotated[str, typer.Argument(help="A tournament id, or an exported .jsonl file.")],
+    key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--key",
+            help="Require the organiser's signature by this key: its fingerprint, or a key file (FILE.pub).",
+            show_default=False,
+        ),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Check the chain, every event, every seating's constraints and its recomputed cost; in the database, also
-    every table's game log (chain and engine re-run)."""
+    every table's game log (chain and engine re-run). Every organiser's signature is checked against the key it
+    names; with --key, the seatings and round closes must be signed by that key."""
+    from ..log.signing import check, check_stored, read_keys, refusal, split_record
     from ..log.tournaments import fold, parse_jsonl, read_events, verify as verify_log, verify_games
 
     path = Path(target)
+    keys = read_keys(key) if key else None
     if path.is_file():
-        events = parse_jsonl(read_input(path))
+        text, attached = split_record(read_input(path))
+        events = parse_jsonl(text)
         problems = verify_log(events)
+        checked = check("tournament", events, attached.signatures, key=keys, key_changes=attached.key_changes)
+        sig_lines: list[int] | None = attached.lines
     else:
         with open_store(db) as store:
             events = read_events(store, target)
             problems = verify_log(events)
+            checked = check_stored(store, "tournament", events, keys)
             if not problems:
                 problems = verify_games(store, fold(events))
+        sig_lines = None
+    if not problems and checked.problem:
+        raise refusal(target, checked, sig_lines)
     if json_out:
-        _json({"tournament": events[0].game, "events": len(events), "ok": not problems, "problems": problems})
+        _json(
+            {
+                "tournament": events[0].game,
+                "events": len(events),
+                "ok": not problems,
+                "problems": problems,
+                "signature": checked.status,
+            }
+        )
     elif problems:
         for p in problems:
             print(f"error: {p}", file=sys.stderr)
@@ -804,6 +839,7 @@ def verify(
         typer.echo(
             f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked"
             + ("" if path.is_file() else ", every table's game verified")
+            + f"; {checked.status}"
         )
     if problems:
         raise typer.Exit(1)

@@ -189,6 +189,10 @@ class OpenGame:
             self.reload()
             raise
         self.events += recorded
+        if self.fold.ended or any(e.type == ev.EventType.GAME_ENDED for e in self.events):
+            from .signing import sign_game  # a game closed once: its closing and every later event signed
+
+            sign_game(self.store, self.game, recorded)
         return recorded[0]
 
     @property

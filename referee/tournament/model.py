@@ -203,6 +203,11 @@ EVENT_CLASSES = {
 }
 
 
+# What the organiser signs in a tournament's record (referee/log/signing.py): each round's seating, its
+# amendments, the final table's seating, and each round's close (the last one closes the final standings).
+SIGNED_EVENTS = frozenset({"RoundSeated", "SeatingAmended", "RoundClosed", "FinalTableSeated"})
+
+
 def payload_of(event: Any) -> tuple[str, dict[str, Any]]:
     return type(event).__name__, asdict(event)
 
