@@ -24,6 +24,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine.model.errors import RefereeError
+from ..shown import plain
 from . import amendcmds, games, logcmds, rules, serve, standalone, table
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
@@ -104,12 +105,12 @@ def _show_recorded(exc: RefereeError) -> None:
 
         print(f"another moderator wrote to game {recorded[0].game!r} first:")
         for line in changes(recorded):
-            print(f"  {line}")
+            print(f"  {plain(line)}")
 
 
 def _fail(message: str, hint: str | None = None) -> None:
-    for line in message.splitlines() or [""]:
-        print(f"error: {line}", file=sys.stderr)
+    for line in message.splitlines() or [""]:  # a message's own lines; a user's text in it shown by ``plain``
+        print(f"error: {plain(line)}", file=sys.stderr)
     if hint:
-        print(f"hint: {hint}", file=sys.stderr)
+        print(f"hint: {plain(hint)}", file=sys.stderr)
     sys.exit(1)

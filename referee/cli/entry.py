@@ -75,7 +75,7 @@ def enter_round(state: GameState) -> str:
             refusals = check_placements(state, [parse_entry(x, state.board) for x in lines]) if lines else []
             if refusals and not shown_missing:  # e.g. a clan one token short: say so once, let it be typed
                 for r in refusals:
-                    render.console.print(f"[red]{r.line(state.round)}[/red]")
+                    render.console.print(f"[red]{render.markup(r.line(state.round))}[/red]")
                 render.console.print("type the missing token(s), or an empty line again to stop here")
                 shown_missing = True
                 continue
@@ -84,12 +84,13 @@ def enter_round(state: GameState) -> str:
         try:
             entry = parse_entry(line, state.board)
         except NotationError as exc:
-            render.console.print(f"[red]{exc}[/red]" + (f"\n  hint: {exc.hint}" if exc.hint else ""))
+            hint = f"\n  hint: {render.markup(exc.hint)}" if exc.hint else ""
+            render.console.print(f"[red]{render.markup(exc)}[/red]{hint}")
             continue
         refusals = check_placements(state, [*(parse_entry(x, state.board) for x in lines), entry], complete=False)
         if refusals:
             for r in refusals:
-                render.console.print(f"[red]{r.line(state.round)}[/red]")
+                render.console.print(f"[red]{render.markup(r.line(state.round))}[/red]")
             continue
         lines.append(format_entry(entry))
         render.console.print(f"  ✓ {format_entry(entry)}")

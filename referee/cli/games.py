@@ -227,7 +227,7 @@ def board(
         write_output(svg, board_svg(played.before, played.report) if played else board_svg(state))
     render.board_view(state, json_out=json_out)
     if svg is not None and not json_out:
-        render.console.print(f"picture written to {svg}")
+        render.console.print(f"picture written to {render.markup(svg)}")
 
 
 @commands.command()
@@ -259,7 +259,7 @@ def demo(
         game = _free_id(store, f"demo-{name}")
         create_game(store, game, header["clans"], **recorded_header(header))
         capitals = set(capital_lines(header["clans"]))
-        render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
+        render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {render.markup(store.where)}")
         log = OpenGame(store, game)
         for e in events[1:]:
             data = e.data

@@ -142,7 +142,7 @@ def import_(
     with open_store(db, create=True) as store:
         events = import_records(store, text, allow_incomplete=allow_incomplete)
     note = "" if game_ended(events) else f"; incomplete: ends after round {rounds_in(events)} (imported on purpose)"
-    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{note}")
+    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{render.markup(note)}")
 
 
 @commands.command("what-if")

@@ -150,7 +150,7 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     except GameChanged:  # the log was read again: show what the other moderator did, never record by itself
         new = log.events[known:]
         for line in [f"another moderator wrote to game {game!r} first:", *(f"  {c}" for c in changes(new))]:
-            render.console.print(line)
+            render.console.print(render.markup(line))
         if same_sheet(new, [format_entry(e) for e in entries], current) is not None:
             _already_recorded(log, game, [format_entry(e) for e in entries], current, json_out)
             return
