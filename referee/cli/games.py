@@ -259,7 +259,9 @@ def demo(
         game = _free_id(store, f"demo-{name}")
         create_game(store, game, header["clans"], **recorded_header(header))
         capitals = set(capital_lines(header["clans"]))
-        render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {render.markup(store.where)}")
+        render.console.print(
+            f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {render.markup(store.where)}"
+        )
         log = OpenGame(store, game)
         for e in events[1:]:
             data = e.data

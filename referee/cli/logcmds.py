@@ -56,7 +56,11 @@ def verify(
         str, typer.Argument(help="A game id in the database, or an exported file (.jsonl or game record).")
     ],
     seal: Annotated[
-        str | None, typer.Option("--seal", help="Confirm that the event with this seal (XXXX-XXXX) is in the log.")
+        str | None,
+        typer.Option(
+            "--seal",
+            help="Confirm that the event with this seal (XXXX-XXXX-XXXX-XXXX, as noted at the table) is in the log.",
+        ),
     ] = None,
     allow_incomplete: AllowIncomplete = False,
     db: DbOpt = None,
@@ -66,24 +70,53 @@ def verify(
     A record (a file) must end with the game's result: one cut anywhere is incomplete."""
     from ..log import parse_records, verify as verify_log
     from ..log.ending import check_complete
+    from ..log.events import SEAL_BITS, is_legacy_seal, legacy_seal, typed_seal
+    from ..log.records import unsealed_sections
     from ..views.data import verify_status
     from . import render
 
     path = Path(target)
     lines: list[int] | None = None
+    notes: list[str] = []
+    code = typed_seal(seal) if seal is not None else None
+    if code is not None and len(code) not in (9, SEAL_BITS // 5 + 3):
+        raise typer.BadParameter(
+            f"{seal!r} is not a seal: 16 characters in four groups (XXXX-XXXX-XXXX-XXXX), or 8 hex digits "
+            "(XXXX-XXXX) for a round recorded before 80-bit seals",
+            param_hint="--seal",
+        )
     if path.is_file():
-        events, lines = parse_records(read_input(path))
+        text = read_input(path)
+        events, lines = parse_records(text)
+        unsealed, sections = unsealed_sections(text)
+        if unsealed:
+            notes.append(
+                f"{unsealed} of {sections} sections carry no seal: they were re-run as written, and nothing ties "
+                "them to what was recorded at the table"
+            )
     else:
         with open_store(db) as store:
             events = store.events(target)
     found = verify_log(events)
     sealed = None
-    if seal is not None and not found:
-        code = seal.strip().upper()
-        sealed = next((e for e in events if e.seal == code), None)
+    if code is not None and not found:
+        legacy = is_legacy_seal(code)
+        sealed = next((e for e in events if (legacy_seal(e.hash) if legacy else e.seal) == code), None)
         if sealed is None:
             raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
-    render.verified(target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed)
+        if legacy:
+            notes.append(
+                f"{code} is a 32-bit seal (recorded before 80-bit seals): a forged log can be searched to match "
+                f"one in hours; this log's 80-bit seal for it is {sealed.seal}"
+            )
+    elif code is None and not found:
+        notes.append(
+            "no seal checked: the chain and the engine agree, but only a seal noted at the table "
+            "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
+        )
+    render.verified(
+        target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed, notes=notes
+    )
     if found:
         raise typer.Exit(1)
     if lines is not None and not allow_incomplete:

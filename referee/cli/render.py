@@ -323,9 +323,12 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
         board_view(board_after)
 
 
-def verified(target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None) -> None:
+def verified(
+    target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None, notes=()
+) -> None:
+    """`referee verify`: the chain and digests checked, the seal asked for, and what was not checked (``notes``)."""
     if json_out:
-        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed))
+        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed, notes=notes))
         return
     if found is None:
         last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
@@ -340,6 +343,8 @@ def verified(target: str, events, found, lines, *, json_out: bool = False, statu
                 + (f", recorded {_at(sealed)}" if sealed.recorded_at else "")
                 + "; every event up to it is in this log, unchanged"
             )
+        for note in notes:
+            console.print(f"[yellow]note:[/yellow] {markup(note)}")
     else:
         where = f" (line {lines[found.index]})" if lines else ""
         console.print(f"[red]{markup(target)}: first divergence at {markup(found)}{where}[/red]")

@@ -91,8 +91,10 @@ def play_round(state: GameState, entries: Sequence[Entry]) -> tuple[GameState, R
     return begin_round(after), report
 
 
-def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple[str, ...]:
-    """Round entries as canonical notation lines, from a round sheet, lines or parsed entries."""
+def canonical_lines(entries: str | Iterable[str | Entry], board: Board, *, ordered: bool = True) -> tuple[str, ...]:
+    """Round entries as canonical notation lines, from a round sheet, lines or parsed entries: sorted, the
+    order every round is recorded in (``events.ORDERED``); ``ordered=False`` keeps the order given (a record
+    written before that order, re-run as it was written)."""
     if isinstance(entries, str):
         parsed = parse_round(entries, board)
     else:
@@ -101,7 +103,8 @@ def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple
             for n, e in enumerate(entries, 1)
             if isinstance(e, Entry) or strip_comment(e)
         ]
-    return tuple(format_entry(e) for e in parsed)
+    lines = tuple(format_entry(e) for e in parsed)
+    return tuple(sorted(lines)) if ordered else lines
 
 
 def canonical_setup(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
@@ -605,10 +608,12 @@ def corrections(events: Iterable[Event], board: Board | None = None) -> list[Cor
 
 
 # --- what commands record (the store appends these payloads) ------------------------------------------
-def round_outcome(fold: Fold, entries: str | Iterable[str | Entry]) -> tuple[tuple[str, ...], GameState, RoundReport]:
+def round_outcome(
+    fold: Fold, entries: str | Iterable[str | Entry], *, ordered: bool = True
+) -> tuple[tuple[str, ...], GameState, RoundReport]:
     """The next round played on the fold's board: canonical lines, new state, report (raises if refused)."""
     if fold.state.round > ROUNDS:
         raise ReplayError("the fifth round is over: the game has ended")
-    lines = canonical_lines(entries, fold.board)
+    lines = canonical_lines(entries, fold.board, ordered=ordered)
     after, report = play_round(fold.state, _entries(lines, fold.board))
     return lines, after, report

@@ -211,13 +211,16 @@ def verify_data(
     *,
     status: str = "",
     sealed: Event | None = None,
+    notes: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for."""
+    """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for,
+    and what was not checked (``notes``: no seal given, sections without a seal, a 32-bit seal)."""
     return {
         "target": target,
         "events": len(events),
         "ok": found is None,
         "status": status,
+        "notes": list(notes),
         "seal": None
         if sealed is None
         else {"seal": sealed.seal, "seq": sealed.seq, "type": sealed.type, "recorded_at": sealed.recorded_at},
