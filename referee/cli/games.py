@@ -162,16 +162,24 @@ def play_round(
         ),
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Resolve without asking to confirm the entry.")] = False,
+    no_tokens: Annotated[
+        bool,
+        typer.Option(
+            "--no-tokens",
+            help="The round had no tokens on purpose: record it with an empty sheet (refused without this).",
+        ),
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Enter a round's revealed tokens, confirm them, resolve the round and print the report.
 
-    The same sheet entered again for a recorded round records nothing and shows its seal (R-27)."""
+    The same sheet entered again for a recorded round records nothing and shows its seal (R-27). A sheet
+    with no token is refused unless --no-tokens says the round had none on purpose."""
     from .roundid import play
 
     with open_store(db) as store:
-        play(store, game, sheet, round_no, yes, json_out)
+        play(store, game, sheet, round_no, yes, json_out, no_tokens)
 
 
 def _open_game(store, game: str):
@@ -317,9 +325,7 @@ def seal(
             raise RefereeError(f"game {game!r}, {seat}: no objective sealed after {SEAL_TRIES} tries; nothing recorded")
         code = new_code()
         log.seal_objective(seat, objective, code)
-    render.console.print(
-        f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)"
-    )
+    render.reveal_code(seat, code)
 
 
 @commands.command()

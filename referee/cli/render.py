@@ -232,6 +232,27 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
 PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"
 
 
+def reveal_code(seat: str, code: str) -> None:
+    """The reveal code, for the player's eyes only. At a terminal it is shown on the alternate screen until
+    the player says it is noted, then cleared: the public screen and its scrollback never hold it. Without
+    a terminal (a script, a pipe) it is printed once, as a line a script can read."""
+    import sys
+
+    line = f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)"
+    if not (sys.stdin.isatty() and console.is_terminal):
+        console.print(line)
+        return
+    with console.screen():
+        console.print(line)
+        console.print("Note the code, then press Enter: it is cleared from the screen.")
+        try:
+            input()
+        except (EOFError, KeyboardInterrupt):
+            pass
+        console.clear()
+    console.print(f"{seat}'s objective is sealed; its reveal code was shown to the player and cleared")
+
+
 def game_created(game: str, state: GameState, where: str, *, partial_setup: bool = False) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
     console.print(

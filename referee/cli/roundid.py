@@ -106,7 +106,7 @@ def where(state) -> str:
 
 
 # --- `referee round`: a sheet, standard input or the prompt ---------------------------------------------
-def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool) -> None:
+def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
     """Enter a round: the round named or confirmed (R-27), the same sheet twice recorded once, the
     tokens checked with the engine's count, and a write refused because another moderator wrote first
     shown, never repeated."""
@@ -115,6 +115,7 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     from ..engine.notation.round import format_entry
     from ..log import GameChanged, OpenGame
     from . import render
+    from .checks import no_tokens_on_purpose
     from .common import read_input
     from .entry import confirm_entry, enter_round, read_round
 
@@ -141,6 +142,7 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
         if _already_recorded(log, game, _lines(text, log, current), None, json_out):
             return
     entries = read_round(log.state, text)
+    no_tokens_on_purpose(entries, no_tokens, f"game {game!r}, round {current}")
     ask = sheet is None or (not yes and not json_out and sys.stdin.isatty())
     if ask and not confirm_entry(log.state, entries):
         raise RefereeError(f"game {game!r}, round {current}: not confirmed; nothing recorded")

@@ -61,7 +61,9 @@ from .replay import Fold, ReplayError, round_outcome, verify
 from .storage import Store
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
-HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+# possessive: a header's text matched in memory linear in its length (a repeated group of one character
+# each kept about 170 bytes a character for backtracking)
+HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]++|\\.)*+)"\]\s*$')
 SECTION = re.compile(
     r"^==\s*(?P<what>setup|sealed\s+objective|objective|end|table\s+round\s+(?P<table>\d+)|round\s+(?P<round>\d+)"
     r"|correction\s+of\s+round\s+(?P<corrected>\d+)(?P<tables>\s+table\s+events)?|correction\s+of\s+setup"
