@@ -10,6 +10,7 @@ import io
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -330,3 +331,141 @@ def test_a_long_header_under_the_limit_is_read_in_linear_memory(tmp_path):
     code, err, rss = _verify_with_rss(path)
     assert code == 1 and "missing header(s) [Game]" in err and "Traceback" not in err, err
     assert rss < 400, f"peak memory {rss} MiB for a 9 MiB header (it was about 170 bytes a byte)"
+
+
+# --- 10. tracebacks: every one a clear line, exit 1 or 2 ----------------------------------------------------
+def _one_line_refusal(result: subprocess.CompletedProcess, code: int = 1) -> None:
+    assert result.returncode == code, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr and result.stderr.startswith(("error:", "Usage:")), result.stderr
+    assert len(result.stderr) < 2000, result.stderr[:300]  # a line or two, not the input echoed back
+
+
+def test_deep_nesting_lone_surrogates_and_huge_numbers_are_refused_in_one_line(tmp_path):
+    db = str(tmp_path / "t.db")
+    assert referee(db, "new", "g", "--clans", "crab,crane", "--partial-setup").returncode == 0
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"a":' * 100_000 + "1" + "}" * 100_000 + "\n")
+    surrogate = tmp_path / "surrogate.jsonl"
+    event = json.loads(ok(db, "export", "g").splitlines()[0])
+    event["payload"]["event"] = "\ud800"
+    surrogate.write_text(json.dumps(event) + "\n")
+    for args in (["verify", str(deep)], ["import", str(deep)], ["import", str(surrogate)]):
+        _one_line_refusal(referee(db, *args))
+    _one_line_refusal(referee(db, "tournament", "import", str(deep)))
+    huge = "9" * 5000
+    for args, stdin in (
+        (["round", "g", "-", "--yes"], f"crab: army {huge} @ crab_central\n"),
+        (["round", "g", "-", "--yes"], f"crab: army 1 @ crab_central + blessing {huge}\n"),
+        (["setup", "g", "-"], f"crab: control {huge} @ crab_central\n"),
+        (["event", "g", f"crab: discarded army 1 in round {huge}"], None),
+        (["event", "g", f"crab: returns army {huge}"], None),
+    ):
+        result = referee(db, *args, stdin=stdin)
+        _one_line_refusal(result)
+        assert "too large" in result.stderr, result.stderr
+    record = tmp_path / "r.txt"
+    record.write_text(
+        ok(db, "export", "g", "--format", "text").replace("crab_faceup_bonus=2", f"crab_faceup_bonus={huge}")
+    )
+    _one_line_refusal(referee(db, "verify", str(record), "--allow-incomplete"))
+    assert [e.type for e in events_of(db, "g")] == ["GameCreated", "SetupRecorded"]  # nothing recorded
+
+
+def test_closed_standard_input_is_a_clear_refusal(tmp_path):
+    db = str(tmp_path / "t.db")
+    assert referee(db, "new", "g", "--clans", "crab,crane", "--partial-setup").returncode == 0
+    for args in (["round", "g", "-"], ["round", "g"], ["setup", "g", "-"], ["event", "g"], ["table", "g"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "referee", *args, "--db", db],
+            stdin=subprocess.DEVNULL if args == ["table", "g"] else None,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            preexec_fn=(lambda: os.close(0)) if args != ["table", "g"] else None,
+        )
+        assert "Traceback" not in result.stderr, (args, result.stderr)
+        assert result.returncode in (0, 1), (args, result.stderr)
+    assert [e.type for e in events_of(db, "g")] == ["GameCreated", "SetupRecorded"]
+
+
+def test_a_players_csv_with_a_huge_field_or_an_unterminated_quote_is_refused(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "t", "--name", "Open", "--date", "2026-11-21", "--rounds", "2")
+    huge = tmp_path / "huge.csv"
+    huge.write_text("name\n" + "x" * (200 * 1024) + "\n")
+    quote = tmp_path / "quote.csv"
+    quote.write_text('name\nAiko\n"Kenji\nSora\nHaru\n')
+    for path in (huge, quote):
+        result = referee(db, "tournament", "players", "add", "t", "--csv", str(path))
+        _one_line_refusal(result)
+    assert json.loads(ok(db, "tournament", "players", "list", "t", "--json")) == []
+
+
+def test_a_judges_result_with_an_absurd_honor_is_refused(tmp_path):
+    db = _tournament_with(tmp_path, ["Aiko", "Kenji", "Sora"])
+    ok(db, "tournament", "seat", "t", "1")
+    table = json.loads(ok(db, "tournament", "seating", "t", "1", "--json"))[0]
+    names = [s["name"] for s in table["seats"]]
+    honors = [f"{names[0]}={10**30}", *(f"{n}=10" for n in names[1:])]
+    result = runner.invoke(app, ["tournament", "result", "t", "1", "1", *honors, "--reason", "paper", "--db", db])
+    assert result.exit_code == 1 and "honor -9999 to 9999" in str(result.exception), result.output
+    status = json.loads(ok(db, "tournament", "status", "t", "1", "--json"))
+    assert all(s.get("source") != "judge" for s in status), status
+
+
+# --- 12. storage messages ------------------------------------------------------------------------------------
+def _pragma_on_connect(store, sql):
+    from sqlalchemy import event
+
+    store.engine.dispose()  # the next connection is a new one, made with the pragma
+    event.listen(store.engine, "connect", lambda conn, _: conn.execute(sql))
+
+
+def test_a_full_disk_and_a_read_only_database_say_so(tmp_path):
+    from referee.log import StoreError, relabel
+
+    db = str(tmp_path / "t.db")
+    ok(db, "new", "g", "--clans", "crab,crane", "--partial-setup")
+    pages = sqlite3.connect(db).execute("PRAGMA page_count").fetchone()[0]
+    for sql, said in (
+        (f"PRAGMA max_page_count = {pages}", "the disk is full"),  # SQLite's own "database or disk is full"
+        ("PRAGMA query_only = ON", "the database is read-only"),
+    ):
+        store = Store(db)
+        _pragma_on_connect(store, sql)
+        with pytest.raises(StoreError) as refused:
+            for n in range(40):  # until the pages run out: copies of a whole game
+                store.import_logs([relabel(golden("two-player"), f"copy-{n}")])
+        assert said in refused.value.hint and "referee database?" not in refused.value.hint, refused.value.hint
+        store.close()
+
+
+def test_one_payload_of_invalid_utf8_fails_its_own_game_not_the_whole_database(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "new", "a", "--clans", "crab,crane", "--partial-setup")
+    ok(db, "new", "b", "--clans", "crab,crane", "--partial-setup")
+    with sqlite3.connect(db) as conn:
+        triggers = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='trigger'")]
+        for name in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute("UPDATE event SET payload = CAST(X'7B22ff7D' AS TEXT) WHERE game_id = 'b' AND seq = 2")
+    listed = referee(db, "games")
+    assert listed.returncode == 0 and " a " in listed.stdout and "Traceback" not in listed.stderr, listed.stderr
+    assert referee(db, "verify", "a").returncode == 0
+    broken = referee(db, "verify", "b")
+    assert broken.returncode == 1 and "event 2" in broken.stdout + broken.stderr
+
+
+@pytest.mark.parametrize("where", [":memory:", "sqlite://", "sqlite:///:memory:"])
+def test_an_in_memory_database_is_refused_clearly(tmp_path, where):
+    result = referee(where, "new", "g", "--clans", "crab,crane")
+    _one_line_refusal(result)
+    assert "keeps nothing" in result.stderr
+
+
+def test_the_time_an_event_was_recorded_is_shown_as_unsealed(tmp_path):
+    db = str(tmp_path / "t.db")
+    ok(db, "new", "g", "--clans", "crab,crane", "--partial-setup")
+    ok(db, "round", "g", "-", "--yes", input=ROUND)
+    replayed = referee(db, "replay", "g").stdout
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(unsealed\)  event 3", replayed), replayed

@@ -17,6 +17,7 @@ every command's signature at each start, and string annotations would all be eva
 """
 
 import gc
+import os
 import sys
 
 import typer
@@ -85,6 +86,8 @@ def main() -> None:
 
     Usage errors are Typer's own: a message and exit 2.
     """
+    if sys.stdin is None:  # started with standard input closed (`<&-`): it reads as empty, never as a crash
+        sys.stdin = open(os.devnull)  # noqa: SIM115 (the process's own standard input, open until it ends)
     try:
         app()
     except RefereeError as exc:
@@ -110,7 +113,10 @@ def _show_recorded(exc: RefereeError) -> None:
 
 def _fail(message: str, hint: str | None = None) -> None:
     for line in message.splitlines() or [""]:  # a message's own lines; a user's text in it shown by ``plain``
-        print(f"error: {plain(line)}", file=sys.stderr)
+        line = plain(line)
+        if len(line) > 400:  # an input quoted whole can be megabytes: its start names it
+            line = f"{line[:300]}... ({len(line)} characters)"
+        print(f"error: {line}", file=sys.stderr)
     if hint:
         print(f"hint: {plain(hint)}", file=sys.stderr)
     sys.exit(1)

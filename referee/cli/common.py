@@ -81,4 +81,11 @@ def open_store(db: str | None, *, create: bool = False):
     """The database: only `new`, `demo` and `import` make one (``create``); every other command needs it there."""
     from ..log import Store
 
-    return Store(db, create=create)
+    store = Store(db, create=create)
+    if store.memory:  # the process ends with the command: whatever it recorded would be gone, silently
+        store.close()
+        raise RefereeError(
+            f"{db or 'REFEREE_DB'}: an in-memory database keeps nothing after the command; nothing was recorded",
+            hint="name a database file (--db games.db) or a PostgreSQL URL",
+        )
+    return store

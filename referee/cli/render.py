@@ -316,7 +316,9 @@ def entry_echo(round_no: int, lines) -> None:
 
 
 def _at(e) -> str:
-    return markup(e.recorded_at[:19].replace("T", " ")) if e.recorded_at else "time not recorded"
+    """When an event was written, by the database's clock: not covered by the hash or a seal (README), so
+    shown as such."""
+    return f"{markup(e.recorded_at[:19].replace('T', ' '))} (unsealed)" if e.recorded_at else "time not recorded"
 
 
 def replay(steps, *, json_out: bool = False, board_after=None) -> None:

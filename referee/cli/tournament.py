@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -209,8 +210,19 @@ def _read_players_csv(t, path: Path) -> list[dict]:
     trial = Tournament()
     trial.info = t.info
     trial.players = dict(t.players)
-    for n, raw in enumerate(reader, 2):
+    rows = enumerate(reader, 2)
+    while True:
+        try:
+            n, raw = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # a field over the csv module's limit (128 KiB), a NUL byte
+            raise TournamentError(f"{path}: row {reader.line_num}: not a CSV row a roster holds ({exc})") from None
         row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
+        if any("\n" in v or "\r" in v for v in row.values()):
+            raise TournamentError(
+                f'{path}: row {n}: a field holds a line break: an unterminated quote (") swallows the rows after it'
+            )
         if None in raw:
             raise TournamentError(f"{path}: row {n}: more fields than the header has columns")
         if not row.get("name"):
@@ -599,13 +611,15 @@ def result(
         for item in honors:
             name, eq, value = item.rpartition("=")
             try:
+                if not re.fullmatch(r"-?[0-9]{1,4}(:[0-9]{1,3}:[0-9]{1,3})?", value.strip()):
+                    raise ValueError  # an honor of 4 digits at most, counts of 3: a typo, not a result
                 parts = [int(x) for x in value.split(":")]
                 if not eq or len(parts) not in (1, 3):
                     raise ValueError
             except ValueError:
                 raise TournamentError(
-                    f"round {round_no}, table {table}: {item!r}: expected NAME=HONOR or "
-                    "NAME=HONOR:TERRITORIES:PROVINCES"
+                    f"round {round_no}, table {table}: {item[:80]!r}: expected NAME=HONOR or "
+                    "NAME=HONOR:TERRITORIES:PROVINCES (honor -9999 to 9999, counts 0 to 999)"
                 ) from None
             parts += [0, 0] if len(parts) == 1 else []
             rows.append(

@@ -173,6 +173,8 @@ class OpenGame:
 
     def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
         payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
+        if not payload["lines"]:  # an empty file or a closed input records nothing (as an empty round sheet)
+            raise LogError(f"game {self.game!r}: the setup file holds no facts; nothing recorded")
         return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
 
     def check_setup(self) -> None:

@@ -109,6 +109,12 @@ def parse_jsonl(text: str) -> tuple[list[Event], list[int]]:
             continue
         try:
             raw = json.loads(line)
+            line.encode("utf-8")  # a lone surrogate written as an escape is no text: nothing could store it
+            json.dumps(raw, ensure_ascii=False).encode("utf-8")
+        except RecursionError:
+            raise RecordError("nested too deeply to be an event", n) from None
+        except UnicodeEncodeError:
+            raise RecordError("holds a lone surrogate (\\ud800-\\udfff): not text", n) from None
         except ValueError as exc:
             raise RecordError(f"not a JSON object ({getattr(exc, 'msg', exc)})", n) from None
         events.append(_event_from(raw, n))
@@ -264,11 +270,16 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         elif not sections and line.startswith("["):
             h = HEADER.match(line)
             if not h:
-                raise RecordError(f'not a header: expected [Name "value"], got {line!r}', n)
+                raise RecordError(f'not a header: expected [Name "value"], got {_cut(line)}', n)
             headers[h.group(1)] = (_unquote_header(h.group(2)), n)
         elif strip_comment(line):
-            raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {line!r}", n)
+            raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {_cut(line)}", n)
     return headers, sections
+
+
+def _cut(line: str, most: int = 80) -> str:
+    """A line quoted in an error: its first ``most`` characters (a line may be megabytes long)."""
+    return repr(line) if len(line) <= most else f"{line[:most]!r}... ({len(line)} characters)"
 
 
 def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
