@@ -24,7 +24,7 @@ from ..engine.model.digest import digest_parts, state_digest
 from ..engine.model.tokens import ROUNDS
 from ..engine.model.value import value
 from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
-from ..engine.notation.setup import apply_board_facts, format_board_fact, new_state, parse_board_line
+from ..engine.notation.setup import BoardFact, apply_board_facts, format_board_fact, new_state, parse_board_line
 from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
@@ -317,6 +317,7 @@ class Fold:
         if not self.seals:
             return
         for n, line in enumerate(lines, 1):
+            fact: BoardFact | None
             if setup:
                 fact = parse_board_line(line, self.board, n)
             else:
