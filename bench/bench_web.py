@@ -47,7 +47,7 @@ def main() -> None:
     from referee.log import Fold, Store, golden, import_records
     from referee.views.board_svg import board_svg
     from referee.views.html import game_record
-    from referee.web import create_app
+    from referee.web import venue_app
 
     events = golden("five-player")
     fold = Fold.of(events)
@@ -64,8 +64,8 @@ def main() -> None:
 
             import_records(store, export_jsonl(events))
             game = events[0].game
-            app = create_app(store=store)
-            with TestClient(app) as client:
+            app = venue_app(store=store)
+            with TestClient(app, base_url="http://localhost") as client:
                 assert client.get(f"/games/{game}").status_code == 200
                 warm = median_ms(lambda: client.get(f"/games/{game}"), args.repeat)
 
@@ -94,9 +94,12 @@ def main() -> None:
         build(db, 200, 3, close=True)
         with Store(db) as store:
             venue.record(store, "bench", "post", "3")
-            app = create_app(store=store)
-            with TestClient(app) as client:
-                assert client.get("/tournaments/bench").text.count('<th scope="row">') == 200
+            app = venue_app(store=store)
+            with TestClient(app, base_url="http://localhost") as client:
+                assert (
+                    client.get("/tournaments/bench").text.count('<th scope="row"><a href="/tournaments/bench/players/')
+                    == 200
+                )
                 page = median_ms(lambda: client.get("/tournaments/bench"), args.repeat)
 
                 def cold():

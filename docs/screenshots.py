@@ -58,12 +58,36 @@ def tournament(db: str, tmp: str) -> None:
         referee("round", table["game"], "-", "--yes", "--db", db, input=sheet)
 
 
+CHARTS = [  # file, path, the section photographed, width
+    ("honor-race.png", "/games/demo-five-player-1", "race", 1000),
+    ("honor-race-phone.png", "/games/demo-five-player-1", "race", 375),
+    ("points-race.png", "/tournaments/league", "points-race", 1000),
+]
+
+
+def league(db: str, tmp: str) -> None:
+    """A 20-player tournament over 3 rounds, every table's result entered by the judge: its points picture."""
+    import json
+
+    rng = random.Random(24)
+    names = [*PLAYERS, "Oz Amari", "Pia Berg", "Quin Castellanos", "Rae Diaz", "Sol Eto", "Tam Fujiwara"]
+    referee("tournament", "new", "league", "--name", "Winter League", "--rounds", "3", "--db", db)
+    referee("tournament", "players", "add", "league", "--csv", players_csv(Path(tmp) / "league.csv", names), "--db", db)
+    for r in ("1", "2", "3"):
+        for table in json.loads(referee("tournament", "seat", "league", r, "--json", "--db", db))["tables"]:
+            honors = [f"{s['name']}={rng.randint(5, 45)}" for s in table["seats"]]
+            referee("tournament", "result", "league", r, str(table["table"]), *honors, "--reason", "paper", "--db", db)
+        referee("tournament", "post", "league", r, "--db", db)
+        referee("tournament", "close", "league", r, "--db", db)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "games.db")
         subprocess.run([sys.executable, "-m", "referee", "demo", "--db", db], check=True, capture_output=True)
         tournament(db, tmp)
+        league(db, tmp)
         subprocess.run(
             [
                 sys.executable,
@@ -86,6 +110,11 @@ def main() -> None:
                 page = browser.new_page(viewport={"width": w, "height": h})
                 page.goto(f"{served.url}{path}")
                 page.screenshot(path=str(OUT / name))
+                page.close()
+            for name, path, section, w in CHARTS:
+                page = browser.new_page(viewport={"width": w, "height": 900})
+                page.goto(f"{served.url}{path}")
+                page.locator(f"section[aria-labelledby={section!r}]").screenshot(path=str(OUT / name))
                 page.close()
             page = browser.new_page(viewport={"width": 1000, "height": 1300})
             page.goto((Path(tmp) / "game.html").as_uri() + "#round-3")

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 
-from .engine.model.board import Board, build_board
+from .engine import Board, build_board
 
 
 def raw_board() -> dict:

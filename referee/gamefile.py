@@ -20,14 +20,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .engine import Board, Clan, Entry, GameState, RoundReport, RulesOptions, begin_round, resolve
-from .engine.model.errors import NotUnderstood, RefereeError
-from .engine.model.tokens import ROUNDS
-from .engine.notation.round import parse_clan, parse_entry, strip_comment
-from .engine.notation.setup import new_state
-from .engine.notation.table_events import parse_table_event
-from .engine.notation.table_parts import TableEvent
-from .engine.table.apply import apply_table_event
+from .engine import (
+    ROUNDS,
+    Board,
+    Clan,
+    Entry,
+    GameState,
+    NotUnderstood,
+    RefereeError,
+    RoundReport,
+    RulesOptions,
+    TableEvent,
+    apply_table_event,
+    begin_round,
+    new_state,
+    parse_clan,
+    parse_entry,
+    parse_table_event,
+    resolve,
+    strip_comment,
+)
 
 
 @dataclass

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-RULING_ID = re.compile(r"R-\d+[a-z]?")
 _HEADING = re.compile(r"^## (R-\d+[a-z]?) (.+)$")
 _OPTION = re.compile(r"^`(\w+)` default `([^`]+)` \(allowed: (.+)\)$")
 

@@ -4,7 +4,12 @@
 - ``pg_server``, ``pg_url`` and ``any_db`` (tests/pg_server.py): a throwaway PostgreSQL server for the
   session (pytest-postgresql), and a fresh database per test on either backend.
 - The "reliability" summary prints the counts of the concurrency, crash and fuzz tests.
-- No test writes outside its temporary folders (tests/isolation.py): the run fails, naming the path.
+- No test writes outside its temporary folders (tests/isolation.py): the run, and every process it starts,
+  has a temporary HOME; the run fails, naming the path, when anything new appears there or at the top of /.
+- ``slow``: the test files that start processes, databases, servers or browsers, or run long property
+  searches, are marked here (``SLOW``), in one place: ``pytest -m "not slow"`` runs the pure, fast tests
+  (the engine, the notations, the casebook, the fold, the tournament rules) in under a minute. A new test
+  file is fast unless it is named here.
 """
 
 import pytest
@@ -28,6 +33,54 @@ def pytest_addoption(parser):
         default=False,
         help="rewrite tests/golden/*.txt from the current engine instead of comparing (review the diff)",
     )
+
+
+SLOW = frozenset(
+    {
+        "test_bench.py",
+        "test_board_svg.py",
+        "test_browser.py",
+        "test_cards_game_cli.py",
+        "test_cards_game_log.py",
+        "test_cli.py",
+        "test_cli_games.py",
+        "test_cli_golden.py",
+        "test_code_checks.py",
+        "test_concurrency.py",
+        "test_crash.py",
+        "test_engine_properties.py",
+        "test_export_html.py",
+        "test_fuzz.py",
+        "test_hardening.py",
+        "test_log_store.py",
+        "test_one_answer.py",
+        "test_pool_cli.py",
+        "test_readme_walkthrough.py",
+        "test_round_identity.py",
+        "test_round_service.py",
+        "test_rules_options_cli.py",
+        "test_store_kinds.py",
+        "test_table_session.py",
+        "test_tournament_cli.py",
+        "test_tournament_fuzz.py",
+        "test_tournament_store.py",
+        "test_verify_path.py",
+        "test_web.py",
+        "test_web_tournament.py",
+    }
+)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "slow: starts processes, databases, servers or browsers, or searches long (tests/conftest.py)"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 RELIABILITY = {

@@ -2,9 +2,13 @@
 
 At the start of the session every test's temporary files are pointed into one folder of the session's
 own (``TMPDIR`` for the tests and every process they start; pytest's ``tmp_path`` is separate and
-also temporary). At the end, the places a stray write would land are compared with what they held
-before: the top level of ``/`` and of the home folder, and the project's tree outside its ignored
-folders (``saves/``, ``.venv``, caches). Anything new there fails the run, naming the path.
+also temporary), and so is the home folder: ``HOME`` is an empty folder of the session's, for the tests
+and every process they start, so that nothing else on the machine writing to the real home folder can
+fail the run, and a write of the referee's into a home folder is seen. At the end, the places a stray
+write would land are compared with what they held before: the top level of ``/`` and of the session's
+home folder (where the browser and its tools may keep their own caches, ``TOOL_HOME``, none of them the
+referee's), and the project's tree outside its ignored folders (``saves/``, ``.venv``, caches). Anything
+new there fails the run, naming the path.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ ALLOWED_IN_PROJECT = {
     "build",
     "referee.egg-info",
 }
+
+
+# What third-party tools make in a home folder (chromium, fontconfig, playwright...): not the referee's,
+# unless an entry inside them names it.
+TOOL_HOME = {".cache", ".config", ".local", ".pki", ".fontconfig", ".mozilla"}
 
 
 def _top_level(folder: Path) -> set[str]:
@@ -66,18 +75,31 @@ class Watch:
         self._old_tmpdir = os.environ.get("TMPDIR")
         os.environ["TMPDIR"] = str(self.session_tmp)
         tempfile.tempdir = str(self.session_tmp)
-        self.places = {Path("/"): _top_level(Path("/")), Path.home(): _top_level(Path.home())}
+        self.home = self.session_tmp / "home"
+        self.home.mkdir()
+        self._old_home = os.environ.get("HOME")
+        os.environ["HOME"] = str(self.home)  # Path.home() and every process started: the session's own
+        self.places = {Path("/"): _top_level(Path("/")), self.home: set()}
         self.project = _project_files()
 
     def strays(self) -> list[str]:
         """Paths created outside the temporary folders since the start."""
         found = [
-            str(place / name) for place, before in self.places.items() for name in sorted(_top_level(place) - before)
+            str(place / name)
+            for place, before in self.places.items()
+            for name in sorted(_top_level(place) - before)
+            if not (place == self.home and name in TOOL_HOME)
         ]
+        for tool in sorted(TOOL_HOME):  # the tools' folders: only an entry naming the referee is a stray
+            found += [str(self.home / tool / n) for n in sorted(_top_level(self.home / tool)) if "referee" in n.lower()]
         found += [str(ROOT / name) for name in sorted(_project_files() - self.project)]
         return found
 
     def close(self) -> None:
+        if self._old_home is None:
+            os.environ.pop("HOME", None)
+        else:
+            os.environ["HOME"] = self._old_home
         tempfile.tempdir = None
         if self._old_tmpdir is None:
             os.environ.pop("TMPDIR", None)

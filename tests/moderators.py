@@ -114,7 +114,7 @@ CLI_AT_THE_LINE = r"""
 import sys, time
 from pathlib import Path
 from referee.cli.app import main
-import referee.cli.render, referee.cli.entry  # loaded before the start
+import referee.cli.render, referee.cli.round_entry  # loaded before the start
 import referee.log, referee.log.storage, referee.log.game
 ready, go = Path(sys.argv[1]), Path(sys.argv[2])
 ready.touch()

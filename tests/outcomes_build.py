@@ -34,6 +34,7 @@ from referee.engine import (  # noqa: E402
     EntriesRefused,
     Entry,
     EventRefused,
+    GameOver,
     Kind,
     Token,
     begin_round,
@@ -130,7 +131,7 @@ def rendered(report: RoundReport, state: GameState) -> str:
 def _resolved(state: GameState, entries: list[Entry]) -> str:
     try:
         after, report = engine_resolve(state, entries)
-    except EntriesRefused as refused:
+    except (EntriesRefused, GameOver) as refused:  # GameOver: a sixth round (R-27a)
         return f"refused: {refused}\n"
     return rendered(report, after) + f"digest {state_digest(after)}\n"
 

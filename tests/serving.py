@@ -100,11 +100,12 @@ class NotServing(RuntimeError):
 
 
 @contextmanager
-def serve(db: str, host: str = "127.0.0.1") -> Iterator[Served]:
-    """`python -m referee serve` over ``db``, once its port takes connections; stopped on leaving."""
+def serve(db: str, host: str = "127.0.0.1", *more: str) -> Iterator[Served]:
+    """`python -m referee serve` over ``db`` (``more``: further options), once its port takes connections;
+    stopped on leaving."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "serve", "--host", host, "--port", str(port), "--db", db],
+        [sys.executable, "-m", "referee", "serve", "--host", host, "--port", str(port), "--db", db, *more],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -223,7 +223,7 @@ def test_no_serious_accessibility_violation(server, browser, kind):
     axe = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text("utf-8")
     with Watched(browser) as wp:
         wp.page.goto(server + PAGES[kind])
-        wp.page.add_script_tag(content=axe)
+        wp.page.evaluate(axe)  # as the browser's own tools run it: the page's policy admits no script but its own
         result = wp.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
         serious = [
             (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])

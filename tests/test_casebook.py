@@ -38,7 +38,7 @@ BASE = '[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab", "lion"]\n'
             "case x: clans: input should be a valid list (found True)",
         ),
         (BASE + 'round = "x"\n', "case x: round: input should be a valid integer (found 'x')"),
-        (BASE + "round = 9\n", "case x: round: input should be less than or equal to 5 (found 9)"),
+        (BASE + "round = 9\n", "case x: round: input should be less than or equal to 6 (found 9)"),
         (
             BASE + "[case.expect]\ncontrol = true\n",
             "case x: expect.control: input should be a valid dictionary (found True)",

@@ -61,6 +61,13 @@ RULING_IDS = [
     "R-23a",
     "R-27",
     "R-28",
+    "R-07a",
+    "R-07b",
+    "R-21c",
+    "R-21d",
+    "R-21e",
+    "R-25a",
+    "R-27a",
 ]
 CLAN_ABILITIES = {
     "crab": "R-01",

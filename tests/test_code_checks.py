@@ -58,3 +58,33 @@ def test_the_circle_finder_finds_direct_and_longer_circles():
     ]:
         graph.add_import(importer=importer, imported=imported)
     assert import_circles(graph) == [("p.a", "p.b"), ("p.b", "p.a"), ("p.c", "p.d"), ("p.d", "p.e"), ("p.e", "p.c")]
+
+
+def past_the_front_door(graph: grimp.ImportGraph, package: str = "referee.engine") -> list[tuple[str, str]]:
+    """Every direct import into ``package``'s inner modules from a module outside it: outside code enters the
+    engine by its front door (``referee.engine``) only."""
+    return sorted(
+        (importer, imported)
+        for imported in graph.find_children(package) | graph.find_descendants(package)
+        for importer in graph.find_modules_that_directly_import(imported)
+        if not (importer == package or importer.startswith(package + "."))
+    )
+
+
+def test_outside_code_enters_the_engine_by_its_front_door_only():
+    """Issue 21: the engine's public names are re-exported by ``referee.engine``; nothing outside imports an
+    engine module directly (a name missing from the front door is added to ``_EXPORTS`` there)."""
+    graph = grimp.build_graph("referee", cache_dir=None, exclude_type_checking_imports=True)
+    assert graph.find_children("referee.engine")  # the engine's rooms are there to be checked
+    assert past_the_front_door(graph) == []
+
+
+def test_the_front_door_check_finds_a_side_door():
+    graph = grimp.ImportGraph()
+    for module in ("pkg", "pkg.engine", "pkg.engine.model", "pkg.engine.model.tokens", "pkg.cli"):
+        graph.add_module(module)
+    graph.add_import(importer="pkg.cli", imported="pkg.engine")
+    graph.add_import(importer="pkg.engine", imported="pkg.engine.model.tokens")
+    assert past_the_front_door(graph, "pkg.engine") == []
+    graph.add_import(importer="pkg.cli", imported="pkg.engine.model.tokens")
+    assert past_the_front_door(graph, "pkg.engine") == [("pkg.cli", "pkg.engine.model.tokens")]

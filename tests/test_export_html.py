@@ -55,8 +55,8 @@ def test_the_record_is_self_contained_and_shows_every_round(demo, tmp_path):
     without_namespace = page.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert not re.search(r"(https?:)?//[a-z0-9]", without_namespace, re.I)  # no other address, anywhere
     assert "url(" not in page and "@import" not in page
-    assert refs.sections == ["round-1", "round-2", "round-3", "round-4", "round-5", "honor"]
-    assert page.count("<svg") == 6  # every round's board with its tokens, and the board at the end
+    assert refs.sections == ["round-1", "round-2", "round-3", "round-4", "round-5", "honor", "race"]
+    assert page.count("<svg") == 7  # every round's board with its tokens, the board at the end, the honor race
     seals = [s["seal"] for s in json.loads(invoke(demo, "show", "demo-five-player-1", "--json").output)["seals"]]
     assert len(seals) == 5 and all(s in page for s in seals)
     final = json.loads(invoke(demo, "score", "demo-five-player-1", "--json").output)

@@ -315,9 +315,13 @@ def test_replay_shows_every_event_in_order_with_its_time(db, tmp_path):
     assert [e["seq"] for e in data["events"]] == list(range(1, len(heads) + 1)) and all(
         e["recorded_at"] for e in data["events"]
     )
-    stood = json.loads(ok(db, "replay", GAME, "--round", "2", "--json"))
-    assert stood["board"] == as_it_stood  # the board as it stood after round 2, before the correction
+    stood = json.loads(ok(db, "replay", GAME, "--round", "2", "--as-recorded", "--json"))
+    assert stood["board"] == as_it_stood  # --as-recorded: the board as it stood after round 2, before the correction
     assert stood["events"][-1]["label"] == "round 2"
+    corrected = json.loads(ok(db, "replay", GAME, "--round", "2", "--json"))  # one answer (issue 22): as corrected
+    board = json.loads(ok(db, "board", GAME, "--round", "2", "--json"))
+    assert corrected["board"] == {k: v for k, v in board.items() if k != "note"} != as_it_stood
+    assert corrected["board_note"] == board["note"] and board["note"].startswith("corrected in event 10, reason:")
     assert "Board after round 2" in ok(db, "replay", GAME, "--round", "2")
 
 

@@ -12,6 +12,7 @@ from referee.log import (
     GOLDEN_GAMES,
     EventType,
     Fold,
+    LogError,
     OpenGame,
     ReplayError,
     Store,
@@ -119,7 +120,7 @@ def test_replay_stops_after_the_fifth_round(store):
     OpenGame(store, "over").record_setup(events[1].data["lines"])
     for e in events[2:7]:
         OpenGame(store, "over").record_round(e.data["entries"])
-    with pytest.raises(ReplayError, match="fifth round is over"):
+    with pytest.raises(LogError, match=r"game 'over': the game has ended \(p\.10\)"):  # the one game-over message
         OpenGame(store, "over").record_round(["crab: bluff @ crab_capital"])
     assert [e.type for e in store.events("over")][-2:] == ["RoundResolved", "GameEnded"]  # closed with round 5
 

@@ -105,19 +105,19 @@ def test_the_prompt_shows_the_round_and_asks_to_confirm_it(db):
 
 def _another_moderator_first(monkeypatch, db, sheet):
     """Another moderator records ``sheet`` after this command read the game and before it writes."""
-    from referee.cli import entry
+    from referee.log.game import OpenGame
 
-    real = entry.read_round
+    real = OpenGame.read_round
     done = []
 
-    def read_then_race(state, text):
-        entries = real(state, text)
+    def read_then_race(self, text, round=None):
+        read = real(self, text, round)
         if not done:
             done.append(None)  # once: the other moderator's own command reads its sheet unhindered
             done[0] = runner.invoke(app, ["round", "g", "-", "--yes", "--db", db], input=sheet)
-        return entries
+        return read
 
-    monkeypatch.setattr(entry, "read_round", read_then_race)
+    monkeypatch.setattr(OpenGame, "read_round", read_then_race)
     return done
 
 

@@ -54,6 +54,40 @@ def test_rules_id_prints_the_ruling_with_its_refinements(tmp_path):
     assert "Territories and their cards" not in out  # R-18 is not part of R-17
 
 
+NEW_2026_11_25 = {
+    "R-07a": "Unicorn: one swap a round",
+    "R-07b": "Unicorn: a swap that names a blessed token",
+    "R-21c": "A player with no territory card only passes",
+    "R-21d": "The first player card, once a round",
+    "R-21e": "How many tokens a player reveals after a card took one",
+    "R-25a": "The Shadowlands count as territories for the tie-break",
+    "R-27a": "Five rounds, at every layer",
+}
+
+
+@pytest.mark.parametrize("rid", sorted(NEW_2026_11_25))
+def test_rules_prints_each_ruling_of_2026_11_25(tmp_path, rid):
+    """The rulings the third audit settled (the compliance statement's 2026-11-25 section) are printed."""
+    result = rules(tmp_path, rid)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"{rid}  {NEW_2026_11_25[rid]}\nSources: referee ruling (2026-11-25)")
+    listed = rules(tmp_path).stdout.splitlines()
+    assert f"{rid:<6}  {NEW_2026_11_25[rid]}" in listed
+    base = rules(tmp_path, rid[:-1]).stdout  # the ruling it refines prints it too
+    assert f"\n{rid}  {NEW_2026_11_25[rid]}\n" in base
+
+
+def test_rulings_md_holds_every_id_of_the_compliance_statement():
+    """referee/data/rulings.md (what `referee rules` prints) rewords the project's compliance statement for
+    players; it holds every ruling id of that statement, the 2026-11-25 ones included, and no other."""
+    from test_casebook_coverage import RULING_IDS  # the statement's ids, which the casebook must cite
+
+    listed = [r.id for r in rulings.load()]
+    assert listed == sorted(listed, key=lambda i: (int(i[2:4]), i[4:]))  # in id order
+    assert sorted(listed) == sorted(RULING_IDS)
+    assert set(NEW_2026_11_25) <= set(listed)
+
+
 def test_rules_refinement_id_prints_only_that_ruling(tmp_path):
     result = rules(tmp_path, "r-17B")  # any letter case
     assert result.returncode == 0, result.stderr
@@ -80,7 +114,7 @@ def test_rules_json(tmp_path):
     listed = json.loads(rules(tmp_path, "--json").stdout)
     assert {"id": "R-02a", "title": "Crane: a tie against a province nobody holds"} in listed["rulings"]
     one = json.loads(rules(tmp_path, "R-25", "--json").stdout)["rulings"]
-    assert [r["id"] for r in one] == ["R-25"]
+    assert [r["id"] for r in one] == ["R-25", "R-25a"]  # R-25 with the ruling that refines it
     assert one[0]["options"] == [
         {"name": "tiebreak", "default": "territories,provinces", "allowed": ["territories,provinces", "shared"]}
     ]

@@ -12,7 +12,7 @@ from serving import EVIL, ROOT, cli, demo_and_a_game_begun, serve
 from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
-from referee.web import create_app
+from referee.web import venue_app
 
 runner = CliRunner()
 
@@ -29,7 +29,7 @@ def demo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(demo):
-    with TestClient(create_app(demo)) as c:
+    with TestClient(venue_app(demo), base_url="http://localhost") as c:
         yield c
 
 
@@ -37,7 +37,7 @@ def test_game_page_shows_board_last_round_replay_links_and_honor(client):
     page = client.get("/games/demo-five-player-1")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     html = page.text
-    assert html.count("<svg") == 2  # the board now, the last round's tokens
+    assert html.count("<svg") == 3  # the board now, the last round's tokens, the honor race
     for n in range(1, 6):
         assert f'href="/games/demo-five-player-1/rounds/{n}"' in html
     assert "Round 5" in html and "Battle for" in html and "Winner:" in html and "final" in html
@@ -138,11 +138,11 @@ def test_unknown_or_odd_ids_are_a_404_page_with_a_link_back(client, path):
 
 def test_odd_ids_never_reach_the_database(demo):
     store_calls = []
-    web = create_app(demo)
+    web = venue_app(demo)
     store = web.state.store
     real = store.events
     store.events = lambda game: store_calls.append(game) or real(game)
-    with TestClient(web) as c:
+    with TestClient(web, base_url="http://localhost") as c:
         for odd in ("x' OR 1=1--", ".hidden", "a b", "é", "-x", "a" * 65, "a;b", "a/../b", "%"):
             assert c.get(f"/api/games/{quote(odd, safe='')}").status_code == 404
             assert c.get(f"/games/{quote(odd, safe='')}").status_code == 404
@@ -151,7 +151,7 @@ def test_odd_ids_never_reach_the_database(demo):
 
 
 def test_heads_etag_changes_when_a_round_is_recorded(demo):
-    with TestClient(create_app(demo)) as c:
+    with TestClient(venue_app(demo), base_url="http://localhost") as c:
         first = c.get("/api/games/mid/head")
         tag = first.headers["etag"]
         assert c.get("/api/games/mid/head", headers={"If-None-Match": tag}).status_code == 304
@@ -241,7 +241,7 @@ def test_a_log_the_engine_cannot_replay_is_said_plainly(tmp_path):
     with sqlite3.connect(db) as conn:
         conn.execute("DROP TRIGGER event_no_update")
         conn.execute("UPDATE event SET payload = replace(payload, 'crab_capital', 'nowhere_at_all') WHERE seq = 2")
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         page = c.get("/games/g1")
         assert page.status_code == 500 and "cannot be replayed" in page.text and "Traceback" not in page.text
         assert c.get("/api/games/g1/score").json()["detail"].startswith("This log cannot be replayed")
@@ -256,7 +256,7 @@ def test_corrections_are_labelled_on_the_game_page(tmp_path):
     sheet = tmp_path / "fixed.txt"
     sheet.write_text("crab: army 3 @ crab_capital\n")
     cli(db, "correct", "g2", "1", str(sheet), "--reason", f"misread token {EVIL}")
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         page = c.get("/games/g2").text
         assert "Round 1 (corrected)" in page and '<span class="badge corrected">correction</span> of round 1' in page
         assert "misread token &lt;script&gt;" in page and EVIL not in page

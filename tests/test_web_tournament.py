@@ -17,7 +17,7 @@ from tournament_play import setup_sheet
 from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
-from referee.web import create_app
+from referee.web import venue_app
 
 runner = CliRunner()
 NAMES = [*PLAYERS[:11], EVIL]  # a name that must be shown as text
@@ -48,7 +48,7 @@ def db(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def client(db):
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         yield c
 
 
@@ -93,7 +93,7 @@ def test_status_player_page_and_notices(client, db):
 
 def test_a_seating_stays_hidden_until_posted(tmp_path):
     db = seed(tmp_path, post=False)
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         assert c.get("/tournaments/spring/seating/1").status_code == 404
         assert c.get("/api/tournaments/spring/seating/1").status_code == 404
         assert c.get("/api/tournaments/spring/status/1").status_code == 404
@@ -199,7 +199,7 @@ def test_unknown_tournament_ids_are_a_404_page(client, path):
 
 def test_tournament_head_changes_with_a_notice_or_a_round(tmp_path):
     db = seed(tmp_path)
-    with TestClient(create_app(db)) as c:
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
         tag = c.get("/api/tournaments/spring/head").headers["etag"]
         assert c.get("/api/tournaments/spring/head", headers={"If-None-Match": tag}).status_code == 304
         page = c.get("/tournaments/spring").text
@@ -233,3 +233,24 @@ def test_venue_notices_are_append_only(any_db):
                     conn.execute(text(sql))
         read = venue.read(store, "spring")
         assert read.announcements == [] and read.posted == 2 and read.count == 3
+
+
+def test_serve_and_publish_show_one_set_of_pages(tmp_path, db, client):
+    """The published files are exactly the pages of `site.tournament_site`, and `referee serve` answers each of
+    them at its own address with the same kind of page: the set is written once."""
+    from referee.log import Store, tournaments as tlog, venue as venue_log
+    from referee.views import site as vsite
+    from referee.views.links import ServedLinks, StaticLinks
+
+    with Store(db, create=False) as store:
+        loaded = tlog.load(store, "spring")
+        pages = list(vsite.tournament_site(loaded, venue_log.read(store, "spring"), url="", events_of=store.events))
+    out = tmp_path / "site"
+    cli(db, "tournament", "publish", "spring", str(out))
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    assert written == sorted(StaticLinks(0)(*p.link) for p in pages)
+    kinds = {p.link[0] for p in pages}
+    assert {"tournament", "seating", "tables", "sheet", "player", "game", "round", "round_svg", "board_svg"} <= kinds
+    for p in pages:
+        served = client.get(ServedLinks()(*p.link))
+        assert served.status_code == 200 and served.headers["content-type"].startswith(p.media_type), p.link

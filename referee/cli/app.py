@@ -5,8 +5,8 @@
     standalone  adjudicate, casebook: no stored game
     games       new, games, show, setup, round, board, score, demo, seal, reveal, event
     logcmds     replay, verify, export, import, what-if, correct
-    amendcmds   retract
-    table       the interactive table session
+    retract     retract
+    table_session  `referee table`: the interactive table session (its logic: session.py)
     tournament  `referee tournament ...`: roll call, seating, results, standings
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
     venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
@@ -24,9 +24,9 @@ import typer
 from typer.core import TyperCommand
 from typer.main import get_command
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from ..shown import plain
-from . import amendcmds, games, logcmds, rules, serve, standalone, table
+from . import games, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
 
@@ -77,7 +77,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, amendcmds, table, rules, serve):  # `--help` order (and `tournament`)
+for module in (standalone, games, logcmds, retract, table_session, rules, serve):  # `--help` order (and `tournament`)
     app.add_typer(module.commands)
 
 
@@ -104,7 +104,7 @@ def _show_recorded(exc: RefereeError) -> None:
     """A write refused because another moderator wrote first: what they recorded, read again (R-27)."""
     recorded = getattr(exc, "recorded", None)
     if recorded:
-        from .roundid import changes
+        from ..log.round_identity import changes
 
         print(f"another moderator wrote to game {recorded[0].game!r} first:")
         for line in changes(recorded):

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .checks import game_id, utf8_text
 
 # `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built
@@ -69,12 +69,17 @@ def read_input(path: Path) -> str:
         raise RefereeError(f"{path}: cannot be read ({exc.strerror or exc.__class__.__name__})") from None
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write a file the user named (an export, a picture): a clear error when it cannot be written."""
+def write_output(path: Path, text: str, what: str | None = None, *, json_out: bool = False) -> None:
+    """Write a file the user named (an export, a picture): a clear error when it cannot be written. With
+    ``what``, say what was written where (on standard error under ``--json``, which keeps standard output
+    for the JSON)."""
     try:
         Path(path).write_text(text, "utf-8")
     except OSError as exc:
         raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
+    if what is not None:
+        lines = text.count("\n")
+        typer.echo(f"{what} written to {path} ({lines} line{'' if lines == 1 else 's'})", err=json_out)
 
 
 def open_store(db: str | None, *, create: bool = False):
@@ -89,3 +94,12 @@ def open_store(db: str | None, *, create: bool = False):
             hint="name a database file (--db games.db) or a PostgreSQL URL",
         )
     return store
+
+
+AsRecorded = Annotated[
+    bool,
+    typer.Option(
+        "--as-recorded",
+        help="With --round N: the board as round N was first recorded, before any later correction.",
+    ),
+]

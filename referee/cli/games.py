@@ -5,8 +5,8 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
+from ..engine import RefereeError
+from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
 
@@ -58,8 +58,7 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
-    from ..engine import RulesOptions
-    from ..engine.notation.round import parse_clan
+    from ..engine import RulesOptions, parse_clan
     from . import render
     from .checks import calendar_date, new_game_id
 
@@ -127,7 +126,11 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
 @commands.command()
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
-    """Record setup facts (starting control tokens, territory cards, objectives), one a line."""
+    """Record the setup, one line each in the order it was done: board facts (control tokens, cards,
+    objectives) and the setup steps (`setup: tokens`, `initiative: <clan>`, `<clan>: starts @ <province>`)."""
+    from ..log.amend import setup_board
+    from ..log.setupfile import read_setup_file
+    from ..log.table_lines import apply_table_lines
     from . import render
 
     text = read_input(sheet)
@@ -137,7 +140,16 @@ def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
             raise RefereeError(
                 f"game {game!r}: setup is over, round {log.state.round - 1} was played; record a correction instead"
             )
-        _, state = log.record_setup(text)
+        fold = log.fold
+        lines = read_setup_file(text, fold.board, facts_first=not fold.pending)
+        if lines.facts and lines.events:  # the table events checked on the board the facts make, before either
+            apply_table_lines(setup_board(fold, [*fold.setup_lines, *lines.facts]), lines.events, fold.board)
+        state = log.state
+        if lines.facts or not lines.events:
+            _, state = log.record_setup(lines.facts)
+        if lines.events:
+            recorded, state, notes = log.record_table_events(lines.events)
+            render.table_notes(state.round, recorded.data["lines"], notes, recorded.seal)
     render.board_view(state)
 
 
@@ -176,7 +188,7 @@ def play_round(
 
     The same sheet entered again for a recorded round records nothing and shows its seal (R-27). A sheet
     with no token is refused unless --no-tokens says the round had none on purpose."""
-    from .roundid import play
+    from .round_entry import play
 
     with open_store(db) as store:
         play(store, game, sheet, round_no, yes, json_out, no_tokens)
@@ -186,12 +198,7 @@ def _open_game(store, game: str):
     from ..log import OpenGame
 
     log = OpenGame(store, game)
-    if log.fold.ended:
-        raise RefereeError(
-            f"game {game!r}: the game has ended (p.10): only a correction may follow", hint=f"referee score {game}"
-        )
-    if log.state.round > 5:
-        raise RefereeError(f"game {game!r} is over: five rounds were played (p.10)", hint=f"referee score {game}")
+    log.check_open()  # the one game-over guard
     return log
 
 
@@ -202,6 +209,7 @@ def board(
         int | None, typer.Option("--round", "-r", min=0, max=5, help="The board after this round (0: after setup).")
     ] = None,
     svg: Annotated[Path | None, typer.Option(help="Also write the board as an SVG picture to this file.")] = None,
+    as_recorded: AsRecorded = False,
     tokens: Annotated[
         bool,
         typer.Option(
@@ -212,28 +220,30 @@ def board(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The board by territory (control, faceup tokens, special tokens, cards), and as a picture."""
-    from ..log import state_after_round
+    """The board by territory (control, faceup tokens, special tokens, cards), and as a picture. With --round N:
+    the board after round N as corrected (the corrections named), or --as-recorded as first recorded."""
+    from ..log import Fold, board_after
     from ..views.board_svg import board_svg
     from . import render
 
     with open_store(db) as store:
         events = store.events(game)
-    from ..log import Fold
-
     fold = Fold.of(events)
     last = fold.state.round - 1
     if round_no is not None and round_no > last:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
-    state = fold.state if round_no is None else state_after_round(events, round_no)
+    if as_recorded and round_no is None:
+        raise typer.BadParameter("--as-recorded shows a played round: give --round N", param_hint="--as-recorded")
+    after = None if round_no is None else board_after(events, round_no, as_recorded=as_recorded)
+    state = fold.state if after is None else after.state
     if tokens and (round_no is None or round_no < 1 or svg is None):
         raise typer.BadParameter(
             "--tokens draws a played round: give --round N (1-5) and --svg FILE", param_hint="--tokens"
         )
     if svg is not None:
-        played = fold.played(round_no) if tokens and round_no is not None else None  # --tokens needs --round
+        played = after.played if tokens and after is not None else None  # --tokens needs --round
         write_output(svg, board_svg(played.before, played.report) if played else board_svg(state))
-    render.board_view(state, json_out=json_out)
+    render.board_view(state, json_out=json_out, note=after.note() if after is not None else "")
     if svg is not None and not json_out:
         render.console.print(f"picture written to {render.markup(svg)}")
 
@@ -303,8 +313,7 @@ def seal(
 ) -> None:
     """At setup: the player types its secret objective unseen; the log keeps only a commitment, and the
     player keeps the reveal code. Nobody, the moderator included, can change the objective later."""
-    from ..engine import NotationError
-    from ..engine.notation.round import parse_clan, resolve_name
+    from ..engine import NotationError, parse_clan, resolve_name
     from ..log import OpenGame
     from ..log.commitment import new_code
     from . import render
@@ -341,7 +350,7 @@ def reveal(
 ) -> None:
     """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring, or
     declare it not met (--not-met, R-28)."""
-    from ..engine.notation.round import parse_clan, resolve_name
+    from ..engine import parse_clan, resolve_name
     from ..log import OpenGame
     from . import render
 
@@ -354,10 +363,20 @@ def reveal(
         if not_met:
             log.reveal_objective(seat, "", "")
             render.console.print(f"{seat} declares its sealed objective not met (R-28): it scores nothing")
-            return
-        name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
-        log.reveal_objective(seat, name, code)
-    render.console.print(f"{seat} reveals {board.objectives[name].name} ({board.objectives[name].honor} honor if met)")
+        else:
+            name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
+            log.reveal_objective(seat, name, code)
+            facts = board.objectives[name]
+            render.console.print(f"{seat} reveals {facts.name} ({facts.honor} honor if met)")
+        _print_result_if_closed(log, game)
+
+
+def _print_result_if_closed(log, game: str) -> None:
+    """The step that completes the game closes its log (GameEnded): say so, with the record's result line."""
+    from ..log.ending import game_score, result_line
+
+    if log.ended is not None:
+        typer.echo(f"game {game!r} is finished: {result_line(game_score(log.fold))}")
 
 
 @commands.command()

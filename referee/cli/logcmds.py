@@ -5,8 +5,8 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
+from ..engine import RefereeError
+from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
 RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_default=False)]
@@ -18,14 +18,19 @@ def replay(
     to: Annotated[int | None, typer.Option("--to", min=0, max=5, help="Stop after this round.")] = None,
     round_no: Annotated[
         int | None,
-        typer.Option("--round", "-r", min=0, max=5, help="Stop after this round and show the board as it stood then."),
+        typer.Option(
+            "--round", "-r", min=0, max=5, help="Stop after this round and show the board after it (as corrected)."
+        ),
     ] = None,
+    as_recorded: AsRecorded = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Replay a logged game event by event: table events, rounds (every report recomputed), reveals,
-    retractions and corrections, in order, each labelled with the time it was recorded."""
-    from ..log import states
+    retractions and corrections, in order, each labelled with the time it was recorded. With --round N,
+    the board after round N is the one `referee board --round N` shows (corrected, the corrections named;
+    --as-recorded: as first recorded)."""
+    from ..log import board_after, states
     from . import render
 
     with open_store(db) as store:
@@ -41,7 +46,10 @@ def replay(
     if round_no is not None and steps[-1].state.round <= round_no and round_no > 0:
         played = steps[-1].state.round - 1
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {played})")
-    render.replay(steps, json_out=json_out, board_after=steps[-1].state if round_no is not None else None)
+    if as_recorded and round_no is None:
+        raise typer.BadParameter("--as-recorded shows a played round: give --round N", param_hint="--as-recorded")
+    after = board_after(events, round_no, as_recorded=as_recorded) if round_no is not None else None
+    render.replay(steps, json_out=json_out, board_after=after)
 
 
 AllowIncomplete = Annotated[
@@ -114,8 +122,19 @@ def verify(
             "no seal checked: the chain and the engine agree, but only a seal noted at the table "
             "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
         )
+    from ..log.replay import superseded_by
+
+    later = superseded_by(events, sealed) if sealed is not None else None
     render.verified(
-        target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed, notes=notes
+        target,
+        events,
+        found,
+        lines,
+        json_out=json_out,
+        status=verify_status(events),
+        sealed=sealed,
+        superseded=later,
+        notes=notes,
     )
     if found:
         raise typer.Exit(1)
@@ -156,7 +175,7 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_output(output, text)
+        write_output(output, text, f"game {game!r} ({fmt})")
 
 
 @commands.command("import")
@@ -204,7 +223,7 @@ def correct(
     """Record a correction, with its reason: a round's tokens, a round's table events (--table), or the
     whole setup (round 0). Every later round is re-run; the original stays in the log. Prints what to
     change on the physical board now and the new seals."""
-    from ..engine.model.board_changes import board_changes
+    from ..engine import board_changes
     from ..log import OpenGame
     from . import render
 

@@ -10,11 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.segment import Segment  # loaded with rich.console already
 
-from ..engine.model.digest import state_to_dict
-from ..engine.model.state import GameState
-from ..engine.model.tokens import Clan
-from ..engine.notation.round import format_entry
-from ..engine.resolution.report import RoundReport
+from ..engine import Clan, GameState, RoundReport, format_entry, state_to_dict
 from ..shown import plain
 from ..views import data
 from ..views.data import event_label, event_lines, jsonable as to_jsonable
@@ -191,11 +187,26 @@ def board_changes(lines: list[str], *seals: str) -> None:
         console.print(f"[bold]seal {seal}[/bold]")
 
 
-def board_view(state: GameState, *, json_out: bool = False) -> None:
-    """The board by territory: control, faceup tokens, special tokens and territory cards."""
+def board_view(state: GameState, *, json_out: bool = False, note: str = "") -> None:
+    """The board by territory: control, faceup tokens, special tokens and territory cards; ``note``: the
+    corrections behind a past round's board (``BoardAfter.note``), said under its title."""
     if json_out:
-        print_json(data.board_data(state))
+        print_json(data.noted(data.board_data(state), note))
         return
+    console.print(_board_table(state))
+    if note:
+        console.print(note)
+
+
+def _card_line(state: GameState, territory: str) -> str:
+    """Where a territory's card is: on the board, held by a clan, or played."""
+    if territory in state.cards_on_board:
+        return f"card: {state.cards_on_board[territory] or 'unknown'}"
+    holder = next((str(c) for c, held in state.cards_held.items() if any(x == territory for x, _ in held)), None)
+    return f"card held by {holder}" if holder else "card played"
+
+
+def _board_table(state: GameState) -> Table:
     board = state.board
     title = f"Board after round {state.round - 1}" if state.round > 1 else "Board at the start of round 1"
     table = _table(title)
@@ -204,13 +215,7 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
         table.add_column(col, justify="right" if col in ("flowers", "faceup") else "left")
     for t in board.territories.values():
         owner = state.territory_controller(t.id)
-        holder = next((str(c) for c, held in state.cards_held.items() if any(x == t.id for x, _ in held)), None)
-        if t.id in state.cards_on_board:
-            card = f"card: {state.cards_on_board[t.id] or 'unknown'}"
-        elif holder:
-            card = f"card held by {holder}"
-        else:
-            card = "card played"
+        card = _card_line(state, t.id)
         table.add_row(
             f"[bold]{t.id}[/bold]" + (f"\n[dim]controlled by {owner}[/dim]" if owner else "") + f"\n[dim]{card}[/dim]"
         )
@@ -226,7 +231,7 @@ def board_view(state: GameState, *, json_out: bool = False) -> None:
                 str(special) if special else "",
             )
         table.add_section()
-    console.print(table)
+    return table
 
 
 PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"
@@ -343,15 +348,28 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
                 console.print(f"  • {markup(line)}")
         console.print(f"[bold]seal {e.seal}[/bold]")
     if board_after is not None:
-        board_view(board_after)
+        board_view(board_after.state, note=board_after.note())
 
 
 def verified(
-    target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None, notes=()
+    target: str,
+    events,
+    found,
+    lines,
+    *,
+    json_out: bool = False,
+    status: str = "",
+    sealed=None,
+    superseded=None,
+    notes=(),
 ) -> None:
     """`referee verify`: the chain and digests checked, the seal asked for, and what was not checked (``notes``)."""
     if json_out:
-        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed, notes=notes))
+        print_json(
+            data.verify_data(
+                target, events, found, lines, status=status, sealed=sealed, superseded=superseded, notes=notes
+            )
+        )
         return
     if found is None:
         last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
@@ -366,6 +384,8 @@ def verified(
                 + (f", recorded {_at(sealed)}" if sealed.recorded_at else "")
                 + "; every event up to it is in this log, unchanged"
             )
+            if superseded is not None:
+                console.print(markup(data.superseded_line(superseded)))
         for note in notes:
             console.print(f"[yellow]note:[/yellow] {markup(note)}")
     else:

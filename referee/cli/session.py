@@ -9,8 +9,9 @@ discarding typed tokens.
 
 from __future__ import annotations
 
-from ..engine.model.errors import RefereeError
-from .roundid import changes, same_sheet
+from ..engine import EntriesRefused, RefereeError
+from ..log.game import RoundSheet
+from ..log.round_identity import changes, same_sheet
 
 TOKEN_WORDS = ("army", "navy", "shinobi", "raid", "diplomacy", "bluff", "blessing")
 
@@ -41,6 +42,7 @@ class TableSession:
         self.log = OpenGame(store, game)
         self.pending: list = []  # the round's tokens typed so far (entries, checked together as typed)
         self._pending_round = 0  # the round they were typed for
+        self._read: RoundSheet | None = None  # the pending round as the game service read it (``ready``)
 
     @property
     def state(self):
@@ -62,7 +64,7 @@ class TableSession:
         raise self._moved(self.log.events[known:])
 
     def _moved(self, new: list) -> GameMoved:
-        from ..engine.notation.round import format_entry
+        from ..engine import format_entry
 
         was = self.pending_round
         lines = [f"another moderator wrote to game {self.game!r} meanwhile:", *(f"  {c}" for c in changes(new))]
@@ -90,23 +92,20 @@ class TableSession:
         return self._pending_round if self.pending else self.round
 
     def check(self, entries, complete: bool = False):
-        from ..engine import begin_round
-        from ..engine.resolution.inventory import check_placements
+        from ..engine import begin_round, check_placements
 
         return check_placements(begin_round(self.state), entries, complete=complete)
 
     # --- lines ------------------------------------------------------------------------------------
     def add(self, line: str) -> str:
         """One typed line: a table event (recorded now) or a token (held until the round resolves)."""
-        from ..engine.notation.round import format_entry, parse_entry, split_clan
+        from ..engine import format_entry, parse_entry, split_clan
 
         self.check_current()
         _, rest = split_clan(line)
         if not is_token_line(rest):
             return self.table_event(line)
-        if self.round > 5:
-            raise RefereeError(f"game {self.game!r} is over: five rounds were played (p.10)")
-        self.log.check_setup()  # round 1's tokens wait for the rulebook's setup (p.4), before any is typed
+        self.log.check_round()  # the game-over guard, and round 1's tokens wait for the setup (p.4)
         entry = parse_entry(line, self.state.board)
         refusals = self.check([*self.pending, entry])
         if refusals:
@@ -127,7 +126,7 @@ class TableSession:
         return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
 
     def undo(self) -> str:
-        from ..engine.notation.round import format_entry
+        from ..engine import format_entry
 
         if not self.pending:
             return f"nothing to undo: no token typed for round {min(self.round, 5)}"
@@ -135,16 +134,21 @@ class TableSession:
         return f"undone: {format_entry(entry)} (nothing had been recorded)"
 
     def ready(self) -> None:
-        """Before the round is resolved: the game must still be where the tokens were typed."""
+        """Before the round is resolved: the game must still be where the tokens were typed, and the game
+        service reads the round (the game-over guard, the one placement check, the round resolved)."""
         self.check_current()
-        refusals = self.check(self.pending, complete=True)
-        if refusals:
-            raise RefereeError("\n".join(r.line(self.round) for r in refusals))
+        try:
+            self._read = self.log.round_of(self.pending)
+        except EntriesRefused as exc:
+            raise RefereeError("\n".join(r.line(self.round) for r in exc.refusals)) from None
 
     def resolve_pending(self):
-        """Record the pending round; return (event, state, report)."""
-        event, state, report = self._write(lambda: self.log.record_round(self.pending))
-        self.pending = []
+        """Record the pending round, as the game service read it in ``ready``; return (event, state, report)."""
+        read = self._read
+        if read is None or read.entries != tuple(self.pending):  # tokens changed since: read them again
+            read = self.log.round_of(self.pending)
+        event, state, report = self._write(lambda: self.log.record_round(read))
+        self.pending, self._read = [], None
         return event, state, report
 
     def _write(self, write):

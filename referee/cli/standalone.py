@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
@@ -29,19 +29,28 @@ def adjudicate(
 ) -> None:
     """Resolve one round from a board file and a round sheet, without a stored game."""
     from ..boarddata import load_board
-    from ..engine import begin_round, parse_round, resolve
-    from ..engine.notation.round import parse_clan, parse_lines, split_round_header
-    from ..engine.notation.setup import apply_board_fact, new_state, parse_board_line
+    from ..engine import (
+        apply_board_fact,
+        begin_round,
+        every_line,
+        named_round,
+        new_state,
+        parse_board_line,
+        parse_clan,
+        parse_lines,
+        parse_round,
+        resolve,
+        split_round_header,
+    )
     from . import render
-    from .roundid import named_round
 
     header, text = split_round_header(read_input(sheet))
     round_no = named_round(round_no, header, str(sheet)) or 1
     b = load_board()
     seats = tuple(parse_clan(c, clans) for c in clans.split(",") if c.strip())
     state = new_state(b, seats, round=round_no)
-    for n, line in parse_lines(read_input(board)):
-        state = apply_board_fact(state, parse_board_line(line, b, n))
+    for fact in every_line(parse_lines(read_input(board)), lambda line, n: parse_board_line(line, b, n)):
+        state = apply_board_fact(state, fact)
     state = begin_round(state)
     entries = parse_round(text, b)
     new, report = resolve(state, entries)

@@ -1,7 +1,5 @@
 """`referee tournament ...`: roll call, seating, clans, results from the game logs, standings."""
 
-import csv
-import io
 import json
 import re
 import sys
@@ -154,13 +152,6 @@ def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     )
 
 
-def _registration(t, name: str, club: str, pid: str) -> dict:
-    from ..tournament.model import slug
-
-    name = name.strip()
-    return {"id": pid.strip() or slug(name), "name": name, "club": club.strip(), "explicit_id": bool(pid.strip())}
-
-
 @players_app.command("add")
 def players_add(
     tid: TidArg,
@@ -180,10 +171,14 @@ def players_add(
     with open_store(db) as store:
         log = _open(store, tid)
         if csv_file is not None:
-            regs = _read_players_csv(log.t, csv_file)
+            from ..tournament.imports import players_csv
+
+            regs = players_csv(log.t, read_input(csv_file), str(csv_file))
         else:
             assert name is not None, "exactly one of NAME and --csv is given (checked above)"
-            regs = [_registration(log.t, name, club, pid)]
+            from ..tournament.imports import registration
+
+            regs = [registration(name, club, pid)]
         try:
             log.record([PlayersRegistered([{k: v for k, v in r.items()} for r in regs])])
         except TournamentError as exc:
@@ -193,53 +188,6 @@ def players_add(
             raise TournamentError(f"{csv_file}: {exc}") from None
     for r in regs:
         _say(f"registered {r['name']} (id {r['id']})" + (f", club {r['club']}" if r["club"] else ""))
-
-
-def _read_players_csv(t, path: Path) -> list[dict]:
-    from ..tournament.model import PLAYER_ID, PlayersRegistered, Tournament, TournamentError
-
-    text = read_input(path)
-    reader = csv.DictReader(io.StringIO(text))
-    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-    if "name" not in fields:
-        raise TournamentError(f"{path}: row 1: the header must name a 'name' column (and optionally club, id)")
-    unknown = [f for f in fields if f not in ("name", "club", "id")]
-    if unknown:
-        raise TournamentError(f"{path}: row 1: unknown column(s) {', '.join(unknown)} (name, club, id)")
-    regs = []
-    trial = Tournament()
-    trial.info = t.info
-    trial.players = dict(t.players)
-    rows = enumerate(reader, 2)
-    while True:
-        try:
-            n, raw = next(rows)
-        except StopIteration:
-            break
-        except csv.Error as exc:  # a field over the csv module's limit (128 KiB), a NUL byte
-            raise TournamentError(f"{path}: row {reader.line_num}: not a CSV row a roster holds ({exc})") from None
-        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
-        if any("\n" in v or "\r" in v for v in row.values()):
-            raise TournamentError(
-                f'{path}: row {n}: a field holds a line break: an unterminated quote (") swallows the rows after it'
-            )
-        if None in raw:
-            raise TournamentError(f"{path}: row {n}: more fields than the header has columns")
-        if not row.get("name"):
-            raise TournamentError(f"{path}: row {n}: no name")
-        reg = _registration(t, row["name"], row.get("club", ""), row.get("id", ""))
-        if not PLAYER_ID.fullmatch(reg["id"]):
-            raise TournamentError(
-                f"{path}: row {n}: {reg['id']!r} is not a valid player id (lower-case letters, digits, '-')"
-            )
-        try:
-            trial._PlayersRegistered(PlayersRegistered([reg]))
-        except TournamentError as exc:
-            raise TournamentError(f"{path}: row {n}: {exc}") from None
-        regs.append(reg)
-    if not regs:
-        raise TournamentError(f"{path}: no players in the file")
-    return regs
 
 
 def _record_for_player(db: str | None, tid: str, name: str, event) -> str:
@@ -366,23 +314,6 @@ def rollcall(
     _say(f"round {round_no} roll call: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
 
 
-def _manual_rows(path: Path) -> list[tuple[int, int, str, str]]:
-    from ..tournament.model import TournamentError
-
-    reader = csv.DictReader(io.StringIO(read_input(path)))
-    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-    if not {"table", "seat", "player", "clan"} <= set(fields):
-        raise TournamentError(f"{path}: row 1: the header must be table,seat,player,clan")
-    rows = []
-    for n, raw in enumerate(reader, 2):
-        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
-        try:
-            rows.append((int(row["table"]), int(row["seat"]), row["player"], row["clan"].lower()))
-        except ValueError:
-            raise TournamentError(f"{path}: row {n}: table and seat must be numbers") from None
-    return rows
-
-
 @tapp.command("seat")
 def seat(
     tid: TidArg,
@@ -411,7 +342,9 @@ def seat(
         log = _open(store, tid)
         seed = seed_of(log.head)
         if from_file is not None:
-            event = manual_round(log.t, round_no, _manual_rows(from_file), seed)
+            from ..tournament.imports import seating_csv_rows
+
+            event = manual_round(log.t, round_no, seating_csv_rows(read_input(from_file), str(from_file)), seed)
         else:
             from ..log.tournaments import load
             from ..tournament.standings import standings
@@ -439,25 +372,9 @@ def seat(
 
 
 def _preferences(t, path: Path) -> dict[str, list[str]]:
-    from ..tournament.model import TournamentError
-    from ..tournament.seating import CLANS
+    from ..tournament.imports import preferences_csv
 
-    reader = csv.DictReader(io.StringIO(read_input(path)))
-    if not {"player", "clans"} <= {f.strip().lower() for f in (reader.fieldnames or [])}:
-        raise TournamentError(f"{path}: row 1: the header must be player,clans")
-    out = {}
-    for n, raw in enumerate(reader, 2):
-        row = {k.strip().lower(): (v or "").strip() for k, v in raw.items() if k is not None}
-        try:
-            pid = t.player(row["player"]).id
-        except TournamentError as exc:
-            raise TournamentError(f"{path}: row {n}: {exc}") from None
-        clans = [c.strip().lower() for c in row["clans"].split(";") if c.strip()]
-        bad = [c for c in clans if c not in CLANS]
-        if bad:
-            raise TournamentError(f"{path}: row {n}: unknown clan {bad[0]!r} (one of {', '.join(CLANS)})")
-        out[pid] = clans
-    return out
+    return preferences_csv(t, read_input(path), str(path))
 
 
 def _print_seating(tables, round_no, algorithm, cost, sat_out) -> None:
@@ -494,9 +411,9 @@ def seating(
         loaded = load(store, tid, _open(store, tid).t)
     rows = seating_by_table(loaded, round_no) if by == "table" else seating_by_player(loaded, round_no)
     if csv_out:
-        write_output(csv_out, seating_csv(loaded, round_no, by))
+        write_output(csv_out, seating_csv(loaded, round_no, by), f"round {round_no} seating (CSV)", json_out=json_out)
     if sheet:
-        write_output(sheet, seating_sheet(loaded, round_no))
+        write_output(sheet, seating_sheet(loaded, round_no), f"round {round_no} seating sheet", json_out=json_out)
     if json_out:
         return _json(rows)
     if by == "table":
@@ -633,7 +550,7 @@ def result(
     _say(f"round {round_no}, table {table}: result entered by the judge")
 
 
-@tapp.command("adjust")
+@tapp.command("adjust", context_settings={"ignore_unknown_options": True})  # POINTS may be -4 (a penalty)
 def adjust(
     tid: TidArg,
     name: PlayerArg,
@@ -723,7 +640,7 @@ def standings(
     with open_store(db) as store:
         loaded = load(store, tid)
     if csv_out:
-        write_output(csv_out, standings_csv(loaded))
+        write_output(csv_out, standings_csv(loaded), f"standings of {tid!r} (CSV)", json_out=json_out)
     if explain:
         data = explain_view(loaded, explain)
         if json_out:
@@ -788,7 +705,7 @@ def results(
     with open_store(db) as store:
         loaded = load(store, tid)
     if csv_out:
-        write_output(csv_out, results_csv(loaded))
+        write_output(csv_out, results_csv(loaded), f"results of {tid!r} (CSV)", json_out=json_out)
     rows = result_rows(loaded)
     if json_out:
         return _json(rows)
@@ -851,7 +768,7 @@ def export(
     with open_store(db) as store:
         text = export_jsonl(read_events(store, tid))
     if output:
-        write_output(output, text)
+        write_output(output, text, f"tournament {tid!r} (jsonl)")
     else:
         sys.stdout.write(text)
 

@@ -12,11 +12,13 @@ from .ending import GameScore, game_ended, game_score
 from .events import Divergence, Event, EventFormatError, EventType, LogError, Problem, check_chain, format_seal
 from .game import OpenGame, new_game, recorded_header
 from .replay import (
+    BoardAfter,
     Correction,
     Fold,
     ReplayError,
     Step,
     WhatIf,
+    board_after,
     corrections,
     replay,
     score,
@@ -28,6 +30,7 @@ from .replay import (
 from .storage import DEFAULT_DB, ENV_DB, GameChanged, GameExists, GameInfo, Store, StoreError, UnknownGame, database_url
 
 __all__ = [
+    "BoardAfter",
     "Correction",
     "DEFAULT_DB",
     "Divergence",
@@ -51,6 +54,7 @@ __all__ = [
     "StoreError",
     "UnknownGame",
     "WhatIf",
+    "board_after",
     "check_chain",
     "corrections",
     "database_url",

@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..engine import Board, Clan, GameState
-from ..engine.notation.setup import BoardFact, apply_board_facts, new_state, parse_board_line
-from .events import Event, EventType, ReplayError
+from ..engine import Board, BoardFact, Clan, GameState, apply_board_facts, new_state, parse_board_line
+from .events import ENDED, Event, EventType, ReplayError
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ def to_retract(fold: Fold) -> Event:
     if last is None or last.type == EventType.GAME_CREATED:
         raise ReplayError("nothing to retract: only the game's creation is in effect")
     if last.type == EventType.GAME_ENDED:
-        raise ReplayError("the game has ended (p.10): only a correction may follow")
+        raise ReplayError(ENDED)
     if last.type not in RETRACTABLE:
         raise ReplayError(f"a {last.type} event cannot be retracted")
     return last
@@ -143,8 +142,7 @@ def setup_missing(fold: Fold) -> list[str]:
     """What the rulebook's setup still lacks (p.4 steps 6-7, p.5 step 10): every clan's capital token and its
     set-aside control tokens for this number of players, counted on the setup board (setup facts and the
     setup's table events; a card played in round 1 does not count against it)."""
-    from ..engine.notation.table_events import parse_table_event
-    from ..engine.table.apply import FACTS, SETUP_ONLY
+    from ..engine import FACTS, SETUP_ONLY, parse_table_event
 
     header, state = fold._created_game
     board, clans = fold.board, header.clans

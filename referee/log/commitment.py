@@ -68,11 +68,6 @@ def commit(game: str, clan: str, objective: str, code: str, *, salt: bytes | Non
     return f"{SCHEME}$n={SCRYPT_N},r={SCRYPT_R},p={SCRYPT_P}${salt.hex()}${key.hex()}"
 
 
-def is_commitment(text: str) -> bool:
-    """A commitment this referee can check: the scrypt form, or an old bare SHA-256."""
-    return bool(_SCRYPT.fullmatch(text) or _LEGACY.fullmatch(text))
-
-
 def matches(commitment: str, game: str, clan: str, objective: str, code: str) -> bool:
     """Whether revealing ``objective`` with ``code`` opens ``commitment`` (either scheme)."""
     m = _SCRYPT.fullmatch(commitment)

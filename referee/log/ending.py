@@ -18,13 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ..engine.model.digest import canonical_json
-from ..engine.model.tokens import ROUNDS
+from ..engine import ROUNDS, canonical_json
 from .events import Event, EventType, LogError
 
 if TYPE_CHECKING:
-    from ..engine import GameState
-    from ..engine.scoring.honor import FinalScore
+    from ..engine import FinalScore, GameState
     from .replay import Fold
 
 
@@ -97,11 +95,11 @@ def with_objectives(fold: Fold, state: GameState) -> GameState:
 def game_score(fold: Fold, state: GameState | None = None) -> GameScore:
     """Honor of the logged game on its current board, or on ``state`` (a what-if's final board): the
     one scoring path of every command."""
-    from ..engine.scoring.honor import final_score
+    from ..engine import final_score
 
     board = fold.state if state is None else with_objectives(fold, state)
     header = fold._created_game[0]
-    sealed = tuple(str(c) for c in header.clans if c in fold.seals and c not in fold.revealed)
+    sealed = tuple(map(str, fold.sealed_left))
     return GameScore(final_score(board), len(fold.rounds), sealed, dict(header.players), header.partial_setup)
 
 

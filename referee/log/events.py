@@ -28,9 +28,7 @@ from enum import StrEnum
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ..engine.model.digest import canonical_json
-from ..engine.model.errors import RefereeError
-from ..engine.model.value import value
+from ..engine import RefereeError, canonical_json, value
 
 GENESIS = "0" * 64
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -266,6 +264,11 @@ def is_legacy_seal(seal: str) -> bool:
     return len(seal) == 9 and seal[4] == "-"
 
 
+def normal_seal(text: str) -> str:
+    """A seal as a player notes it, in its printed form (``typed_seal``)."""
+    return typed_seal(text)
+
+
 def hashed_payload(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
     if type_ in SEALED:
         return {k: v for k, v in payload.items() if k != "seal"}
@@ -409,11 +412,6 @@ def setup_corrected(lines: Sequence[str], reason: str, digests: dict[int, str]) 
     return {"lines": list(lines), "reason": reason, "digests": {str(r): d for r, d in sorted(digests.items())}}
 
 
-def objective_commitment(game: str, clan: str, objective: str, code: str) -> str:
-    """The sealed form of a secret objective: nobody can change the objective once this is logged."""
-    return hashlib.sha256(f"{game}|{clan}|{objective}|{code}".encode()).hexdigest()
-
-
 def objective_sealed(clan: str, commitment: str) -> dict[str, Any]:
     return {"clan": str(clan), "commitment": commitment}
 
@@ -502,6 +500,10 @@ def in_canonical_order(entries: Any) -> bool:
     return not isinstance(entries, list) or all(
         isinstance(a, str) and isinstance(b, str) and a <= b for a, b in zip(entries, entries[1:], strict=False)
     )
+
+
+ENDED = "the game has ended (p.10): only a correction may follow"  # the one message, wherever it is refused
+OVER = "five rounds were played (p.10)"  # the fifth round resolved, the log not closed yet (objectives sealed)
 
 
 class ReplayError(LogError):

@@ -1,21 +1,44 @@
 """The game service: a new game recorded, and an open game's commands (setup, rounds, table events,
 corrections, objectives). Each reads the game, decides with the engine and appends one event to the store.
+
+A round is the service's: ``OpenGame.read_round(text, round)`` reads a sheet once (its ``round: N`` header
+and ``--round`` agreeing, R-27), recognises a sheet already recorded, refuses a sheet for another round, a
+game over and an incomplete setup, checks the placements once (R-08) and resolves the round on the fold;
+``record_round`` records what was read; ``enter_round`` does both. `referee round`, the table session and
+any other entry ask it; they only prompt, confirm and print.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .. import ENGINE_VERSION
 from ..boarddata import load_board
-from ..engine import Clan, Entry, GameState, RoundReport, RulesOptions
-from ..engine.model.digest import state_digest
-from . import events as ev
+from ..engine import (
+    ROUNDS,
+    Clan,
+    EntriesRefused,
+    Entry,
+    GameState,
+    NotationError,
+    RoundReport,
+    RulesOptions,
+    begin_round,
+    check_placements,
+    format_entry,
+    in_round,
+    parse_round,
+    sheet_for,
+    split_round_header,
+    state_digest,
+)
+from . import events as ev, replay
 from .amend import setup_board, setup_missing, to_retract
 from .commitment import canonical_code, commit
 from .ending import game_ended_payload, game_score
-from .events import Event, LogError
+from .events import ENDED, Event, LogError
 from .replay import (
     Correction,
     Fold,
@@ -24,8 +47,8 @@ from .replay import (
     canonical_lines,
     canonical_setup,
     canonical_table_lines,
-    round_outcome,
 )
+from .round_identity import Recorded, changes, last_seal, named_round, same_sheet
 from .storage import GameChanged, Store
 
 HEADER = ("players", "event", "table", "date", "options")  # new_game's keywords that a GameCreated payload records
@@ -88,6 +111,40 @@ def new_game(
     return store.append(game, items, None)
 
 
+@dataclass(frozen=True, slots=True)
+class RoundSheet:
+    """A round read by the game service: parsed once, its round identified (R-27), its placements checked
+    (R-08) and the round resolved on the fold as it stood (``seq``); not recorded yet."""
+
+    round: int
+    lines: tuple[str, ...]  # canonical notation, in the sheet's order
+    entries: tuple[Entry, ...]
+    outcome: tuple[GameState, RoundReport] | None  # None: the same sheet is already recorded
+    recorded: Recorded | None = None  # that recorded round (R-27: nothing new to record)
+    seq: int = 0  # the last event folded when the sheet was read
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntered:
+    """What entering a round did: ``event`` None when the same sheet was already recorded (``seal`` is then
+    the recorded round's); ``moved``: what another moderator recorded meanwhile, in the moderator's words."""
+
+    round: int
+    event: Event | None
+    state: GameState
+    report: RoundReport | None
+    seal: str
+    moved: tuple[str, ...] = ()
+
+
+class RoundMoved(LogError):
+    """Another moderator recorded meanwhile and the sheet is not what they recorded: nothing recorded."""
+
+    def __init__(self, message: str, moved: Sequence[str], hint: str | None = None):
+        super().__init__(message, hint=hint)
+        self.moved = tuple(moved)
+
+
 class OpenGame:
     """One game's log, read and folded once. Each command checks with the engine, appends one event and
     moves the fold on, so a session that keeps the game open never reads or replays the log again."""
@@ -145,7 +202,7 @@ class OpenGame:
             raise LogError(f"game {self.game!r}: a retraction needs a reason (--reason)")
         try:
             if self.fold.ended:
-                raise ReplayError("the game has ended (p.10): only a correction may follow")
+                raise ReplayError(ENDED)
             target = to_retract(self.fold)
         except ReplayError as exc:
             raise LogError(f"game {self.game!r}: {exc.problem}") from None
@@ -192,11 +249,109 @@ class OpenGame:
                 "`referee new GAME --partial-setup ...`",
             )
 
-    def record_round(self, entries: str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+    # --- a round: the service owns it -----------------------------------------------------------------
+    def where_now(self) -> str:
+        return f"round {self.state.round}" if self.state.round <= ROUNDS else "the end of round 5"
+
+    def check_open(self) -> None:
+        """The one game-over guard: nothing but a correction after the end (p.10)."""
+        why = self.fold.closed()
+        if why is not None:
+            g = self.game
+            message = f"game {g!r}: {why}" if why == ENDED else f"game {g!r} is over: {why}"
+            raise LogError(message, hint=f"referee score {g}")
+
+    def check_round(self, round: int | None = None) -> None:
+        """Before a round's tokens are typed or read: the round named (if any) is the game's next one (R-27),
+        the game is not over, and round 1 waits for the setup (p.4)."""
+        if round is not None and round != self.state.round:
+            raise LogError(
+                f"game {self.game!r}: the sheet is for round {round}, but game {self.game!r} is at "
+                f"{self.where_now()}; nothing recorded (R-27)"
+            )
+        self.check_open()
         self.check_setup()
-        lines, state, report = round_outcome(self.fold, entries)
-        payload = ev.round_resolved(report.round, lines, state_digest(state))
-        return self._append(ev.EventType.ROUND_RESOLVED, payload, (state, report)), state, report
+
+    def read_round(self, text: str, round: int | None = None) -> RoundSheet:
+        """A round sheet (``round: N`` header allowed, agreeing with ``round``) read once and judged on the fold:
+        the same sheet as a recorded round is that round (``recorded``); another sheet for a recorded round,
+        or a sheet for a round after the next one, is refused naming the rounds (R-27)."""
+        header, body = split_round_header(text)
+        want = named_round(round, header, f"game {self.game!r}")
+        try:
+            entries = tuple(parse_round(body, self.fold.board))
+        except NotationError as exc:  # every unreadable line, each named with its round
+            raise in_round(exc, min(want or self.state.round, ROUNDS)) from None
+        lines = tuple(map(format_entry, entries))
+        found = same_sheet(self.events, lines, want)
+        if found is not None:
+            return RoundSheet(found.round, lines, entries, None, found, self.fold.seq)
+        current = self.state.round
+        if want is not None and want < current:
+            raise LogError(
+                f"game {self.game!r}: round {want} is already recorded (seal {last_seal(self.events, want)}) "
+                f"with another sheet, and the game is at {self.where_now()}; nothing recorded (R-27)",
+                hint=f"to change a recorded round: referee correct {self.game} {want} FILE --reason '...'",
+            )
+        return self.round_of(entries, want)
+
+    def round_of(self, entries: Sequence[Entry], round: int | None = None) -> RoundSheet:
+        """The next round with these entries: the game open, the setup complete, the placements checked once
+        (R-08: every refused entry at once) and the round resolved on the fold; nothing recorded."""
+        self.check_round(round)
+        entries = sorted(entries, key=format_entry)  # the canonical order every round is recorded in (ORDERED)
+        state = self.state
+        refusals = check_placements(begin_round(state), entries)
+        if refusals:
+            raise EntriesRefused(refusals, state.round)
+        outcome = replay.play_round(state, entries, True)  # checked above: the engine does not check again
+        return RoundSheet(state.round, tuple(map(format_entry, entries)), tuple(entries), outcome, None, self.fold.seq)
+
+    def record_round(self, round: RoundSheet | str | Iterable[str | Entry]) -> tuple[Event, GameState, RoundReport]:
+        """Record a round read by ``read_round``/``round_of`` (or entries, read here): one event."""
+        sheet = round if isinstance(round, RoundSheet) else self._sheet(round)
+        if sheet.outcome is None or sheet.seq != self.fold.seq:  # recorded already, or read on another fold
+            sheet = self.round_of(sheet.entries)
+        assert sheet.outcome is not None
+        state, report = sheet.outcome
+        payload = ev.round_resolved(report.round, sheet.lines, state_digest(state))
+        return self._append(ev.EventType.ROUND_RESOLVED, payload, sheet.outcome), state, report
+
+    def _sheet(self, entries: str | Iterable[str | Entry]) -> RoundSheet:
+        if isinstance(entries, str):
+            return self.read_round(entries) if entries.strip() else self.round_of([])
+        items = list(entries)
+        parsed = [e for e in items if isinstance(e, Entry)]
+        if len(parsed) == len(items):
+            return self.round_of(parsed)
+        return self.read_round("\n".join(e if isinstance(e, str) else format_entry(e) for e in items))
+
+    def enter_round(self, text: str, round: int | None = None) -> RoundEntered:
+        """Read and record a round sheet (no confirmation: the caller asks first with ``read_round``)."""
+        return self.record_sheet(self.read_round(text, round))
+
+    def record_sheet(self, sheet: RoundSheet) -> RoundEntered:
+        """Record a sheet read by ``read_round``. The same sheet recorded already records nothing; a write
+        refused because another moderator wrote first is never repeated: the game is read again and what
+        they recorded is told (``RoundMoved``, or the same sheet found recorded by them)."""
+        if sheet.recorded is not None:
+            return RoundEntered(sheet.recorded.round, None, self.state, None, sheet.recorded.seal)
+        known = len(self.events)
+        try:
+            event, state, report = self.record_round(sheet)
+        except GameChanged:  # the log was read again: what the other moderator did, never recorded by itself
+            new = self.events[known:]
+            moved = [f"another moderator wrote to game {self.game!r} first:", *(f"  {c}" for c in changes(new))]
+            found = same_sheet(new, sheet.lines, sheet.round)
+            if found is not None:
+                return RoundEntered(found.round, None, self.state, None, found.seal, tuple(moved))
+            raise RoundMoved(
+                f"game {self.game!r}, round {sheet.round}: another moderator wrote to the game first; nothing of "
+                f"yours was recorded; the game is now at {self.where_now()}",
+                moved,
+                hint=f"check the board (referee board {self.game}) before entering a sheet again",
+            ) from None
+        return RoundEntered(sheet.round, event, state, report, event.seal)
 
     def record_table_events(self, lines: str | Iterable[str]) -> tuple[Event, GameState, list[str]]:
         """Table events of the round under way (setup, initiative, cards), checked and applied (R-22)."""
@@ -204,10 +359,7 @@ class OpenGame:
         canonical = canonical_table_lines(lines, fold.board)
         if not canonical:
             raise LogError(f"game {self.game!r}: no table event given")
-        if fold.ended:
-            raise LogError(f"game {self.game!r}: the game has ended (p.10): only a correction may follow")
-        if fold.state.round > 5:
-            raise LogError(f"game {self.game!r} is over: five rounds were played (p.10)")
+        self.check_open()
         applied = apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
         event = self._append(
             ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical), applied
@@ -219,6 +371,8 @@ class OpenGame:
         if not reason.strip():
             raise LogError(f"game {self.game!r}: a correction needs a reason")
         original = self.fold.played(round_no)
+        if isinstance(entries, str):  # a sheet: read as `referee round` reads it, its header naming this round
+            entries = sheet_for(entries, round_no, f"game {self.game!r}, round {round_no}")
         lines = canonical_lines(entries, self.fold.board)
         rerun = self.fold.rerun(round_no, lines)
         digests = {p.round: state_digest(p.after) for p in rerun}

@@ -46,12 +46,21 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
-from ..engine import Board, RefereeError, RulesOptions
-from ..engine.model.digest import canonical_json, state_digest
-from ..engine.model.errors import NotationError
-from ..engine.notation.round import format_entry, parse_entry, strip_comment
-from ..engine.notation.setup import format_board_fact, parse_board_line
-from ..engine.notation.table_events import format_table_event, parse_table_event
+from ..engine import (
+    Board,
+    NotationError,
+    RefereeError,
+    RulesOptions,
+    canonical_json,
+    format_board_fact,
+    format_entry,
+    format_table_event,
+    parse_board_line,
+    parse_entry,
+    parse_table_event,
+    state_digest,
+    strip_comment,
+)
 from ..shown import CONTROL
 from . import events as ev
 from .amend import setup_board, to_retract
@@ -337,7 +346,7 @@ def parse_text(text: str, board: Board | None = None) -> tuple[list[Event], list
         try:
             fold.apply(e)
         except ReplayError as exc:
-            raise RecordError(exc.problem, sec.lineno if sec else n) from None
+            raise RecordError(*_in_file(exc.problem, sec, n)) from None
         if sec and sec.seal and not _sealed_by(e, sec.seal):
             raise RecordError(
                 f"{sec.kind} {sec.round or ''}".rstrip() + f": the record's seal {sec.seal} is not "
@@ -347,6 +356,21 @@ def parse_text(text: str, board: Board | None = None) -> tuple[list[Event], list
         events.append(e)
         lines.append(sec.lineno if sec else n)
     return events, lines
+
+
+_NTH_LINE = re.compile(r"line (\d+): (.*)", re.S)
+
+
+def _in_file(problem: str, sec: _Section | None, n: int) -> tuple[str, int]:
+    """A replay problem and the record's line it is on. A problem that names the n-th line of its event
+    (``line 2: ...``, as a setup check does) names that line of the file instead: one line number, not two."""
+    if sec is None:
+        return problem, n
+    m = _NTH_LINE.match(problem)
+    body = [k for k, line in sec.lines if not line.startswith("reason:")]
+    if m and 1 <= int(m.group(1)) <= len(body):
+        return m.group(2), body[int(m.group(1)) - 1]
+    return problem, sec.lineno
 
 
 def _payloads(fold: Fold, sections: list[_Section], created: dict, n: int):

@@ -12,27 +12,48 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 import orjson
 
 from .. import ENGINE_VERSION
 from ..boarddata import load_board
-from ..engine import Board, Clan, Entry, GameState, RefereeError, RoundReport, RulesOptions, begin_round, resolve
-from ..engine.model.digest import digest_parts, state_digest
-from ..engine.model.tokens import ROUNDS
-from ..engine.model.value import value
-from ..engine.notation.round import format_entry, parse_entry, parse_lines, parse_round, strip_comment
-from ..engine.notation.setup import BoardFact, apply_board_facts, format_board_fact, new_state, parse_board_line
+from ..engine import (
+    ROUNDS,
+    Board,
+    BoardFact,
+    Clan,
+    Entry,
+    GameState,
+    RefereeError,
+    RoundReport,
+    RulesOptions,
+    apply_board_facts,
+    begin_round,
+    digest_parts,
+    every_line,
+    format_board_fact,
+    format_entry,
+    new_state,
+    parse_board_line,
+    parse_entry,
+    parse_lines,
+    parse_round,
+    resolve,
+    sheet_for,
+    state_digest,
+    strip_comment,
+    value,
+)
 from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
-from .events import Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
+from .events import ENDED, OVER, Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
-    from ..engine.scoring.honor import FinalScore
+    from ..engine import FinalScore
 
 
 CORRECTIONS = frozenset(
@@ -76,45 +97,44 @@ class Step(NamedTuple):
 
 
 def canonical_table_lines(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
-    from ..engine.notation.table_events import format_table_event, parse_table_event
+    from ..engine import format_table_event, parse_table_event
 
     items = parse_lines(lines) if isinstance(lines, str) else enumerate(lines, 1)
-    return tuple(format_table_event(parse_table_event(line, board, n)) for n, line in items)
+    return tuple(every_line(items, lambda line, n: format_table_event(parse_table_event(line, board, n))))
 
 
-def play_round(state: GameState, entries: Sequence[Entry]) -> tuple[GameState, RoundReport]:
+def play_round(state: GameState, entries: Sequence[Entry], checked: bool = False) -> tuple[GameState, RoundReport]:
     """Resolve one round, then fix the next upkeep's ronin (R-11): the one way a round is played.
+    ``checked``: the entries' placements were already checked on this state (R-08), by the game service.
 
     ``begin_round`` is idempotent within a round: a round whose upkeep began with table events keeps
     the ronin status fixed then; a round entered with tokens alone begins here."""
-    after, report = resolve(begin_round(state), entries)
+    after, report = resolve(begin_round(state), entries, checked=checked)
     return begin_round(after), report
+
+
+def parsed_entries(entries: str | Iterable[str | Entry], board: Board) -> list[Entry]:
+    """Round entries read from a round sheet, lines or parsed entries (those are taken as they are)."""
+    if isinstance(entries, str):
+        return parse_round(entries, board)
+    return every_line(  # every unreadable line reported, not only the first
+        ((n, e) for n, e in enumerate(entries, 1) if isinstance(e, Entry) or strip_comment(e)),
+        lambda e, n: e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n),
+    )
 
 
 def canonical_lines(entries: str | Iterable[str | Entry], board: Board, *, ordered: bool = True) -> tuple[str, ...]:
     """Round entries as canonical notation lines, from a round sheet, lines or parsed entries: sorted, the
     order every round is recorded in (``events.ORDERED``); ``ordered=False`` keeps the order given (a record
     written before that order, re-run as it was written)."""
-    if isinstance(entries, str):
-        parsed = parse_round(entries, board)
-    else:
-        parsed = [
-            e if isinstance(e, Entry) else parse_entry(strip_comment(e), board, n)
-            for n, e in enumerate(entries, 1)
-            if isinstance(e, Entry) or strip_comment(e)
-        ]
-    lines = tuple(format_entry(e) for e in parsed)
+    lines = tuple(format_entry(e) for e in parsed_entries(entries, board))
     return tuple(sorted(lines)) if ordered else lines
 
 
 def canonical_setup(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
     raw = lines.splitlines() if isinstance(lines, str) else list(lines)
-    out = []
-    for n, line in enumerate(raw, 1):
-        line = strip_comment(line)
-        if line:
-            out.append(format_board_fact(parse_board_line(line, board, n)))
-    return tuple(out)
+    items = ((n, strip_comment(line)) for n, line in enumerate(raw, 1) if strip_comment(line))
+    return tuple(every_line(items, lambda line, n: format_board_fact(parse_board_line(line, board, n))))
 
 
 _PARSED: dict[str, dict[str, Entry]] = {}  # board data version -> line -> entry: logs repeat lines
@@ -203,7 +223,7 @@ class Fold:
         data = event.data
         try:
             if self.ended and event.type not in CORRECTIONS:
-                raise ReplayError("the game has ended (p.10): only a correction may follow")
+                raise ReplayError(ENDED)
             if event.type == EventType.EVENT_RETRACTED:
                 amend.retract(self, data["seq"])
                 report = None  # a retraction rebuilds the fold; it resolves no round
@@ -219,9 +239,29 @@ class Fold:
         return report
 
     @property
+    def rounds_over(self) -> bool:
+        """The fifth round is resolved: no round or table event may follow (p.10)."""
+        return len(self.rounds) >= ROUNDS
+
+    @property
+    def sealed_left(self) -> list[Clan]:
+        """The clans whose sealed objective is not revealed yet, in seat order."""
+        clans = self.header.clans if self.header is not None else list(self.seals)
+        return [c for c in clans if c in self.seals and c not in self.revealed]
+
+    @property
     def complete(self) -> bool:
-        """Five rounds played and no objective still sealed: the game can be closed (p.10, R-28)."""
-        return len(self.rounds) >= ROUNDS and all(c in self.revealed for c in self.seals)
+        """The one answer to "is this game finished": five rounds played and no objective still sealed
+        (p.10, R-28); the log is then closed with GameEnded."""
+        return self.rounds_over and not self.sealed_left
+
+    def closed(self) -> str | None:
+        """Why no round or table event may be recorded now (None: one may): the one game-over message."""
+        if self.ended:
+            return ENDED
+        if self.rounds_over:
+            return OVER
+        return None
 
     def _apply(self, type_: str, data: dict, outcome: tuple | None) -> RoundReport | None:
         if type_ == EventType.GAME_CREATED:
@@ -429,6 +469,18 @@ class Fold:
         self.pending, self.pending_state = [], None
         return report
 
+    def board_after(self, round_no: int) -> BoardAfter:
+        """The board after round ``round_no`` (0: after setup) as this fold has it, with the corrections in
+        effect behind it (a correction of that round or an earlier one, or of the setup)."""
+        played = self.played(round_no) if round_no else None
+        state = played.after if played is not None else self._created_game[1]
+        changed = tuple(
+            e
+            for e in self.live
+            if e.type in AMENDING and (e.type == EventType.SETUP_CORRECTED or e.data["round"] <= round_no)
+        )
+        return BoardAfter(round_no, state, played, changed)
+
     def played(self, round_no: int) -> Played:
         if not 1 <= round_no <= len(self.rounds):
             raise ReplayError(f"round {round_no} has not been resolved (resolved: {len(self.rounds)})")
@@ -472,8 +524,11 @@ class Fold:
     def what_if(self, round_no: int, entries: str | Iterable[str | Entry]) -> WhatIf:
         """Round ``round_no`` re-run with ``entries``: both outcomes, side by side. The fold is unchanged."""
         played = self.played(round_no)
-        lines = canonical_lines(entries, self.board)
-        after, report = play_round(played.before, _entries(lines, self.board))
+        if isinstance(entries, str):  # a sheet: read as `referee round` reads it, its header naming this round
+            entries = sheet_for(entries, round_no, f"round {round_no}")
+        parsed = parsed_entries(entries, self.board)
+        lines = tuple(map(format_entry, parsed))
+        after, report = play_round(played.before, parsed)
         final, note = None, ""
         try:
             final = self.rerun(round_no, lines)[-1].after
@@ -496,10 +551,81 @@ def states(events: Iterable[Event], board: Board | None = None) -> Iterator[Step
         yield Step(e, fold.state, report)
 
 
+AMENDING = frozenset({EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED})
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAfter:
+    """The board after round ``round`` (0: after setup): as the whole log has it (every correction in
+    effect), or ``as_recorded``: as it stood when the round was first recorded."""
+
+    round: int
+    state: GameState
+    played: Played | None  # the round as played then (its tokens, its report); None for round 0
+    corrections: tuple[Event, ...] = ()  # the corrections in effect that changed this round or an earlier one
+    as_recorded: bool = False
+
+    def note(self) -> str:
+        """What the moderator is told: the corrections behind this board, or that it is the original."""
+        said = "; ".join(f"corrected in event {e.seq}, reason: {e.data.get('reason', '')}" for e in self.corrections)
+        if self.as_recorded:
+            return f"as first recorded; later {said}" if said else "as first recorded"
+        return said
+
+
+def board_after(
+    events: Sequence[Event], round_no: int, *, as_recorded: bool = False, board: Board | None = None
+) -> BoardAfter:
+    """The one answer to "the board after round N" (0: after setup), for every command, page and export:
+    the corrected board, naming the corrections behind it; ``as_recorded``: the board when round N was
+    first recorded (the log read up to that event)."""
+    if not as_recorded:
+        return Fold.of(events, board).board_after(round_no)
+    fold = Fold(board)
+    read = 0  # the events folded
+    for e in events:
+        if round_no == 0 and e.type in (EventType.ROUND_RESOLVED, EventType.SETUP_CORRECTED):
+            break
+        fold.apply(e)
+        read += 1
+        if e.type == EventType.ROUND_RESOLVED and len(fold.rounds) >= round_no:
+            break
+    later = {e.seq for e in events[read:]}
+    whole = Fold.of(events, board).board_after(round_no).corrections
+    return replace(fold.board_after(round_no), corrections=tuple(e for e in whole if e.seq in later), as_recorded=True)
+
+
+_REPLACED_BY: dict[str, str] = {  # what a later event of the same round (or the setup) replaces
+    EventType.ROUND_RESOLVED: EventType.ENTRY_CORRECTED,
+    EventType.ENTRY_CORRECTED: EventType.ENTRY_CORRECTED,
+    EventType.TABLE_EVENTS_RECORDED: EventType.TABLE_EVENTS_CORRECTED,
+    EventType.TABLE_EVENTS_CORRECTED: EventType.TABLE_EVENTS_CORRECTED,
+    EventType.SETUP_RECORDED: EventType.SETUP_CORRECTED,
+    EventType.SETUP_CORRECTED: EventType.SETUP_CORRECTED,
+}
+
+
+def superseded_by(events: Sequence[Event], sealed: Event) -> Event | None:
+    """The later event that took ``sealed`` out of effect: a correction of the same round (or of the setup),
+    or a retraction of it; None while it is in effect."""
+    replacing = _REPLACED_BY.get(sealed.type)
+    for e in events:
+        if e.seq <= sealed.seq:
+            continue
+        if e.type == EventType.EVENT_RETRACTED and e.data.get("seq") == sealed.seq:
+            return e
+        if (
+            replacing is not None
+            and e.type == replacing
+            and (replacing == EventType.SETUP_CORRECTED or e.data.get("round") == sealed.data.get("round"))
+        ):
+            return e
+    return None
+
+
 def state_after_round(events: Iterable[Event], round_no: int, board: Board | None = None) -> GameState:
-    """The board after round ``round_no`` (0: after setup), as corrected by the whole log."""
-    fold = Fold.of(events, board)
-    return fold._created_game[1] if round_no == 0 else fold.played(round_no).after
+    """The board after round ``round_no`` (0: after setup), as corrected by the whole log (``board_after``)."""
+    return board_after(list(events), round_no, board=board).state
 
 
 def score(events: Iterable[Event], board: Board | None = None) -> FinalScore:
@@ -641,8 +767,11 @@ def round_outcome(
     fold: Fold, entries: str | Iterable[str | Entry], *, ordered: bool = True
 ) -> tuple[tuple[str, ...], GameState, RoundReport]:
     """The next round played on the fold's board: canonical lines, new state, report (raises if refused)."""
-    if fold.state.round > ROUNDS:
-        raise ReplayError("the fifth round is over: the game has ended")
-    lines = canonical_lines(entries, fold.board, ordered=ordered)
-    after, report = play_round(fold.state, _entries(lines, fold.board))
-    return lines, after, report
+    closed = fold.closed()
+    if closed is not None:
+        raise ReplayError(closed)
+    parsed = parsed_entries(entries, fold.board)  # read once
+    if ordered:  # the canonical order (``events.ORDERED``): recorded, reported and replayed alike
+        parsed = sorted(parsed, key=format_entry)
+    after, report = play_round(fold.state, parsed)
+    return tuple(map(format_entry, parsed)), after, report

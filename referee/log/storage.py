@@ -1,11 +1,31 @@
-"""The event store: SQLModel tables ``game`` and ``event``, append-only for real (the game service is ``game``).
+"""The event store: every event stream of the referee (a game of any kind, a tournament) in one database,
+written, chained, read and verified by one piece of code (the game service is ``game``).
 
-- The unique key ``(game_id, seq)`` is the concurrency guard: of two writers appending event N, the
-  loser gets ``GameChanged`` and nothing is lost.
+- A *family* of streams is one pair of tables built by ``stream_tables``: games in ``game``/``event``,
+  tournaments in ``tournament``/``tournament_event``. The store reads and writes every family the same way:
+  ``append`` (chain items after the last event read), ``insert`` (the one insert), ``events`` (the one
+  reader), ``head``; the chain is ``events.chain`` and its check ``events.check_chain`` for every family.
+- The unique key ``(stream, seq)`` is the version check: of two writers appending event N, the loser gets
+  the family's "changed" error (``GameChanged`` for a game) and nothing is lost.
 - No code path updates or deletes an event, and the database refuses it: triggers created with the
   schema (SQLite ``RAISE(ABORT)``, PostgreSQL a plpgsql function) abort any UPDATE or DELETE.
 - Default database: ``saves/referee.db`` (SQLite); ``REFEREE_DB`` or the ``url`` argument select
   another SQLAlchemy URL (a bare path means a SQLite file).
+
+The kind contract (how a new game is added without touching the store):
+
+- A game's **kind** names which game its log records: ``"battle-for-rokugan"`` (``DEFAULT_KIND``, every
+  game recorded before kinds existed), ``"l5r-ccg"``, ``"champions"``. It is given once, when the game is
+  created: ``store.append(game, items, None, kind="l5r-ccg")``; it is stored in the ``game`` row's
+  ``kind`` column, is never changed, and is not part of any event or hash. ``store.kind(game)`` reads it,
+  ``store.games()`` lists it (``GameInfo.kind``). An older database gets the column on open.
+- ``store.append(game, items, after)`` and ``store.events(game)`` work for every kind. Items are
+  ``(type, payload)``: the type a name of at most 40 characters, the payload a JSON object (stored as
+  canonical JSON, hashed into the chain). A type the store knows (``events.EventType``) is written at its
+  current payload version, any other type at version 1.
+- The store never reads a payload: folding, validating and verifying the events beyond their chain is the
+  kind's own package (its rules pure, its service in ``referee/log`` or its own package), and a command
+  that only knows one kind checks ``store.kind(game)`` before folding.
 """
 
 from __future__ import annotations
@@ -17,17 +37,33 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Text, TextClause, UniqueConstraint, create_engine, event as sa_event, func, inspect, text
+from sqlalchemy import (
+    Column,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    TextClause,
+    UniqueConstraint,
+    create_engine,
+    event as sa_event,
+    func,
+    inspect,
+    select,
+    text,
+)
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.pool import StaticPool
-from sqlmodel import Field, SQLModel, select
+from sqlmodel import SQLModel
 
 from . import append_only, events as ev
 from .events import Event, LogError
@@ -86,43 +122,116 @@ class GameChanged(LogError):
         )
 
 
-# --- the tables -------------------------------------------------------------------------------------
-class GameRow(SQLModel, table=True):
-    __tablename__ = "game"
-    id: str = Field(primary_key=True, max_length=64)
-    created_at: str
+# --- the tables: one pair per family of streams, built from one base ----------------------------------
+DEFAULT_KIND = "battle-for-rokugan"  # the kind of a game recorded before games had kinds
 
 
-class EventRow(SQLModel, table=True):
-    __tablename__ = "event"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="event_game_seq"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
-    seq: int
-    type: str = Field(max_length=40)
-    payload_version: int
-    payload: str = Field(sa_type=Text)  # canonical JSON
-    prev_hash: str = Field(max_length=64)
-    hash: str = Field(max_length=64)
-    recorded_at: str = Field(max_length=40)
+def stream_tables(stream: str, events: str, key: str, unique: str, *extra: Column) -> tuple[Table, Table]:
+    """A family's two tables: ``stream`` (one row a stream: its id, when it was made, ``extra`` columns) and
+    ``events`` (its events, chained; ``(key, seq)`` unique: the version check of every append)."""
+    streams = Table(
+        stream,
+        SQLModel.metadata,
+        Column("id", String(64), primary_key=True),
+        Column("created_at", String, nullable=False),
+        *extra,
+    )
+    rows = Table(
+        events,
+        SQLModel.metadata,
+        Column("id", Integer, primary_key=True),
+        Column(key, String(64), ForeignKey(f"{stream}.id"), nullable=False, index=True),
+        Column("seq", Integer, nullable=False),
+        Column("type", String(40), nullable=False),
+        Column("payload_version", Integer, nullable=False),
+        Column("payload", Text, nullable=False),  # canonical JSON
+        Column("prev_hash", String(64), nullable=False),
+        Column("hash", String(64), nullable=False),
+        Column("recorded_at", String(40), nullable=False),
+        UniqueConstraint(key, "seq", name=unique),
+    )
+    return streams, rows
 
 
-TABLES = [SQLModel.metadata.tables[GameRow.__tablename__], SQLModel.metadata.tables[EventRow.__tablename__]]
-EVENT_COLUMNS = ("game_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
+def _unknown_game(game: str, where: str | None) -> LogError:
+    return UnknownGame(game, where)
 
-# The statements every command runs, as plain SQL that both backends take: SQLAlchemy would compile its
-# expression forms again in each new process, which costs a one-shot command more than running them.
-GAME_EXISTS = text("SELECT 1 FROM game WHERE id = :game")
-EVENTS_OF_GAME = text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id = :game ORDER BY seq")
-HEAD_OF_GAME = text("SELECT hash FROM event WHERE game_id = :game ORDER BY seq DESC LIMIT 1")
-INSERT_GAME = text("INSERT INTO game (id, created_at) VALUES (:id, :created_at)")
-INSERT_EVENT = text(
-    f"INSERT INTO event ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join(':' + c for c in EVENT_COLUMNS)})"
+
+def _game_exists(game: str, where: str | None) -> LogError:
+    return GameExists(game, where)
+
+
+def _game_changed(game: str, seq: int) -> LogError:
+    return GameChanged(game, seq)
+
+
+@dataclass(frozen=True, eq=False)
+class Family:
+    """A family of event streams kept in one pair of tables: the games (of every kind) or the tournaments.
+    Every family is written, read and chained by the same code; only its names and its errors differ.
+    Constructing a family defines its tables (once per process)."""
+
+    stream: str  # the streams' table: "game"
+    events_table: str  # the events' table: "event"
+    key: str  # the events' column naming their stream: "game_id"
+    unique: str  # the name of the (key, seq) constraint
+    refused: str  # the start of the append-only triggers' message
+    function: str  # PostgreSQL: the append-only trigger function
+    unknown: Callable[[str, str | None], Exception] = _unknown_game
+    exists: Callable[[str, str | None], Exception] = _game_exists
+    changed: Callable[[str, int], Exception] = _game_changed
+    version: Callable[[str], int] = lambda type_: ev.CURRENT_VERSION.get(type_, 1)  # an event type's payload version
+    kinds: bool = False  # its streams record a kind (games: which game)
+    tables: list[Table] = field(init=False)
+    columns: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        extra = (
+            [Column("kind", String(40), nullable=False, server_default=DEFAULT_KIND, default=DEFAULT_KIND)]
+            if self.kinds
+            else []
+        )
+        tables = list(stream_tables(self.stream, self.events_table, self.key, self.unique, *extra))
+        append_only.guard(tables, self.refused, self.function)  # created with the schema, in the same transaction
+        object.__setattr__(self, "tables", tables)
+        object.__setattr__(
+            self, "columns", (self.key, "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
+        )
+
+    # The statements every command runs, as plain SQL that both backends take: SQLAlchemy would compile its
+    # expression forms again in each new process, which costs a one-shot command more than running them.
+    @cached_property
+    def select_exists(self) -> TextClause:
+        return text(f"SELECT 1 FROM {self.stream} WHERE id = :id")
+
+    @cached_property
+    def select_events(self) -> TextClause:
+        return text(f"SELECT {', '.join(self.columns)} FROM {self.events_table} WHERE {self.key} = :id ORDER BY seq")
+
+    @cached_property
+    def select_head(self) -> TextClause:
+        return text(f"SELECT hash FROM {self.events_table} WHERE {self.key} = :id ORDER BY seq DESC LIMIT 1")
+
+    @cached_property
+    def insert_stream(self) -> TextClause:
+        kind = (", kind", ", :kind") if self.kinds else ("", "")
+        return text(f"INSERT INTO {self.stream} (id, created_at{kind[0]}) VALUES (:id, :created_at{kind[1]})")
+
+    @cached_property
+    def insert_events(self) -> TextClause:
+        cols = self.columns
+        return text(f"INSERT INTO {self.events_table} ({', '.join(cols)}) VALUES ({', '.join(':' + c for c in cols)})")
+
+
+GAMES = Family(
+    "game", "event", "game_id", "event_game_seq", "the game log is append-only", "referee_append_only", kinds=True
 )
-
-
-REFUSED = "the game log is append-only"
-append_only.guard(TABLES, REFUSED, "referee_append_only")  # created with the schema, in the same transaction
+TABLES = GAMES.tables  # made when a store opens; another family's tables are made on its first use
+EVENT_COLUMNS = GAMES.columns
+EVENTS_OF_GAME = text(str(GAMES.select_events).replace(":id", ":game"))  # doctor reads each game with it
+REFUSED = GAMES.refused
+# Columns added after the first schema (an older database gets them on open): their SQL definition.
+MIGRATED = {("game", "kind"): f"VARCHAR(40) NOT NULL DEFAULT '{DEFAULT_KIND}'"}
 
 
 # --- the store ----------------------------------------------------------------------------------------
@@ -150,7 +259,8 @@ class GameInfo:
     game: str
     created_at: str
     events: int
-    header: dict[str, Any]  # the GameCreated payload (current version)
+    header: dict[str, Any]  # the first event's payload (a game's GameCreated, current version)
+    kind: str = DEFAULT_KIND  # which game (a tournament: the default, unused)
 
 
 class Store:
@@ -167,6 +277,8 @@ class Store:
         self.memory = False  # an in-memory SQLite database (one connection, shared)
         self._reader: Connection | None = None  # head()'s connection, kept between askings
         self._ask_head: Callable[[str], Any] | None = None  # head()'s query on that connection's driver
+        self._ready: set[str] = set()  # the families whose tables are known to be there
+        self.unmigrated: set[tuple[str, str]] = set()  # MIGRATED columns this database lacks (read-only)
         self.where: str | None = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", self.url)  # until the URL is understood
         try:
             parsed = make_url(self.url)
@@ -222,12 +334,17 @@ class Store:
     def _open(self) -> None:
         if self.is_sqlite and self._sqlite_ready():
             return
+        self._create(GAMES, check=True)
+        self._migrate()
+
+    def _create(self, family: Family, check: bool = False) -> None:
+        """Make a family's tables and triggers where missing (``check``: first refuse a foreign database)."""
         for attempt in range(1, SCHEMA_ATTEMPTS + 1):
-            fresh = not self._check_schema()
+            fresh = check and not self._check_schema()
             if fresh and not self.create:
                 raise StoreError(f"{self.where}: no referee tables in this database", hint=CREATE_HINT)
             try:
-                SQLModel.metadata.create_all(self.engine, tables=TABLES)
+                SQLModel.metadata.create_all(self.engine, tables=family.tables)
                 if fresh:
                     self._mark_version()
                 break
@@ -240,10 +357,40 @@ class Store:
                     ) from None
                 time.sleep(0.05 * attempt)
         if self.is_sqlite:  # triggers dropped by hand come back on the next open
-            with self.engine.begin() as conn:
-                for table in TABLES:
-                    for sql in append_only.sqlite_triggers(table.name, REFUSED):
+            with self._errors(), self.engine.begin() as conn:
+                for table in family.tables:
+                    for sql in append_only.sqlite_triggers(table.name, family.refused):
                         conn.execute(text(sql))
+        self._ready.add(family.stream)
+
+    def _family(self, family: Family) -> Family:
+        """A family's tables, made on its first use in this database (the games' are made on open)."""
+        if family.stream not in self._ready:
+            with self._errors(), self.engine.connect() as conn:
+                have = set(inspect(conn).get_table_names())
+            if not {t.name for t in family.tables} <= have:
+                self._create(family)
+            self._ready.add(family.stream)
+        return family
+
+    def _migrate(self) -> None:
+        """Add the columns a newer schema has to an older database (events are never touched). A database
+        that cannot take them (read-only) is read as if each held its default."""
+        with self._errors(), self.engine.connect() as conn:
+            found = inspect(conn)
+            todo = [
+                (t, c)
+                for t, c in MIGRATED
+                if found.has_table(t) and c not in {col["name"] for col in found.get_columns(t)}
+            ]
+        for table, column in todo:
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {MIGRATED[(table, column)]}"))
+            except DatabaseError:  # another process added it first, or the file is read-only
+                with self.engine.connect() as conn:
+                    if column not in {col["name"] for col in inspect(conn).get_columns(table)}:
+                        self.unmigrated.add((table, column))
 
     def _sqlite_ready(self) -> bool:
         """The everyday case in one query: both tables with every column, and their append-only triggers."""
@@ -266,6 +413,7 @@ class Store:
             wanted = {("table", table.name)} | {("trigger", name) for name in triggers}
             if not wanted <= have or not {(table.name, c) for c in table.columns.keys()} <= columns:
                 return False  # the full check below names what is missing, and makes what can be made
+        self._ready.add(GAMES.stream)
         return True
 
     def _check_schema(self) -> bool:
@@ -289,7 +437,7 @@ class Store:
             for table in TABLES:
                 if found.has_table(table.name):
                     have = {c["name"] for c in found.get_columns(table.name)}
-                    missing = sorted(set(table.columns.keys()) - have)
+                    missing = sorted(set(table.columns.keys()) - have - {c for t, c in MIGRATED if t == table.name})
                     if missing:
                         raise StoreError(
                             f"{self.where} is not a referee database: its table {table.name!r} "
@@ -347,31 +495,45 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # --- reading --------------------------------------------------------------------------------------
-    def exists(self, game: str) -> bool:
+    # --- reading (every family) -----------------------------------------------------------------------
+    def exists(self, game: str, family: Family = GAMES) -> bool:
         with self._errors(), self.engine.connect() as conn:
-            return conn.execute(GAME_EXISTS, {"game": game}).first() is not None
+            return conn.execute(self._family(family).select_exists, {"id": game}).first() is not None
 
-    def events(self, game: str) -> list[Event]:
+    def events(self, game: str, family: Family = GAMES) -> list[Event]:
+        """A stream's events in order (``UnknownGame``, or the family's own error, when there is none)."""
         with self._errors(), self.engine.connect() as conn:
-            rows = conn.execute(EVENTS_OF_GAME, {"game": game}).all()
-        if not rows:  # a game row without events is never written here: a foreign or damaged file
-            if self.exists(game):
+            rows = conn.execute(self._family(family).select_events, {"id": game}).all()
+        if not rows:  # a stream row without events is never written here: a foreign or damaged file
+            if self.exists(game, family):
                 raise StoreError(
-                    f"{self.where}: game {game!r} has no events: not a referee database, or a damaged one",
+                    f"{self.where}: {family.stream} {game!r} has no events: not a referee database, or a damaged one",
                     hint="--db or REFEREE_DB selects another database",
                 )
-            raise UnknownGame(game, self.where)
+            raise family.unknown(game, self.where)
         return [_event(r) for r in rows]
 
-    def head(self, game: str) -> str | None:
-        """The hash of the game's last event (None: no such game): one short query, to see whether
+    def kind(self, game: str) -> str:
+        """Which game a game's log records (``DEFAULT_KIND`` for a game recorded before games had kinds)."""
+        if ("game", "kind") in self.unmigrated:
+            if not self.exists(game):
+                raise UnknownGame(game, self.where)
+            return DEFAULT_KIND
+        with self._errors(), self.engine.connect() as conn:
+            found = conn.execute(text("SELECT kind FROM game WHERE id = :id"), {"id": game}).scalar()
+        if found is None:
+            raise UnknownGame(game, self.where)
+        return str(found)
+
+    def head(self, game: str, family: Family = GAMES) -> str | None:
+        """The hash of the stream's last event (None: no such stream): one short query, to see whether
         another moderator wrote since a session last read the game. A table session asks before every
-        line, so the query runs on a connection kept for it, in autocommit: each asking sees the latest
+        line, so a game's query runs on a connection kept for it, in autocommit: each asking sees the latest
         write and holds no lock between lines (an in-memory database has one connection: asked on it)."""
-        if self.memory:
+        query = self._family(family).select_head
+        if self.memory or family is not GAMES:
             with self._errors(), self.engine.connect() as conn:
-                return conn.execute(HEAD_OF_GAME, {"game": game}).scalar()
+                return conn.execute(query, {"id": game}).scalar()
         if self._ask_head is not None:
             try:
                 return self._ask_head(game)
@@ -381,11 +543,11 @@ class Store:
             if self._reader is None:
                 self._reader = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
             try:
-                head = self._reader.execute(HEAD_OF_GAME, {"game": game}).scalar()
+                head = self._reader.execute(query, {"id": game}).scalar()
             except Exception:
                 self._close_reader()  # the next asking connects again
                 raise
-            self._ask_head = _driver_query(self._reader, HEAD_OF_GAME, "game")
+            self._ask_head = _driver_query(self._reader, query, "id")
             return head
 
     def _close_reader(self) -> None:
@@ -394,71 +556,107 @@ class Store:
             with suppress(Exception):  # closing a broken connection may fail too: nothing to keep
                 reader.close()
 
-    def stream(self) -> Iterator[list[Event]]:
-        """Every game's events, one game at a time, without holding the whole database in memory."""
+    def stream(self, family: Family = GAMES) -> Iterator[list[Event]]:
+        """Every stream's events, one stream at a time, without holding the whole database in memory."""
         with self._errors(), self.engine.connect() as conn:
-            result = conn.execution_options(yield_per=2000).execute(self._event_query())
-            for _, rows in groupby(result, key=lambda r: r.game_id):
+            result = conn.execution_options(yield_per=2000).execute(self._event_query(family))
+            for _, rows in groupby(result, key=lambda r: r[0]):
                 yield [_event(r) for r in rows]
 
-    def _event_query(self):
-        cols = [getattr(EventRow, c) for c in EVENT_COLUMNS]
-        return select(*cols).order_by(EventRow.game_id, EventRow.seq)
+    def _event_query(self, family: Family):
+        table = self._family(family).tables[1]
+        return select(*[table.c[c] for c in family.columns]).order_by(table.c[family.key], table.c.seq)
 
-    def games(self) -> list[GameInfo]:
+    def games(self, family: Family = GAMES) -> list[GameInfo]:
+        """Every stream of the family, oldest first, with its event count, kind and first event's payload."""
+        streams, events = self._family(family).tables
+        key = events.c[family.key]
+        kinds = [streams.c.kind] if family.kinds and ("game", "kind") not in self.unmigrated else []
         with self._errors(), self.engine.connect() as conn:
-            counts = conn.execute(select(EventRow.game_id, func.count()).group_by(EventRow.game_id)).all()
-            heads = conn.execute(self._event_query().where(EventRow.seq == 1)).all()
-            rows = conn.execute(select(GameRow.id, GameRow.created_at).order_by(GameRow.created_at, GameRow.id)).all()
-        for g, at in rows:
+            counts = conn.execute(select(key, func.count()).group_by(key)).all()
+            heads = conn.execute(self._event_query(family).where(events.c.seq == 1)).all()
+            rows = conn.execute(
+                select(streams.c.id, streams.c.created_at, *kinds).order_by(streams.c.created_at, streams.c.id)
+            ).all()
+        for g, at, *_ in rows:
             if not isinstance(g, str) or not isinstance(at, str):
                 raise StoreError(
-                    f"{self.where} is not a referee database, or a damaged one: a game row holds {g!r}, {at!r}",
+                    f"{self.where} is not a referee database, or a damaged one: "
+                    f"a {family.stream} row holds {g!r}, {at!r}",
                     hint="--db or REFEREE_DB selects another database",
                 )
-        n = dict(counts)
-        header = {r.game_id: _event(r) for r in heads}
-        return [GameInfo(g, at, n.get(g, 0), header[g].data if g in header else {}) for g, at in rows]
+        n: dict[str, int] = dict(counts)  # type: ignore[arg-type]  # (stream, count) rows
+        header = {r[0]: _event(r) for r in heads}
+        out = []
+        for g, at, *rest in rows:
+            kind = rest[0] if rest else DEFAULT_KIND
+            first = header.get(g)
+            payload = {} if first is None else first.data if family.kinds and kind == DEFAULT_KIND else first.payload
+            out.append(GameInfo(g, at, n.get(g, 0), payload, kind))
+        return out
 
-    # --- writing (inserts only) ---------------------------------------------------------------------
-    def append(self, game: str, items: Sequence[tuple[str, dict[str, Any]]], after: Event | None) -> list[Event]:
-        """Chain ``(type, payload)`` items after ``after`` (None: a new game) and insert them at once."""
-        if after is not None and self.head(game) is None:  # a game is never without events: asked as a session asks
-            raise UnknownGame(game, self.where)
+    def last_seqs(self, games: Sequence[str], family: Family = GAMES) -> dict[str, int]:
+        """The number of events of each of ``games`` that exists (asked 500 at a time)."""
+        streams, events = self._family(family).tables
+        key = events.c[family.key]
+        rows: list[Any] = []
+        with self._errors(), self.engine.connect() as conn:
+            for i in range(0, len(games), 500):
+                chunk = list(games[i : i + 500])
+                rows += conn.execute(select(key, func.max(events.c.seq)).where(key.in_(chunk)).group_by(key)).all()
+        return {g: int(n) for g, n in rows}
+
+    # --- writing (inserts only, every family) ----------------------------------------------------------
+    def append(
+        self,
+        game: str,
+        items: Sequence[tuple[str, dict[str, Any]]],
+        after: Event | None,
+        *,
+        kind: str | None = None,
+        family: Family = GAMES,
+    ) -> list[Event]:
+        """Chain ``(type, payload)`` items after ``after`` (None: a new stream, of ``kind`` for a game) and
+        insert them at once; the unique ``(stream, seq)`` key refuses them all if another writer was first."""
+        if after is not None and self.head(game, family) is None:  # never without events: asked as a session asks
+            raise family.unknown(game, self.where)
+        if kind is not None and (after is not None or not family.kinds):
+            raise ValueError("a kind is given when a game is created, and only to a game")
         now = _now()
         out: list[Event] = []
         for type_, payload in items:
-            after = ev.chain(game, after, type_, payload, recorded_at=now)
+            after = ev.chain(game, after, type_, payload, version=family.version(type_), recorded_at=now)
             out.append(after)
-        try:
-            self._insert([out], new_game=out[0].seq == 1)
-        except IntegrityError:
-            if out[0].seq == 1:
-                raise GameExists(game, self.where) from None
-            raise GameChanged(game, out[0].seq) from None
+        self.insert([out], family, kind=kind or DEFAULT_KIND)
         return out
 
-    def import_logs(self, logs: Iterable[Sequence[Event]]) -> int:
-        """Store whole, already chained (and verified) logs as new games, in one transaction."""
+    def import_logs(self, logs: Iterable[Sequence[Event]], family: Family = GAMES, kind: str = DEFAULT_KIND) -> int:
+        """Store whole, already chained (and verified) logs as new streams, in one transaction."""
         whole = [list(log) for log in logs]
         for log in whole:
-            if self.exists(log[0].game):
-                raise GameExists(log[0].game, self.where)
-        try:
-            self._insert(whole, new_game=True)
-        except IntegrityError:
-            raise GameExists(", ".join(log[0].game for log in whole), self.where) from None
+            if self.exists(log[0].game, family):
+                raise family.exists(log[0].game, self.where)
+        self.insert(whole, family, kind=kind)
         return len(whole)
 
-    def _insert(self, logs: list[list[Event]], new_game: bool) -> None:
+    def insert(self, logs: list[list[Event]], family: Family = GAMES, kind: str = DEFAULT_KIND) -> None:
+        """The one insert: chained events, each list new events of one stream (from seq 1: a new stream,
+        refused if it exists; else refused if another writer took a seq first)."""
         now = _now()
-        games = [{"id": log[0].game, "created_at": log[0].recorded_at or now} for log in logs]
-        rows = [_row(e) for log in logs for e in log]
+        new = logs[0][0].seq == 1
+        streams = [{"id": log[0].game, "created_at": log[0].recorded_at or now, "kind": kind} for log in logs]
+        rows = [_row(e, family.key) for log in logs for e in log]
+        self._family(family)
         self._check_pages()
-        with self._errors(), self.engine.begin() as conn:
-            if new_game:
-                conn.execute(INSERT_GAME, games)
-            conn.execute(INSERT_EVENT, rows)
+        try:
+            with self._errors(), self.engine.begin() as conn:
+                if new:
+                    conn.execute(family.insert_stream, streams)
+                conn.execute(family.insert_events, rows)
+        except IntegrityError:
+            if new:
+                raise family.exists(", ".join(log[0].game for log in logs), self.where) from None
+            raise family.changed(logs[0][0].game, logs[0][0].seq) from None
 
 
 # The tournaments' tables and the venue's notices live in the same database; log/tournaments.py and
@@ -476,9 +674,9 @@ def is_referee_table(name: str) -> bool:
     )
 
 
-def _row(e: Event) -> dict[str, Any]:
+def _row(e: Event, key: str = "game_id") -> dict[str, Any]:
     return {
-        "game_id": e.game,
+        key: e.game,
         "seq": e.seq,
         "type": e.type,
         "payload_version": e.payload_version,
@@ -533,8 +731,8 @@ def _event(row) -> Event:
 
 
 def _check_row(row) -> None:
-    for name, kind in ROW_TYPES.items():
-        value = getattr(row, name)
+    values = (row[0], row[1], row[2], row[3], row[5], row[6], row[7])  # EVENT_COLUMNS but the payload
+    for (name, kind), value in zip(ROW_TYPES.items(), values, strict=True):
         if not isinstance(value, kind) or isinstance(value, bool):
             raise StoreError(
                 f"not a referee database, or a damaged one: an event row's {name} is {value!r}",

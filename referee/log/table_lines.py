@@ -9,8 +9,10 @@ from ..engine import Board, GameState
 
 def apply_table_lines(state: GameState, lines: Sequence[str], board: Board) -> tuple[GameState, list[str]]:
     """Apply table events in order (R-22); the first refused one raises with its line."""
-    from ..engine.notation.table_events import parse_table_event
-    from ..engine.table.apply import apply_table_event  # the cards' machinery, loaded by the games that use it
+    from ..engine import (
+        apply_table_event,  # the cards' machinery, loaded by the games that use it
+        parse_table_event,
+    )
 
     notes = []
     for n, line in enumerate(lines, 1):

@@ -1,74 +1,33 @@
-"""A tournament's event stream in the same store as the games: tables ``tournament`` and ``tournament_event``,
-append-only (the same triggers as the game log refuse UPDATE and DELETE), hash-chained like a game's log
-(``events.event_hash``), with export, import and verify; and the service that reads the tables' games.
+"""The tournament service: a tournament's event stream is one family of the store's streams (``TOURNAMENTS``:
+tables ``tournament`` and ``tournament_event``, written, chained, read and append-only-guarded by the store as a
+game's log is), folded by the pure ``referee.tournament``; export, import and verify; and the tables' games.
 
-A game is finished when round 5 is resolved and every sealed objective is revealed: ``game_finished`` is the
-one place that decides it.
+Whether a table's game is finished is the fold's answer (``Fold.complete``), its score the engine's
+(``final_score``).
 """
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Text, UniqueConstraint, text
-from sqlalchemy.exc import DatabaseError, IntegrityError
-from sqlmodel import Field, SQLModel
-
-from ..engine.model.digest import canonical_json
 from ..tournament.model import Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded, rows_from_scores
-from . import Event, Fold, Store, StoreError, append_only, check_chain, new_game, verify as verify_game
+from . import Event, Fold, Store, check_chain, new_game, verify as verify_game
+from .events import chain as chain_event
+from .storage import Family
 
 PAYLOAD_VERSION = 1
-GENESIS = "0" * 64  # the first event's link, as in a game's log
-SCHEMA_ATTEMPTS = 5  # creating the tables, when another process is creating them at the same moment
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-class TournamentRow(SQLModel, table=True):
-    __tablename__ = "tournament"
-    id: str = Field(primary_key=True, max_length=64)
-    created_at: str
-
-
-class TournamentEventRow(SQLModel, table=True):
-    __tablename__ = "tournament_event"
-    __table_args__ = (UniqueConstraint("tournament_id", "seq", name="tournament_event_seq"),)
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: str = Field(foreign_key="tournament.id", index=True, max_length=64)
-    seq: int
-    type: str = Field(max_length=40)
-    payload_version: int
-    payload: str = Field(sa_type=Text)
-    prev_hash: str = Field(max_length=64)
-    hash: str = Field(max_length=64)
-    recorded_at: str = Field(max_length=40)
-
-
-TABLES = [
-    SQLModel.metadata.tables[TournamentRow.__tablename__],
-    SQLModel.metadata.tables[TournamentEventRow.__tablename__],
-]
-COLUMNS = ("tournament_id", "seq", "type", "payload_version", "payload", "prev_hash", "hash", "recorded_at")
-SELECT = text(f"SELECT {', '.join(COLUMNS)} FROM tournament_event WHERE tournament_id = :t ORDER BY seq")
-INSERT_T = text("INSERT INTO tournament (id, created_at) VALUES (:id, :created_at)")
-INSERT_E = text(f"INSERT INTO tournament_event ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})")
-
-REFUSED = "the tournament log is append-only"
-append_only.guard(TABLES, REFUSED, "referee_tournament_append_only")  # created with the tables, in the same transaction
 
 
 class UnknownTournament(TournamentError):
-    def __init__(self, tid: str):
+    def __init__(self, tid: str, where: str | None = None):
         super().__init__(f"no tournament {tid!r} in this database", hint="`referee tournament list` lists them")
+
+
+class TournamentExists(TournamentError):
+    def __init__(self, tid: str, where: str | None = None):
+        super().__init__(f"a tournament {tid!r} already exists in this database")
 
 
 class TournamentChanged(TournamentError):
@@ -79,77 +38,30 @@ class TournamentChanged(TournamentError):
         )
 
 
-def ensure_schema(store: Store) -> None:
-    """Create the tournament tables and their triggers when missing (the game tables are the store's own)."""
-    for attempt in range(1, SCHEMA_ATTEMPTS + 1):
-        try:
-            with store.engine.connect() as conn:
-                have = {
-                    r[0]
-                    for r in conn.execute(
-                        text(
-                            "SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')"
-                            if store.is_sqlite
-                            else "SELECT tablename FROM pg_tables UNION SELECT tgname FROM pg_trigger"
-                        )
-                    )
-                }
-            wanted = {t.name for t in TABLES}
-            if store.is_sqlite:
-                wanted |= append_only.trigger_names([t.name for t in TABLES], "sqlite")
-            if wanted <= have:
-                return
-            SQLModel.metadata.create_all(store.engine, tables=TABLES)
-            if store.is_sqlite:
-                with store.engine.begin() as conn:
-                    for table in TABLES:
-                        for sql in append_only.sqlite_triggers(table.name, REFUSED):
-                            conn.execute(text(sql))
-            return
-        except DatabaseError as exc:
-            if attempt == SCHEMA_ATTEMPTS:
-                reason = str(getattr(exc, "orig", exc)).splitlines()[0]
-                raise StoreError(f"{store.where}: cannot use this database ({reason})") from None
-            time.sleep(0.05 * attempt)
+# The tournaments' streams: the store's own tables, chain, append, reader and verify, under their own names.
+TOURNAMENTS = Family(
+    "tournament",
+    "tournament_event",
+    "tournament_id",
+    "tournament_event_seq",
+    "the tournament log is append-only",
+    "referee_tournament_append_only",
+    unknown=UnknownTournament,
+    exists=TournamentExists,
+    changed=TournamentChanged,
+    version=lambda _: PAYLOAD_VERSION,
+)
+TABLES = TOURNAMENTS.tables
 
 
 # --- the stream ----------------------------------------------------------------------------------------
 def chain(tid: str, after: Event | None, type_: str, payload: dict[str, Any], recorded_at: str = "") -> Event:
-    """The next event of a tournament, hashed as a game's events are (so ``check_chain`` checks both)."""
-    unhashed = Event(
-        tid,
-        after.seq + 1 if after else 1,
-        type_,
-        PAYLOAD_VERSION,
-        payload,
-        after.hash if after else GENESIS,
-        "",
-        recorded_at,
-    )
-    return replace(unhashed, hash=unhashed.computed_hash())
+    """The next event of a tournament: the store's chain, at the tournament's payload version."""
+    return chain_event(tid, after, type_, payload, version=PAYLOAD_VERSION, recorded_at=recorded_at)
 
 
 def read_events(store: Store, tid: str) -> list[Event]:
-    ensure_schema(store)
-    try:
-        with store.engine.connect() as conn:
-            rows = conn.execute(SELECT, {"t": tid}).all()
-    except DatabaseError as exc:
-        raise StoreError(
-            f"{store.where}: cannot use this database ({str(getattr(exc, 'orig', exc)).splitlines()[0]})"
-        ) from None
-    if not rows:
-        raise UnknownTournament(tid)
-    out = []
-    for r in rows:
-        try:
-            payload = json.loads(r.payload)
-        except (TypeError, ValueError):
-            payload = {"unreadable": str(r.payload)[:80]}
-        out.append(
-            Event(r.tournament_id, r.seq, r.type, r.payload_version, payload, r.prev_hash, r.hash, r.recorded_at)
-        )
-    return out
+    return store.events(tid, TOURNAMENTS)
 
 
 def fold(events: Sequence[Event]) -> Tournament:
@@ -160,36 +72,6 @@ def fold(events: Sequence[Event]) -> Tournament:
         except TournamentError as exc:
             raise TournamentError(f"tournament {e.game!r}, event {e.seq}: {exc}") from None
     return t
-
-
-def _insert(store: Store, events: list[Event], new: bool) -> None:
-    ensure_schema(store)
-    rows = [
-        {
-            "tournament_id": e.game,
-            "seq": e.seq,
-            "type": e.type,
-            "payload_version": e.payload_version,
-            "payload": canonical_json(e.payload),
-            "prev_hash": e.prev_hash,
-            "hash": e.hash,
-            "recorded_at": e.recorded_at,
-        }
-        for e in events
-    ]
-    try:
-        with store.engine.begin() as conn:
-            if new:
-                conn.execute(INSERT_T, {"id": events[0].game, "created_at": events[0].recorded_at or _now()})
-            conn.execute(INSERT_E, rows)
-    except IntegrityError:
-        if new:
-            raise TournamentError(f"a tournament {events[0].game!r} already exists in this database") from None
-        raise TournamentChanged(events[0].game, events[0].seq) from None
-    except DatabaseError as exc:
-        raise StoreError(
-            f"{store.where}: cannot use this database ({str(getattr(exc, 'orig', exc)).splitlines()[0]})"
-        ) from None
 
 
 class OpenTournament:
@@ -207,16 +89,11 @@ class OpenTournament:
 
     def record(self, items: Iterable[Any]) -> list[Event]:
         trial = fold(self.events)  # the refusal leaves self.t as it was
-        now = _now()
-        out: list[Event] = []
-        after = self.events[-1]
+        payloads = []
         for item in items:
             trial.apply(item)
-            type_, payload = payload_of(item)
-            after = chain(self.tid, after, type_, payload, now)
-            out.append(after)
-        if out:
-            _insert(self.store, out, new=False)
+            payloads.append(payload_of(item))
+        out = self.store.append(self.tid, payloads, self.events[-1], family=TOURNAMENTS) if payloads else []
         self.events += out
         self.t = trial
         return out
@@ -225,66 +102,32 @@ class OpenTournament:
 def create(store: Store, created: Any) -> Event:
     t = Tournament()
     t.apply(created)
-    type_, payload = payload_of(created)
-    e = chain(created.tournament, None, type_, payload, _now())
-    _insert(store, [e], new=True)
-    return e
+    return store.append(created.tournament, [payload_of(created)], None, family=TOURNAMENTS)[0]
 
 
 def list_tournaments(store: Store) -> list[dict[str, Any]]:
-    ensure_schema(store)
-    with store.engine.connect() as conn:
-        rows = conn.execute(
-            text(
-                "SELECT t.id, t.created_at, COUNT(e.id) FROM tournament t LEFT JOIN tournament_event e "
-                "ON e.tournament_id = t.id GROUP BY t.id, t.created_at ORDER BY t.created_at, t.id"
-            )
-        ).all()
-    return [{"tournament": r[0], "created_at": r[1], "events": r[2]} for r in rows]
+    return [{"tournament": i.game, "created_at": i.created_at, "events": i.events} for i in store.games(TOURNAMENTS)]
 
 
 # --- the tables' games ----------------------------------------------------------------------------------
-def game_finished(fold_) -> bool:
-    """A game is finished when round 5 is resolved and every sealed objective is revealed."""
-    return len(fold_.rounds) >= 5 and set(fold_.seals) <= set(fold_.revealed)
-
-
-def sealed_left(fold_) -> int:
-    return len(set(fold_.seals) - set(fold_.revealed))
-
-
 def scores_of(state, objectives: dict[str, str] | None = None) -> dict[str, tuple[int, int, int]]:
-    """Honor, territories and provinces per clan (R-24, R-25); ``objectives``: revealed when a game is called."""
-    from ..engine import score_clan
+    """Honor, territories and provinces per clan (R-24, R-25), from the one score (``final_score``);
+    ``objectives``: revealed when a game is called ("" declared not met: nothing to score)."""
+    from ..engine import Clan, final_score
 
-    out = {}
-    for c in state.clans:
-        objective = (objectives or {}).get(str(c))
-        s = score_clan(state, c, objective) if objective else score_clan(state, c)
-        out[str(c)] = (s.total, s.territories, s.provinces)
-    return out
+    shown = {Clan(c): o for c, o in (objectives or {}).items() if o}
+    board = state.with_(objectives={**state.objectives, **shown}) if shown else state
+    return {str(s.clan): (s.total, s.territories, s.provinces) for s in final_score(board).scores}
 
 
 def live_game(game: str, events: Sequence[Event]) -> LiveGame:
     f = Fold.of(events)
-    done = game_finished(f)
-    return LiveGame(game, events[-1].seq, len(f.rounds), done, sealed_left(f), scores_of(f.state) if done else {})
+    done = f.complete  # the one answer to "is this game finished"
+    return LiveGame(game, events[-1].seq, len(f.rounds), done, len(f.sealed_left), scores_of(f.state) if done else {})
 
 
 def heads(store: Store, games: Sequence[str]) -> dict[str, int]:
-    if not games:
-        return {}
-    out: dict[str, int] = {}
-    with store.engine.connect() as conn:
-        for i in range(0, len(games), 500):
-            chunk = list(games[i : i + 500])
-            marks = ", ".join(f":g{j}" for j in range(len(chunk)))
-            rows = conn.execute(
-                text(f"SELECT game_id, MAX(seq) FROM event WHERE game_id IN ({marks}) GROUP BY game_id"),
-                {f"g{j}": g for j, g in enumerate(chunk)},
-            ).all()
-            out.update({g: int(n) for g, n in rows})
-    return out
+    return store.last_seqs(games)
 
 
 def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
@@ -370,7 +213,7 @@ def import_log(store: Store, events: Sequence[Event]) -> Tournament:
     problems = verify(events)
     if problems:
         raise TournamentError(f"the file was refused whole, nothing was stored: {problems[0]}")
-    _insert(store, list(events), new=True)
+    store.import_logs([events], TOURNAMENTS)
     return fold(events)
 
 
@@ -420,7 +263,7 @@ def call_game(store: Store, log: OpenTournament, game: str, reason: str, objecti
     round_no, table = found
     events = store.events(game)
     f = Fold.of(events)
-    if game_finished(f):
+    if f.complete:
         raise TournamentError(f"game {game!r} is finished: its result comes from its log; nothing to call")
     board = f.board
     revealed = {str(c): o for c, o in f.revealed.items()}

@@ -335,8 +335,18 @@ class Tournament:
                 f"player {key!r} is ambiguous: several players have that name (ids {ids}); use the id"
             )
         raise TournamentError(
-            f"no player {key!r} in tournament {self.id!r}", hint=f"referee tournament players list {self.id}"
+            f"no player {key!r} in tournament {self.id!r}{self._did_you_mean(want)}",
+            hint=f"referee tournament players list {self.id}",
         )
+
+    def _did_you_mean(self, want: str) -> str:
+        """The nearest players' names, found as an unknown province's are (``nearest``)."""
+        from ..engine.notation.round import nearest
+
+        names = {p.name.casefold(): p.name for p in self.players.values()}
+        names.update({p.id: p.name for p in self.players.values()})
+        near = nearest(want, names)
+        return f" (did you mean {', '.join(repr(n) for n in near)}?)" if near else ""
 
     def name(self, pid: str) -> str:
         """The player's name as shown: with the id when another player has the same name."""

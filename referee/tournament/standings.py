@@ -48,7 +48,7 @@ class LiveGame:
     game: str
     head: int  # the log's last event number
     rounds_played: int
-    finished: bool  # decided by referee.log.tournaments.game_finished
+    finished: bool  # the fold's answer (referee.log.replay.Fold.complete)
     sealed_left: int  # sealed objectives not yet revealed
     scores: dict = field(default_factory=dict)  # clan -> (honor, territories, provinces), when finished
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import TournamentError
-from .standings import Loaded, explain, standings, table_result
+from .standings import Loaded, Standings, explain, standings, table_result
 
 
 def _seating(loaded: Loaded, round_no: int):
@@ -30,6 +30,40 @@ def _seating(loaded: Loaded, round_no: int):
 
 def standings_view(loaded: Loaded) -> dict[str, Any]:
     return standings(loaded).to_dict()
+
+
+def points_race(loaded: Loaded, top: int = 16, counted: Standings | None = None) -> dict[str, Any]:
+    """The ``top`` leading players' points after each round, as the standings count them: the games up to that
+    round through the tournament's aggregate (sum, best N, average) plus the adjustments given up to it (one of
+    no round from the first); after the last round, every adjustment: the last point is the standings' total."""
+    from fractions import Fraction
+
+    from .scoring import aggregate, show
+
+    st = counted or standings(loaded)  # ``counted``: the standings, when the caller has them already
+    t = loaded.tournament
+    info = t.created
+    players = []
+    for row in st.rows[:top]:
+        points = []
+        for n in st.rounds:
+            total, _ = aggregate([(g.round, g.points) for g in row.games if g.round <= n], info.aggregate, info.best)
+            last = n == st.rounds[-1]
+            total += sum(
+                (Fraction(a.points) for a in t.adjustments if a.player == row.player and (last or a.round <= n)),
+                Fraction(0),
+            )
+            points.append(total)
+        players.append(
+            {
+                "player": row.player,
+                "name": row.name,
+                "rank": row.rank,
+                "points": [float(p) for p in points],
+                "shown": [show(p) for p in points],
+            }
+        )
+    return {"tournament": t.id, "name": st.name, "rounds": list(st.rounds), "players": players}
 
 
 def explain_view(loaded: Loaded, player: str) -> dict[str, Any]:

@@ -12,12 +12,7 @@ from dataclasses import is_dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ..engine.model.board_changes import board_changes as changes_between
-from ..engine.model.digest import state_to_dict
-from ..engine.model.entry import Entry
-from ..engine.model.state import GameState
-from ..engine.notation.round import format_entry
-from ..engine.resolution.report import RoundReport
+from ..engine import Entry, GameState, RoundReport, board_changes as changes_between, format_entry, state_to_dict
 
 if TYPE_CHECKING:  # the game log (and its database driver) loads only where a function reads a log
     from ..log import Event, Fold
@@ -59,7 +54,7 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
 
 def games_status(streams: Iterable[Sequence[Event]]) -> dict[str, str]:
     """Where each game stands (``game_status``), from its events alone: no engine run per game."""
-    from ..engine.model.errors import RefereeError
+    from ..engine import RefereeError
     from ..log.ending import game_status
 
     status = {}
@@ -171,9 +166,15 @@ def replay_rows(steps: Sequence[Any]) -> list[tuple[Any, list[str]]]:
     return rows
 
 
-def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: GameState | None = None) -> dict[str, Any]:
+def noted(shape: dict[str, Any], note: str) -> dict[str, Any]:
+    """A --json shape with the note of the corrections behind it (``BoardAfter.note``), when there is one."""
+    return {**shape, "note": note} if note else shape
+
+
+def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: Any = None) -> dict[str, Any]:
     """`referee replay --json`: every event in order with its lines, changes and report; the board at the end
-    when asked for (``--round``)."""
+    when asked for (``--round``: a ``BoardAfter``, its note when corrections are behind it)."""
+    note = board_after.note() if board_after is not None else ""
     return {
         "events": [
             {
@@ -188,7 +189,8 @@ def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: GameState | 
             }
             for s, changes in rows
         ],
-        "board": None if board_after is None else board_data(board_after),
+        "board": None if board_after is None else board_data(board_after.state),
+        **({"board_note": note} if note else {}),
     }
 
 
@@ -203,6 +205,16 @@ def verify_status(events: Sequence[Event]) -> str:
     return f"in progress: round {rounds_in(events) + 1} to play"
 
 
+def superseded_line(later: Event) -> str:
+    """A sealed event no longer in effect: which later event superseded it, and why."""
+    data = later.data
+    reason = f", reason: {data['reason']}" if data.get("reason") else ""
+    if later.type == "EventRetracted":
+        return f"superseded: taken back by event {later.seq}{reason}"
+    what = f"round {data['round']}" if "round" in data else "the setup"
+    return f"superseded: {what} corrected in event {later.seq}{reason}"
+
+
 def verify_data(
     target: str,
     events: Sequence[Event],
@@ -212,9 +224,11 @@ def verify_data(
     status: str = "",
     sealed: Event | None = None,
     notes: Sequence[str] = (),
+    superseded: Event | None = None,
 ) -> dict[str, Any]:
-    """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for,
-    and what was not checked (``notes``: no seal given, sections without a seal, a 32-bit seal)."""
+    """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for
+    (and the later event that superseded it, if any), and what was not checked (``notes``: no seal given,
+    sections without a seal, a 32-bit seal)."""
     return {
         "target": target,
         "events": len(events),
@@ -223,7 +237,17 @@ def verify_data(
         "notes": list(notes),
         "seal": None
         if sealed is None
-        else {"seal": sealed.seal, "seq": sealed.seq, "type": sealed.type, "recorded_at": sealed.recorded_at},
+        else {
+            "seal": sealed.seal,
+            "seq": sealed.seq,
+            "type": sealed.type,
+            "recorded_at": sealed.recorded_at,
+            **(
+                {"superseded": {"seq": superseded.seq, "type": superseded.type, "line": superseded_line(superseded)}}
+                if superseded is not None
+                else {}
+            ),
+        },
         "divergence": None
         if found is None
         else {

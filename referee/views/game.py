@@ -11,16 +11,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import GameState, RoundReport, format_entry
+from ..engine import ROUNDS, GameState, RoundReport, final_score, format_entry
 from ..log import Event, EventType, Fold, game_score, states
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg
-
-ROUNDS = 5  # a game is five rounds (p.10)
-
-
-def is_over(fold: Fold) -> bool:
-    return fold.state.round > ROUNDS
 
 
 def public_state(fold: Fold, state: GameState | None = None) -> GameState:
@@ -28,22 +22,17 @@ def public_state(fold: Fold, state: GameState | None = None) -> GameState:
     state = fold.state if state is None else state
     if not state.objectives:
         return state
-    if is_over(fold):
-        shown = {c: o for c, o in state.objectives.items() if c not in fold.seals or c in fold.revealed}
+    if fold.rounds_over:
+        left = set(fold.sealed_left)
+        shown = {c: o for c, o in state.objectives.items() if c not in left}
     else:
         shown = {}
     return state.with_(objectives=shown)
 
 
 def sealed_left(fold: Fold) -> list[str]:
-    """Clans whose sealed objective is not revealed yet."""
-    h = fold.header
-    assert h is not None, "a stored game's log begins with its GameCreated event"
-    return [str(c) for c in h.clans if c in fold.seals and c not in fold.revealed]
-
-
-def is_provisional(fold: Fold) -> bool:
-    return not is_over(fold) or bool(sealed_left(fold))
+    """Clans whose sealed objective is not revealed yet (the fold's answer, as page text)."""
+    return [str(c) for c in fold.sealed_left]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,21 +86,56 @@ def score_data(fold: Fold) -> dict:
     why it is provisional."""
     left = sealed_left(fold)
     why = []
-    if not is_over(fold):
+    if not fold.rounds_over:
         why.append(f"the game is not over: {fold.state.round - 1} of {ROUNDS} rounds played")
     if left:
         why.append("objectives still sealed: " + ", ".join(left))
     return {**data.score_data(game_score(fold, public_state(fold))), "why_provisional": why}
 
 
+def honor_race(fold: Fold) -> dict:
+    """Each clan's honor had the game ended at setup and after each round (the engine's ``final_score`` on the
+    public board of that moment, objectives aside: they count at the end only), then, once the game is over,
+    the honor as it stands with its public objectives (``score_data``: the one scoring path), whose step from
+    the last round is the objectives' effect."""
+    h = fold.header
+    assert h is not None, "a stored game's log begins with its GameCreated event"
+    moments = [("setup", fold.start)] + [(f"R{p.round}", p.after) for p in fold.rounds]
+    honor: dict[str, list[int]] = {str(c): [] for c in h.clans}
+    for _, state in moments:
+        for sc in final_score(public_state(fold, state).with_(objectives={})).scores:
+            honor[str(sc.clan)].append(sc.total)
+    columns = [label for label, _ in moments]
+    over = fold.complete
+    objectives: dict[str, int] = {c: 0 for c in honor}
+    if over:
+        columns.append("end")
+        for sc in score_data(fold)["scores"]:
+            honor[sc["clan"]].append(sc["total"])
+            objectives[sc["clan"]] = sum(
+                line["honor"] for line in sc["lines"] if line["label"].startswith("objective ")
+            )
+    return {
+        "game": h.game,
+        "columns": columns,
+        "objectives_column": over,
+        "clans": [
+            {"clan": c, "name": h.players.get(c, ""), "honor": honor[c], "objective": objectives[c]} for c in honor
+        ],
+    }
+
+
 def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
     """As `referee round --json` prints it (report, board after it, seal), with whether it was corrected, its
     entries and its table events."""
-    played = fold.played(round_no)
+    after = fold.board_after(round_no)  # the one answer: the board after round N, as corrected
+    played = after.played
+    assert played is not None, "a page shows a played round"
     seal = (seals or {}).get(round_no)
     return {
-        **data.round_data(played.report, board_data(fold, played.after), seal.seal if seal else None),
+        **data.round_data(played.report, board_data(fold, after.state), seal.seal if seal else None),
         "corrected": bool(seal and seal.corrected),
+        **({"board_note": after.note()} if after.corrections else {}),
         "entries": list(played.lines),
         "table_events": list(played.table),
     }
@@ -123,7 +147,7 @@ SETUP_OBJECTIVE = re.compile(r"(\w+): objective .*")  # a setup fact naming a cl
 def replay_data(fold: Fold, events: Sequence[Event]) -> dict:
     """As `referee replay --json` prints it, without the objectives recorded at setup until they are public."""
     out = data.replay_data(data.replay_rows(list(states(events))))
-    hidden = set(sealed_left(fold)) if is_over(fold) else None  # None: every clan's is hidden
+    hidden = set(sealed_left(fold)) if fold.rounds_over else None  # None: every clan's is hidden
 
     def secret(line: str) -> bool:
         m = SETUP_OBJECTIVE.fullmatch(line)
@@ -216,7 +240,7 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
         "engine_version": h.engine_version,
         "board_version": h.board_version,
         "played": len(fold.rounds),
-        "over": is_over(fold),
+        "over": fold.rounds_over,
         "events": len(events),
         "rounds": rounds,
         "corrections": corrections_of(events),
@@ -225,12 +249,21 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
         "board_svg": board_svg(public_state(fold), title=f"{h.game}: the board now", ids="now-")
         if pictures != "none"
         else "",
+        **(_race(fold) if pictures != "none" else {"race": None, "race_svg": ""}),
     }
+
+
+def _race(fold: Fold) -> dict:
+    from .charts import honor_race_svg
+
+    race = honor_race(fold)
+    return {"race": race, "race_svg": honor_race_svg(race)}
 
 
 def round_svg(fold: Fold, round_no: int) -> str:
     """One round's revealed tokens drawn on the board they were placed on."""
-    p = fold.played(round_no)
+    p = fold.board_after(round_no).played
+    assert p is not None, "a page shows a played round"
     h = fold.header
     assert h is not None, "a stored game's log begins with its GameCreated event"
     return board_svg(

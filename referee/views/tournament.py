@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from ..tournament import views as tv
+from ..tournament import posting, views as tv
 
 SHORT = {"honor": "honor", "wins": "wins", "aop": "opp. pts", "h2h": "h2h"}
 
@@ -32,12 +32,13 @@ def clock_view(clock: str, now: datetime | None = None) -> dict | None:
 
 
 def posted_rounds(loaded, venue) -> list[int]:
-    return [r for r in sorted(loaded.tournament.seatings) if r <= venue.posted]
+    return posting.posted_rounds(loaded.tournament, venue.posted)
 
 
 def tournament_page(loaded, venue) -> dict[str, Any]:
     t = loaded.tournament
-    st = tv.standings_view(loaded)
+    counted = tv.standings(loaded)
+    st = counted.to_dict()
     keys = [k for k in st["tiebreaks"] if k != "points"]
     rows = [
         {**r, "tiebreaks": [_cell(r, k) for k in keys], "cells": [r["rounds"].get(str(n), "") for n in st["rounds"]]}
@@ -63,7 +64,15 @@ def tournament_page(loaded, venue) -> dict[str, Any]:
         "clock": clock_view(venue.clock),
         "announcements": [text for _, text in venue.announcements],
         "provisional": any("*" in c for r in rows for c in r["cells"]),
+        **_points_race(loaded, counted),
     }
+
+
+def _points_race(loaded, counted) -> dict[str, Any]:
+    from .charts import points_race_svg
+
+    race = tv.points_race(loaded, counted=counted)
+    return {"race": race, "race_svg": points_race_svg(race) if race["players"] and race["rounds"] else ""}
 
 
 def seating_page(loaded, venue, round_no: int, query: str = "") -> dict[str, Any]:
@@ -87,4 +96,4 @@ def player_page(loaded, venue, player: str) -> dict[str, Any]:
 
 
 def visible(loaded, venue, round_no: int) -> bool:
-    return round_no in posted_rounds(loaded, venue)
+    return posting.is_posted(loaded.tournament, venue.posted, round_no)

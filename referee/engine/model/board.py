@@ -7,7 +7,6 @@ The data itself lives in ``referee/data/board.json``; reading the file is the ou
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,7 +270,3 @@ def build_board(raw: dict[str, Any]) -> Board:
         token_limits={token_code(c, t.kind, t.strength): n for c, f in clans.items() for t, n in f.pool},
         border_pairs=frozenset((a, b) if a < b else (b, a) for a, b in (tuple(pair) for pair in borders)),
     )
-
-
-def land_borders_of(board: Board, province: str) -> Iterable[frozenset[str]]:
-    return (frozenset((province, n)) for n in board.neighbours[province])

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
+
+S = TypeVar("S")
+T = TypeVar("T")
 
 
 class RefereeError(Exception):
@@ -30,6 +35,51 @@ class NotationError(RefereeError):
         where = f"line {lineno}: " if lineno is not None else ""
         shown = text if len(text) <= 160 else f"{text[:120]}... ({len(text)} characters)"  # a line may be huge
         super().__init__(f'{where}"{shown}": {problem}', hint=hint)
+
+
+class SheetErrors(NotationError):
+    """Several unreadable lines of one sheet, reported together: one line each, with its line number, the
+    first ``SHOWN`` of them and how many more. Carries the first error's fields (text, problem, line)."""
+
+    SHOWN = 20
+
+    def __init__(self, errors: list[NotationError], prefix: str = ""):
+        self.errors = errors
+        first = errors[0]
+        shown = [f"{prefix}{e.message}" for e in errors[: self.SHOWN]]
+        more = len(errors) - self.SHOWN
+        if more > 0:
+            shown.append(f"{prefix}... and {more} more unreadable line(s) ({len(errors)} in all)")
+        hint = next((e.hint for e in errors if e.hint), None)
+        RefereeError.__init__(self, "\n".join(shown), hint=hint)
+        self.text, self.problem, self.lineno = first.text, first.problem, first.lineno
+
+
+def in_round(exc: NotationError, round_no: int) -> NotationError:
+    """The error named with the round its sheet is for: every line of it (``round 3: line 2: ...``)."""
+    if isinstance(exc, SheetErrors):
+        return SheetErrors(exc.errors, prefix=f"round {round_no}: ")
+    exc.message = f"round {round_no}: {exc.message}"
+    return exc
+
+
+def every_line(items: Iterable[tuple[int, S]], parse: Callable[[S, int], T]) -> list[T]:
+    """``parse(line, lineno)`` of every numbered line; every unreadable one is reported, not only the
+    first: one error is raised as it is, several together as ``SheetErrors``."""
+    out: list[T] = []
+    errors: list[NotationError] = []
+    for n, line in items:
+        try:
+            out.append(parse(line, n))
+        except SheetErrors as exc:
+            errors += exc.errors
+        except NotationError as exc:
+            errors.append(exc)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise SheetErrors(errors)
+    return out
 
 
 class NotUnderstood(NotationError):
@@ -76,6 +126,19 @@ class EntriesRefused(RefereeError):
         self.refusals = refusals
         self.round = round_no
         super().__init__("\n".join(r.line(round_no) for r in refusals))
+
+
+class GameOver(RefereeError):
+    """A round asked of a game whose five rounds are played (p.10, R-27a): refused at every layer."""
+
+    ruling = "R-27a"
+
+    def __init__(self, round_no: int):
+        self.round = round_no
+        super().__init__(
+            f"round {round_no}: the game has five rounds (p.10) and the fifth is over: no round {round_no} "
+            f"is played ({self.ruling})"
+        )
 
 
 class EventRefused(RefereeError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import field, fields
 from enum import StrEnum
 from operator import attrgetter
@@ -56,6 +57,27 @@ class Control:
         return self.facedown + self.faceup
 
 
+def territory_controller(
+    provinces: Iterable[str], control: Mapping[str, Control], special: Mapping[str, SpecialToken]
+) -> Clan | None:
+    """R-18, the one place it is written: the clan controlling every non-scorched province of a territory
+    (None: a counted province nobody controls, two clans, or every province scorched), on any board
+    (``GameState.territory_controller``; the card claims judge it on the board after the battles)."""
+    owner: Clan | None = None
+    for p in provinces:
+        s = special.get(p)
+        if s is not None and s.kind is _SCORCHED:
+            continue  # a scorched province does not count
+        c = control.get(p)
+        if c is None:
+            return None  # a counted province nobody controls
+        if owner is None:
+            owner = c.clan
+        elif owner != c.clan:
+            return None
+    return owner
+
+
 @value
 class GameState:
     """The board at one moment of a game; immutable: ``resolve`` returns a new one."""
@@ -98,10 +120,6 @@ class GameState:
         s = self.special.get(province)
         return s is not None and s.kind is _SCORCHED
 
-    def is_peaceful(self, province: str) -> bool:
-        s = self.special.get(province)
-        return s is not None and s.kind is _PEACE
-
     def is_coastal(self, province: str) -> bool:
         """Printed coast, or the harbor token (R-20)."""
         if province in self.board.coastal:
@@ -119,22 +137,7 @@ class GameState:
     def territory_controller(self, territory: str) -> Clan | None:
         """R-18: the clan controlling every non-scorched province of the territory (None: none, or every
         province scorched)."""
-        owner: Clan | None = None
-        for p in self.board.territories[territory].provinces:
-            s = self.special.get(p)
-            if s is not None and s.kind is _SCORCHED:
-                continue  # a scorched province does not count
-            c = self.control.get(p)
-            if c is None:
-                return None  # a counted province nobody controls
-            if owner is None:
-                owner = c.clan
-            elif owner != c.clan:
-                return None
-        return owner
-
-    def held_territories(self, clan: Clan) -> tuple[str, ...]:
-        return tuple(t for t, _ in self.cards_held.get(clan, ()))
+        return territory_controller(self.board.territories[territory].provinces, self.control, self.special)
 
     def turn_order(self) -> tuple[Clan, ...]:
         """Clockwise from the first player (p.7); seat order when the first player is not recorded."""

@@ -161,8 +161,3 @@ def format_card_args(e: CardPlayed) -> str:
     if card == "purge_the_weak":
         return ", ".join([f"discard {e.hand_discard}"] + [format_target(t) for t in e.targets])
     return ""
-
-
-def is_upkeep_card(board: Board, card: str | None, territory: str) -> bool:
-    """Shadowlands cards are played in placement (p.11); every other territory card in upkeep (p.7)."""
-    return not board.territories[territory].is_shadowlands

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from ..model.board import SEA, Board
 from ..model.entry import Entry
-from ..model.errors import AmbiguousName, NotUnderstood, UnknownName
+from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName, every_line
 from ..model.tokens import ROUNDS, Clan, Kind, Token
 from .number import number
 
@@ -40,9 +40,14 @@ def resolve_name(name: str, names: Mapping[str, str], what: str, text: str, line
         return targets[0]
     if len(targets) > 1:
         raise AmbiguousName(text, what, name.strip(), targets, lineno=lineno)
+    raise UnknownName(text, what, name.strip(), nearest(key, names), lineno=lineno)
+
+
+def nearest(key: str, names: Mapping[str, str]) -> list[str]:
+    """The names nearest an unknown one (at most three, each once): what "did you mean" suggests, for a
+    province, a token, a clan, and a tournament's player."""
     close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.5)
-    suggestions = list(dict.fromkeys(names[c] for c in close))
-    raise UnknownName(text, what, name.strip(), suggestions, lineno=lineno)
+    return list(dict.fromkeys(names[c] for c in close))
 
 
 def parse_clan(name: str, text: str, lineno: int | None = None) -> Clan:
@@ -152,9 +157,25 @@ def split_round_header(text: str, rounds: int = ROUNDS) -> tuple[int | None, str
     return None, text
 
 
+def named_round(option: int | None, header: int | None, where: str) -> int | None:
+    """The round the moderator named, by ``--round`` or the sheet's header (R-27); both must agree."""
+    if option is not None and header is not None and option != header:
+        raise RefereeError(f"{where}: --round {option}, but the sheet says 'round: {header}'; nothing recorded (R-27)")
+    return option if option is not None else header
+
+
+def sheet_for(text: str, round_no: int, where: str) -> str:
+    """A round sheet given for round ``round_no`` (``what-if``, ``correct``): its ``round: N`` header, if any,
+    must name that round (R-27); the sheet without the header (line numbers kept)."""
+    header, body = split_round_header(text)
+    if header is not None and header != round_no:
+        raise RefereeError(f"{where}: the sheet says 'round: {header}', not round {round_no}; nothing done (R-27)")
+    return body
+
+
 def parse_round(text: str, board: Board) -> list[Entry]:
-    """Every entry of a round sheet; the first unreadable line raises with its line number."""
-    return [parse_entry(line, board, lineno=n) for n, line in parse_lines(text)]
+    """Every entry of a round sheet; unreadable lines raise, every one of them with its line number."""
+    return every_line(parse_lines(text), lambda line, n: parse_entry(line, board, lineno=n))
 
 
 def format_round(entries: Iterable[Entry]) -> str:

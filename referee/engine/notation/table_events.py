@@ -9,7 +9,7 @@
     <clan>: shugenja <owner> <token> <place>        reveal and discard an opponent's token
     <clan>: first_player <owner> [<token>] <place>  look at a token, return it to its owner's pool
     <clan>: peek <owner> <place>                    the Scorpion's look (R-06)
-    <clan>: swap <place> with <place>               the Unicorn's swap (R-07)
+    <clan>: swap <place> with <place>               the Unicorn's swap (R-07, once a round R-07a)
     first_player: <clan> | initiative deck: <card>, ... | <clan>: discarded <token>, ... [in round <n>]
                                                     facts of a game already under way (scenarios)
     and every board fact of the setup notation (``setup``).
@@ -43,9 +43,9 @@ from .table_parts import (
     TableEvent,
     TokenReturned,
     TokenTargeted,
-    format_place,
+    format_blessed_place,
     format_target,
-    parse_place,
+    parse_blessed_place,
     parse_target,
     parse_token,
 )
@@ -112,7 +112,10 @@ def parse_table_event(text: str, board: Board, lineno: int | None = None) -> Tab
         return TokenTargeted(clan, verb, parse_target(args, board, text, lineno, need_token=verb == "shugenja"))
     if verb == "swap" and " with " in f" {args} ":
         left, _, right = args.partition(" with ")
-        return Swapped(clan, parse_place(left, board, text, lineno), parse_place(right, board, text, lineno))
+        (first, first_blessings), (second, second_blessings) = (
+            parse_blessed_place(side, board, text, lineno) for side in (left, right)
+        )
+        return Swapped(clan, first, second, (first_blessings, second_blessings))
     if verb == "discarded" and args:
         m = re.fullmatch(r"(.*?)(?:\s+in\s+round\s+(\d+))?", args, flags=re.I)
         assert m is not None  # the pattern matches any text
@@ -175,8 +178,11 @@ def format_table_event(event: TableEvent) -> str:
             return f"{event.clan}: plays {event.card}{' ' + args if args else ''}"
         case TokenTargeted(clan, verb, target):
             return f"{clan}: {verb} {format_target(target)}"
-        case Swapped(clan, first, second):
-            return f"{clan}: swap {format_place(first)} with {format_place(second)}"
+        case Swapped(clan, first, second, (first_blessings, second_blessings)):
+            return (
+                f"{clan}: swap {format_blessed_place(first, first_blessings)} with "
+                f"{format_blessed_place(second, second_blessings)}"
+            )
     raise TypeError(f"not a table event: {event!r}")
 
 

@@ -122,9 +122,13 @@ class TokenTargeted:
 
 @dataclass(frozen=True, slots=True)
 class Swapped:
+    """The Unicorn's swap (R-07). ``blessings``: any blessing written on either place, so that the swap
+    can be refused naming it (R-07b)."""
+
     clan: Clan
     first: Place
     second: Place
+    blessings: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
 
 TableEvent = (
@@ -159,6 +163,17 @@ def parse_place(part: str, board: Board, text: str, lineno: int | None) -> Place
     return _parse_place(part.strip(), board, text, lineno)
 
 
+def parse_blessed_place(part: str, board: Board, text: str, lineno: int | None) -> tuple[Place, tuple[int, ...]]:
+    """``<place> [+ blessing <n>]...``: the place, and the blessings written on it."""
+    place, *blessing_parts = part.split("+")
+    blessings = tuple(sorted((_parse_blessing(b.strip(), text, lineno) for b in blessing_parts), reverse=True))
+    return parse_place(place, board, text, lineno), blessings
+
+
+def format_blessed_place(place: Place, blessings: tuple[int, ...]) -> str:
+    return format_place(place) + "".join(f" + blessing {b}" for b in blessings)
+
+
 def _is_token_word(word: str) -> bool:
     key = normalise(word)
     return bool(key) and any(k.startswith(key) for k in KIND_NAMES) and "_" not in key
@@ -180,17 +195,11 @@ def parse_target(part: str, board: Board, text: str, lineno: int | None, need_to
             lineno=lineno,
             hint="for example: crab: shugenja lion army 3 @ lion_capital",
         )
-    place, *blessing_parts = rest.split("+")
-    blessings = tuple(sorted((_parse_blessing(b.strip(), text, lineno) for b in blessing_parts), reverse=True))
-    province, source = parse_place(place, board, text, lineno)
+    (province, source), blessings = parse_blessed_place(rest, board, text, lineno)
     return Target(owner, None, province, source, blessings)
 
 
 # --- canonical output -----------------------------------------------------------------------------
-def format_token(token: Token) -> str:
-    return str(token)
-
-
 def format_place(place: Place) -> str:
     province, source = place
     return f"@ {province}" if source is None else f"{source} > {province}"
@@ -200,5 +209,4 @@ def format_target(t: Target) -> str:
     if t.token is not None:
         body = format_entry(Entry(t.owner, t.token, t.province, t.source, t.blessings)).split(": ", 1)[1]
         return f"{t.owner} {body}"
-    blessings = "".join(f" + blessing {b}" for b in t.blessings)
-    return f"{t.owner} {format_place(t.place)}{blessings}"
+    return f"{t.owner} {format_blessed_place(t.place, t.blessings)}"

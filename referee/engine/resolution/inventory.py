@@ -129,6 +129,9 @@ def discard_tokens(state: GameState, clan: Clan, tokens: list[Token], why: str) 
 
 
 # --- at entry: the round's revealed tokens (R-08) -------------------------------------------------
+PURGE_NO_PLACEMENT = "no token placed this turn (purge_the_weak)"  # recorded in digests: keep the words
+
+
 def placement_range(state: GameState, clan: Clan) -> tuple[int, int]:
     """(at least, at most) tokens ``clan`` has on the board at reveal this round, blessings included:
     five (p.7), less each token a card took off the board, less one for Purge the Weak, plus the token
@@ -201,8 +204,9 @@ def check_round(state: GameState, entries: Iterable[Entry], *, complete: bool = 
                     Refusal(
                         clan,
                         where,
-                        f"the token swapped to {where} is blessed: blessed tokens cannot be swapped",
-                        "R-10",
+                        f"the token swapped to {where} is blessed: blessed tokens cannot be swapped (R-07, R-10); "
+                        "the table made no such swap: correct the swap or the entry",
+                        "R-07b",
                     )
                 )
     return refusals
@@ -234,7 +238,13 @@ def _count_problem(state: GameState, clan: Clan, lo: int, hi: int) -> str:
         if clan not in state.ronin
         else "five at most: a ronin who cannot place is skipped (p.11)"
     )
-    extra = "".join(f"; {'+' if c.delta > 0 else ''}{c.delta} {c.why}" for c in table.changes if c.clan == clan)
+    mine = [c for c in table.changes if c.clan == clan]
+    extra = "".join(f"; {'+' if c.delta > 0 else ''}{c.delta} {c.why}" for c in mine)
+    if any(c.delta < 0 and c.why != PURGE_NO_PLACEMENT for c in mine):  # a token a card took (R-21e)
+        extra += (
+            "; a token a card sent to the pool or discarded is not replaced (one fewer), a bluff sent back "
+            "behind the screen is placed again (R-21e)"
+        )
     return f"{clan} must have {want} token(s) on the board at reveal this round: {why}{extra}"
 
 

@@ -31,10 +31,6 @@ class Fate(StrEnum):
     ATTACKED = "attacked"  # step 5: fought as an attacker
     DEFENDED = "defended"  # step 5: fought as a defender, or stood unattacked
 
-    @property
-    def returns_to_hand(self) -> bool:
-        return self in (Fate.BLUFF, Fate.LION_BLUFF)
-
 
 @dataclass(frozen=True, slots=True)
 class TokenFate:
@@ -247,9 +243,6 @@ class RoundReport:
     @property
     def warnings(self) -> tuple[str, ...]:
         return tuple(self._d.warnings)
-
-    def fate_of(self, entry: Entry) -> TokenFate:
-        return next(f for f in self.fates if f.entry == entry)
 
     def battle_at(self, province: str) -> Battle | None:
         return next((b for b in self.battles if b.province == province), None)

@@ -16,9 +16,9 @@ from collections.abc import Collection, Iterable
 from operator import attrgetter, eq
 
 from ..model.entry import Entry
-from ..model.errors import EntriesRefused
-from ..model.state import Control, GameState, Special, SpecialToken
-from ..model.tokens import FIGHTING_KINDS, PLACEMENTS_PER_ROUND, Clan, Kind
+from ..model.errors import EntriesRefused, GameOver
+from ..model.state import Control, GameState, Special, SpecialToken, territory_controller as controller_of
+from ..model.tokens import FIGHTING_KINDS, PLACEMENTS_PER_ROUND, ROUNDS, Clan, Kind
 from .inventory import after_round, check_placements, table_of
 from .placement import is_kept_lion_bluff, judge, judge_placement, judge_site, placed_tokens, restricted_sites
 from .report import ATTACK, DEFEND, LION_BLUFF_DEFENSE, NEITHER, Decisions, Fate, Fight, RoundReport, Standing
@@ -57,8 +57,11 @@ def resolve(state: GameState, entries: Iterable[Entry], *, checked: bool = False
     """Resolve one round. Entry order never matters; ``state`` is never changed.
 
     Physically impossible entries raise ``EntriesRefused`` (R-08) unless the caller has already
-    checked them (``checked=True``, with its own inventory).
+    checked them (``checked=True``, with its own inventory). A sixth round raises ``GameOver``
+    (p.10, R-27a), checked or not.
     """
+    if state.round > ROUNDS:
+        raise GameOver(state.round)
     entries = canonical(entries)  # step 1: every token is revealed at once
     if not checked:
         refusals = check_placements(state, entries)  # R-08, against the token inventory and the round's cards
@@ -426,19 +429,8 @@ def _step6_claim(
     Judged on the board after the battles (``control``, ``special``)."""
     territories = state.board.territories
 
-    def territory_controller(territory: str) -> Clan | None:  # R-18, as GameState.territory_controller
-        owner: Clan | None = None
-        for p in territories[territory].provinces:
-            s = special.get(p)
-            if s is None or s.kind != SCORCHED_EARTH:  # scorched provinces do not count
-                c = control.get(p)
-                if c is None:
-                    return None  # a counted province nobody controls
-                if owner is None:
-                    owner = c.clan
-                elif owner != c.clan:
-                    return None
-        return owner
+    def territory_controller(territory: str) -> Clan | None:  # R-18, on the board after the battles
+        return controller_of(territories[territory].provinces, control, special)
 
     held = {c: list(v) for c, v in state.cards_held.items()}
     on_board = dict(state.cards_on_board)

@@ -24,7 +24,7 @@ class Line:
 class Score:
     clan: Clan
     lines: tuple[Line, ...]
-    territories: int  # territories controlled (tie-break, R-25)
+    territories: int  # territories controlled (tie-break, R-25), the Shadowlands included (R-25a)
     provinces: int
 
     @property
@@ -91,6 +91,8 @@ def score_clan(
         if board.territories[t].scores:
             lines.append(Line(f"territory {t}", TERRITORY_HONOR))
         else:
+            # still a territory controlled for the tie-break (R-25a); the label is part of every finished
+            # game's recorded score digest, so it keeps its words
             lines.append(Line(f"territory {t}: the Shadowlands give no honor (p.10)", 0))
     objective = objective if objective is not None else state.objectives.get(clan)
     if objective:
@@ -113,6 +115,8 @@ def final_score(state: GameState) -> FinalScore:
     tied = [s for s in scores if total[s.clan] == best]
     how = "most honor"
     if len(tied) > 1 and state.options.tiebreak == Tiebreak.TERRITORIES_THEN_PROVINCES:
+        # R-25a: each Shadowlands province is a single-province territory and counts here, though it
+        # scores no honor
         top_t = max(s.territories for s in tied)
         tied = [s for s in tied if s.territories == top_t]
         how = "tie on honor; most territories (R-25)"

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..model.errors import EventRefused, NotationError, Refuse
 from ..model.state import Control, GameState, begin_round
-from ..model.tokens import Clan, Kind
+from ..model.tokens import ROUNDS, Clan, Kind
 from ..model.tracking import Discarded, Initiative, Inventory, empty_inventories
 from ..notation.setup import apply_board_fact
 from ..notation.table_events import event_clan, event_input
@@ -32,6 +32,7 @@ from ..notation.table_parts import (
     TableEvent,
     TokenReturned,
     TokenTargeted,
+    format_place,
 )
 from ..resolution.inventory import inventory_of, require_available, table_of, tracked, with_inventory
 from .cards import play_card
@@ -56,6 +57,8 @@ def apply_table_event(state: GameState, event: TableEvent) -> tuple[GameState, s
 
 
 def _apply(state: GameState, event: TableEvent) -> tuple[GameState, str]:
+    if state.round > ROUNDS:
+        raise Refuse(f"the game has five rounds (p.10) and the fifth is over: there is no round {state.round}", "R-27a")
     if isinstance(event, FACTS):
         return _fact(state, event)
     if isinstance(event, SetupStep) and event.step == "tokens" and (state.table is None or not state.table.events):
@@ -84,6 +87,13 @@ def _apply(state: GameState, event: TableEvent) -> tuple[GameState, str]:
         return _dragon_return(state, event)
     if isinstance(event, Passed) or isinstance(event, CardPlayed) and not _is_shadowlands(state, event.card):
         return _card_step(state, event)
+    if isinstance(event, Swapped) and table.swapped:
+        assert table.swap is not None  # set with swapped (play_swap)
+        _, a, b = table.swap
+        raise Refuse(
+            f"the Unicorn already swapped {format_place(a)} with {format_place(b)} this round: one swap a round (p.5)",
+            "R-07a",
+        )
     if table.swapped:
         raise Refuse(
             "the Unicorn swapped its tokens: the placement phase is over and the reveal comes next (R-07)", "R-07"
@@ -232,19 +242,24 @@ def _card_step(state: GameState, event: Passed | CardPlayed) -> tuple[GameState,
         raise Refuse("no territory cards are played in the first round (p.7 step 3)", "R-21")
     if isinstance(event, CardPlayed) and _is_shadowlands(state, event.card):
         raise Refuse("Shadowlands cards are played at the start of your turn in the placement phase (p.11)", "R-21")
-    if t.placement or t.card_step_over:
-        why = "the placement phase has begun" if t.placement else "every player passed in a row"
-        raise Refuse(f"the card step is over: {why} (p.7 step 3)", "R-21")
+    if t.placement:
+        raise Refuse("the card step is over: the placement phase has begun (p.7 step 3)", "R-21")
     playing = isinstance(event, CardPlayed)
     clan = event.clan
     if clan not in state.clans:
         raise Refuse(f"{clan} is not playing in this game", "R-21")
+    if t.card_step_over:
+        if not playing:
+            return state, _idle_pass(clan, True)
+        raise Refuse("the card step is over: every player passed in a row (p.7 step 3)", "R-21")
     turn, passes = t.card_turn, t.passes_in_row
     if state.first_player is not None:
         order = state.turn_order()
         n = len(order)
         while passes < n and order[turn % n] != clan and not has_upkeep_card(state, order[turn % n]):
             passes, turn = passes + 1, turn + 1  # nothing to play: that player passes
+        if not playing and (passes >= n or order[turn % n] != clan and not has_upkeep_card(state, clan)):
+            return state, _idle_pass(clan, passes >= n)  # R-21c: out of turn, or after the end
         if passes >= n:
             raise Refuse("the card step is over: every player passed in a row (p.7 step 3)", "R-21")
         if order[turn % n] != clan:
@@ -262,6 +277,18 @@ def _card_step(state: GameState, event: Passed | CardPlayed) -> tuple[GameState,
     return state.with_(table=replace(table_of(state), card_step_over=over)), f"{clan} passes" + (
         "; every player has passed in a row: the upkeep ends (R-21)" if over else ""
     )
+
+
+def _idle_pass(clan: Clan, over: bool) -> str:
+    """R-21c: a pass that changes nothing. A player holding no territory card can only pass, so its
+    pass may be written anywhere in the card step or left out; and a pass is never refused because
+    the others have already passed."""
+    why = (
+        "every player holding a card has already passed in a row"
+        if over
+        else f"{clan} holds no territory card to play, so its pass may be written anywhere in the step or left out"
+    )
+    return f"{clan} passes: {why}; the pass changes nothing (R-21c)"
 
 
 def _step_over(state: GameState) -> bool:

@@ -18,6 +18,7 @@ from ..model.tokens import Clan, Kind, Token
 from ..model.tracking import BLUFF
 from ..notation.table_parts import CardPlayed, Target, format_target
 from ..resolution.inventory import (
+    PURGE_NO_PLACEMENT,
     adjust,
     available,
     discard_tokens,
@@ -301,11 +302,14 @@ def discard_target(
         return (
             state,
             f"{format_target(target)} is a bluff: set aside faceup before {owner}'s screen until the "
-            "round ends (FAQ, R-21a)",
+            f"round ends (FAQ, R-21a): it is not replaced, so {owner} reveals one fewer token this round (R-21e)",
         )
     state = discard_tokens(state, owner, [token], by)
     state = state.with_(table=adjust(table_of(state), owner, -1, f"{token} taken off by {by}"))
-    return state, f"reveal {format_target(target)} and discard it to {owner}'s discard pile"
+    return state, (
+        f"reveal {format_target(target)} and discard it to {owner}'s discard pile: it is not replaced, so {owner} "
+        "reveals one fewer token this round (R-21e)"
+    )
 
 
 def _dark_favors(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameState, str]:
@@ -325,7 +329,7 @@ def _purge_the_weak(state: GameState, e: CardPlayed, ruling: str) -> tuple[GameS
     else:
         state = discard_tokens(state, e.clan, [token], "purge_the_weak")
         notes = [f"{e.clan} discards {token} from hand"]
-    state = state.with_(table=adjust(table_of(state), e.clan, -1, "no token placed this turn (purge_the_weak)"))
+    state = state.with_(table=adjust(table_of(state), e.clan, -1, PURGE_NO_PLACEMENT))
     for target in e.targets:
         state, text = discard_target(state, e.clan, target, ruling, f"{e.clan}'s purge_the_weak")
         notes.append(text)

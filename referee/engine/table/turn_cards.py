@@ -11,7 +11,7 @@ from ..model.errors import Refuse
 from ..model.state import GameState
 from ..model.tokens import Clan
 from ..model.tracking import BLUFF
-from ..notation.table_parts import Swapped, TokenTargeted, format_place, format_target
+from ..notation.table_parts import Swapped, TokenTargeted, format_blessed_place, format_place, format_target
 from ..resolution.inventory import adjust, table_of
 from .cards import discard_target
 from .effects import check_place, check_target
@@ -47,13 +47,17 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
         raise Refuse(f"{state.first_player} is the first player and holds the first player card", "R-23")
     t = table_of(state)
     if t.first_player_card_used:
-        raise Refuse("the first player card was already used this round", "R-21")
+        raise Refuse(
+            "the first player card was already used this round: once a round, at the start of one of the first "
+            "player's placement turns (p.7)",
+            "R-21d",
+        )
     check_target(state, e.clan, e.target, "R-21", opponent=False)
     owner, token = e.target.owner, e.target.token
     if token == BLUFF:
         text = (
             f"{format_target(e.target)} is a bluff: it goes back behind {owner}'s screen, not into the "
-            "pool, and may be placed again (R-21a)"
+            f"pool, and may be placed again (R-21a): {owner} still reveals as many tokens as without the card (R-21e)"
         )
     elif token is None:
         t = adjust(
@@ -63,14 +67,17 @@ def _first_player(state: GameState, e: TokenTargeted) -> tuple[GameState, str]:
             f"a token returned to the pool by {e.clan}'s first player card (a bluff would be placed again)",
             certain=False,
         )
-        text = f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21)"
+        text = (
+            f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool (R-21): a token is not "
+            f"replaced, so {owner} reveals one fewer; a bluff is placed again, so {owner} reveals as many (R-21e)"
+        )
     else:
         t = adjust(t, owner, -1, f"{token} returned to the pool by {e.clan}'s first player card")
         t = t.with_pooled(owner, token, f"{e.clan}'s first player card, R-21")
         t = t.with_taken_off(Entry(owner, token, e.target.province, e.target.source), f"{e.clan}'s first player card")
         text = (
             f"{e.clan} looks at {format_target(e.target)} and returns it to {owner}'s pool until the next "
-            "upkeep's draw (R-21, R-08)"
+            f"upkeep's draw (R-21, R-08): it is not replaced, so {owner} reveals one fewer token this round (R-21e)"
         )
     return state.with_(table=replace(t, first_player_card_used=True)), text
 
@@ -96,11 +103,17 @@ def play_swap(state: GameState, e: Swapped) -> tuple[GameState, str]:
         raise Refuse("only the Unicorn swaps two of its tokens before the reveal (R-07)", "R-07")
     if e.first == e.second:
         raise Refuse("the swap needs two different places", "R-07")
-    for province, source in (e.first, e.second):
-        check_place(state, province, source, "R-07")
+    for place, blessings in zip((e.first, e.second), e.blessings, strict=True):
+        if blessings:
+            raise Refuse(
+                f"the token at {format_blessed_place(place, blessings)} is blessed: a blessed stack cannot be "
+                "targeted (R-07, R-10), so the table made no such swap; nothing is recorded",
+                "R-07b",
+            )
+        check_place(state, *place, "R-07")
     t = table_of(state)
     if t.swapped:
-        raise Refuse("the Unicorn swaps once per round", "R-07")
+        raise Refuse("the Unicorn swaps at most once a round (p.5)", "R-07a")
     return state.with_(table=replace(t, swapped=True, swap=(e.clan, e.first, e.second))), (
         f"the Unicorn swaps its tokens at {format_place(e.first)} and {format_place(e.second)}; the entries give the "
         "positions after the swap, and neither token may be blessed (R-07, R-10; recorded as the "

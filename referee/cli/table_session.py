@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..engine.model.errors import NotationError, RefereeError
+from ..engine import NotationError, RefereeError
 from .common import DbOpt, GameArg, open_store, write_output
 
 if TYPE_CHECKING:  # the session is loaded by the command, not by `referee --help`
@@ -35,7 +35,7 @@ def table_session(
 ) -> None:
     """Keep one game open for the whole session: setup, each round, board and score."""
     from . import render
-    from .entry import _install_completion
+    from .round_entry import _install_completion
     from .session import GameMoved, TableSession
 
     with open_store(db) as store:
@@ -73,7 +73,7 @@ def table_session(
 
 def _resolve(session: TableSession, word: str) -> None:
     """Show the round's tokens, confirm the round (R-27), record it and print the report."""
-    from ..engine.notation.round import format_entry
+    from ..engine import format_entry
     from . import render
 
     if not session.pending:
@@ -94,7 +94,7 @@ def _resolve(session: TableSession, word: str) -> None:
 
 
 def _command(session: TableSession, line: str, word: str) -> None:
-    from ..engine.notation.round import format_entry
+    from ..engine import format_entry
     from ..log import game_score
     from . import render
 

@@ -19,7 +19,7 @@ def retract(
 ) -> None:
     """Take back the last recorded event of any kind (a table event, a setup fact, a round not yet followed
     by another) as a new event, and say what to change on the physical board now."""
-    from ..engine.model.board_changes import board_changes
+    from ..engine import board_changes
     from ..log import OpenGame
     from ..log.amend import describe
     from . import render

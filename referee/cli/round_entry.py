@@ -1,38 +1,61 @@
-"""Entering a round: from a sheet, or line by line at a prompt with completion; echo and confirm."""
+"""`referee round`: a sheet, standard input or the prompt (one token a line, with completion), echoed and
+confirmed. The game service (``OpenGame.read_round``/``record_sheet``) reads, identifies (R-27), checks and
+records the round; this module only prompts, confirms and prints."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import typer
 
-from ..engine import EntriesRefused, Entry, GameState, NotationError
-from ..engine.model.tokens import Kind
-from ..engine.notation.round import format_entry, parse_entry, parse_lines
-from ..engine.resolution.inventory import check_placements
+from ..engine import GameState, Kind, NotationError, RefereeError, check_placements, format_entry, parse_entry
+from ..log.game import RoundMoved as RoundMovedError
 
 
-class RoundInputError(NotationError):
-    """A line of a round sheet that cannot be read, named with its round."""
+def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
+    """Enter a round: read by the game service (one parse, R-27, one placement check, the game-over guard),
+    confirmed when asked, recorded by the service; what it did printed."""
+    from ..log import OpenGame
+    from . import render
+    from .checks import no_tokens_on_purpose
+    from .common import read_input
 
-
-def read_round(state: GameState, text: str) -> list[Entry]:
-    """Every entry of the sheet, or the first unreadable line / every refused entry (R-08) as an error.
-    How many tokens each clan places comes from the engine (``check_placements``)."""
-    from ..engine import begin_round
-
-    state = begin_round(state)
-    entries = []
-    for n, line in parse_lines(text):
-        try:
-            entries.append(parse_entry(line, state.board, n))
-        except NotationError as exc:
-            exc.message = f"round {state.round}: {exc.message}"
-            raise
-    refusals = check_placements(state, entries)
-    if refusals:
-        raise EntriesRefused(refusals, state.round)
-    return entries
+    log = OpenGame(store, game)
+    if sheet is not None:
+        read = log.read_round(read_input(sheet), round_opt)
+    else:
+        log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
+        read = log.read_round(enter_round(log.state), round_opt)
+    if read.recorded is None:
+        no_tokens_on_purpose(read.lines, no_tokens, f"game {game!r}, round {read.round}")
+    if read.recorded is None and sheet is not None and not yes and not sys.stdin.isatty():
+        raise RefereeError(  # a pipe cannot answer the confirmation
+            f"game {game!r}, round {read.round}: standard input is not a terminal, so nobody can confirm the "
+            "round; nothing recorded",
+            hint="pass --yes to record the sheet without asking",
+        )
+    ask = sheet is None or (not yes and not json_out)
+    if read.recorded is None and ask and not confirm_entry(log.state, read.lines):
+        raise RefereeError(f"game {game!r}, round {read.round}: not confirmed; nothing recorded")
+    try:
+        done = log.record_sheet(read)
+    except RoundMovedError as exc:
+        for line in exc.moved:
+            render.console.print(render.markup(line))
+        raise
+    for line in done.moved:
+        render.console.print(render.markup(line))
+    if done.event is None:
+        if json_out:
+            render.print_json({"round": done.round, "seal": done.seal, "recorded": False})
+        else:
+            render.console.print(
+                f"round {done.round} is already recorded with this same sheet (seal {done.seal}); nothing recorded"
+            )
+        return
+    assert done.report is not None  # a round recorded has its report
+    render.round_report(done.report, done.state, json_out=json_out, seal=done.seal)
 
 
 def completions(state: GameState) -> list[str]:
@@ -96,11 +119,11 @@ def enter_round(state: GameState) -> str:
         render.console.print(f"  ✓ {format_entry(entry)}")
 
 
-def confirm_entry(state: GameState, entries: list[Entry]) -> bool:
+def confirm_entry(state: GameState, lines: Sequence[str]) -> bool:
     """Echo the entry and ask to confirm the round it is for (R-27); end of input is a no."""
     from . import render
 
-    render.entry_echo(state.round, [format_entry(e) for e in entries])
+    render.entry_echo(state.round, list(lines))
     try:
         return typer.confirm(f"Resolve round {state.round}?", default=True)
     except typer.Abort:

@@ -1,0 +1,104 @@
+"""The venue's pages, each written once: its address (a link kind and its arguments, which ``links`` turns into
+a served path or a published file name), its template and the data it shows. `referee serve` builds the page
+it is asked for with these functions; `referee tournament publish` writes every page of ``tournament_site``,
+the set of pages a tournament has once its rounds are posted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..tournament import posting, views as tv
+from . import game as gv, tournament as tview
+from .qr import qr_svg
+
+
+@dataclass(frozen=True)
+class Page:
+    link: tuple[str, ...]  # (kind, *args), as ``links`` names the pages
+    template: str = ""  # "": the page is ``body`` as it stands (a picture)
+    context: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    media_type: str = "text/html"
+
+
+# --- a game ------------------------------------------------------------------------------------------------
+def game(g: dict) -> Page:
+    return Page(("game", g["game"]), "game.html", {"g": g})
+
+
+def game_round(g: dict, round_no: int, svg: str) -> Page:
+    return Page(
+        ("round", g["game"], str(round_no)), "round.html", {"g": g, "r": {**g["rounds"][round_no - 1], "svg": svg}}
+    )
+
+
+def board_picture(game_id: str, svg: str) -> Page:
+    return Page(("board_svg", game_id), body=svg, media_type="image/svg+xml")
+
+
+def round_picture(game_id: str, round_no: int, svg: str) -> Page:
+    return Page(("round_svg", game_id, str(round_no)), body=svg, media_type="image/svg+xml")
+
+
+def game_site(events: Sequence, fold) -> Iterator[Page]:
+    """A game's page, its board, and each round's page and picture."""
+    g = gv.game_page(events, fold=fold)
+    yield game(g)
+    yield board_picture(g["game"], g["board_svg"])
+    for p in fold.rounds:
+        svg = gv.round_svg(fold, p.round)
+        yield round_picture(g["game"], p.round, svg)
+        yield game_round(g, p.round, svg)
+
+
+# --- a tournament ------------------------------------------------------------------------------------------
+def standings(tp: dict) -> Page:
+    return Page(("tournament", tp["id"]), "tournament.html", {"tp": tp})
+
+
+def seating(tp: dict, s: dict) -> Page:
+    return Page(("seating", tp["id"], str(s["round"])), "seating.html", {"tp": tp, "s": s})
+
+
+def tables(loaded, tp: dict, round_no: int) -> Page:
+    return Page(
+        ("tables", tp["id"], str(round_no)),
+        "tables.html",
+        {"tp": tp, "round": round_no, "tables_status": tv.table_status(loaded, round_no)},
+    )
+
+
+def sheet(tp: dict, s: dict, url: str) -> Page:
+    """The printable seating of a round, with the address of the venue pages and its QR code."""
+    return Page(
+        ("sheet", tp["id"], str(s["round"])),
+        "sheet.html",
+        {"tp": tp, "s": s, "url": url, "qr": qr_svg(url) if url else ""},
+    )
+
+
+def player(tp: dict, p: dict) -> Page:
+    return Page(("player", tp["id"], p["player"]), "player.html", {"tp": tp, "p": p})
+
+
+def tournament_site(loaded, venue, *, url: str, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
+    """Every page of a tournament as the venue may see it (``posting``: nothing of an unposted round): the
+    standings, each posted round's seating, tables and printable sheet, each player's page, and each game of a
+    posted round with its rounds. ``events_of``: a game's events (none: the game is not begun)."""
+    from ..log import Fold
+
+    tp = tview.tournament_page(loaded, venue)
+    yield standings(tp)
+    for n in tp["posted"]:
+        s = tview.seating_page(loaded, venue, n)
+        yield seating(tp, s)
+        yield tables(loaded, tp, n)
+        yield sheet(tp, s, url)
+    for pid in loaded.tournament.players:
+        yield player(tp, tview.player_page(loaded, venue, pid))
+    for game_id in posting.posted_games(loaded.tournament, venue.posted):
+        events = events_of(game_id)
+        if events:
+            yield from game_site(events, Fold.of(events))
