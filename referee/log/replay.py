@@ -351,8 +351,7 @@ class Fold:
     def unsealed_only(self, lines: Iterable[str], *, setup: bool = False) -> None:
         """Refuse a table event or setup fact that sets the objective of a clan whose objective is sealed: a
         sealed objective is set only by its reveal, and a declared "not met" is final (R-28)."""
-        from ..engine.notation.table_events import parse_table_event
-        from ..engine.notation.table_parts import FactEntered
+        from ..engine import parse_table_event
 
         if not self.seals:
             return
@@ -362,7 +361,8 @@ class Fold:
                 fact = parse_board_line(line, self.board, n)
             else:
                 event = parse_table_event(line, self.board, n)
-                fact = event.fact if isinstance(event, FactEntered) else None
+                found = getattr(event, "fact", None)  # a fact entered as a table event
+                fact = found if isinstance(found, BoardFact) else None
             if fact is not None and fact.kind == "objective" and fact.clan in self.seals:
                 raise ReplayError(
                     f"line {n}: {line!r}: {fact.clan}'s objective is sealed: it is set only by its reveal "
