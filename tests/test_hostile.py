@@ -107,8 +107,12 @@ def _tournament_with(tmp_path, names):
         w = csv.writer(f)
         w.writerow(["name", "club", "id"])
         for i, name in enumerate(names):
-            w.writerow([name, "=cmd|' /C calc'!A0" if i == 0 else "", f"p{i}"])
+            if "\n" not in name:  # a roster refuses a line break in a field (an unterminated quote swallows rows)
+                w.writerow([name, "=cmd|' /C calc'!A0" if i == 0 else "", f"p{i}"])
     ok(db, "tournament", "players", "add", "t", "--csv", str(roster))
+    for name in names:
+        if "\n" in name:  # typed as an argument, a name may hold one: it is shown escaped everywhere
+            ok(db, "tournament", "players", "add", "t", name)
     return db
 
 
