@@ -18,6 +18,7 @@ every command's signature at each start, and string annotations would all be eva
 """
 
 import gc
+import os
 import sys
 
 import typer
@@ -25,6 +26,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
+from ..shown import plain
 from . import champions, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
@@ -96,6 +98,8 @@ def main() -> None:
 
     Usage errors are Typer's own: a message and exit 2.
     """
+    if sys.stdin is None:  # started with standard input closed (`<&-`): it reads as empty, never as a crash
+        sys.stdin = open(os.devnull)  # noqa: SIM115 (the process's own standard input, open until it ends)
     try:
         app()
     except RefereeError as exc:
@@ -116,12 +120,15 @@ def _show_recorded(exc: RefereeError) -> None:
 
         print(f"another moderator wrote to game {recorded[0].game!r} first:")
         for line in changes(recorded):
-            print(f"  {line}")
+            print(f"  {plain(line)}")
 
 
 def _fail(message: str, hint: str | None = None) -> None:
-    for line in message.splitlines() or [""]:
+    for line in message.splitlines() or [""]:  # a message's own lines; a user's text in it shown by ``plain``
+        line = plain(line)
+        if len(line) > 400:  # an input quoted whole can be megabytes: its start names it
+            line = f"{line[:300]}... ({len(line)} characters)"
         print(f"error: {line}", file=sys.stderr)
     if hint:
-        print(f"hint: {hint}", file=sys.stderr)
+        print(f"hint: {plain(hint)}", file=sys.stderr)
     sys.exit(1)

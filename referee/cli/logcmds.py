@@ -72,7 +72,11 @@ def verify(
         str, typer.Argument(help="A game id in the database, or an exported file (.jsonl or game record).")
     ],
     seal: Annotated[
-        str | None, typer.Option("--seal", help="Confirm that the event with this seal (XXXX-XXXX) is in the log.")
+        str | None,
+        typer.Option(
+            "--seal",
+            help="Confirm that the event with this seal (XXXX-XXXX-XXXX-XXXX, as noted at the table) is in the log.",
+        ),
     ] = None,
     allow_incomplete: AllowIncomplete = False,
     key: KeyOpt = None,
@@ -84,6 +88,8 @@ def verify(
     signature is checked against the key it names; with --key, the record must be signed by that key."""
     from ..log import parse_records, verify as verify_log
     from ..log.ending import check_complete
+    from ..log.events import SEAL_BITS, is_legacy_seal, legacy_seal, typed_seal
+    from ..log.records import unsealed_sections
     from ..log.signing import check, check_stored, read_keys, refusal, split_record
     from ..views.data import verify_status
     from . import render
@@ -91,11 +97,25 @@ def verify(
     path = Path(target)
     lines: list[int] | None = None
     keys = read_keys(key) if key else None
+    notes: list[str] = []
+    code = typed_seal(seal) if seal is not None else None
+    if code is not None and len(code) not in (9, SEAL_BITS // 5 + 3):
+        raise typer.BadParameter(
+            f"{seal!r} is not a seal: 16 characters in four groups (XXXX-XXXX-XXXX-XXXX), or 8 hex digits "
+            "(XXXX-XXXX) for a round recorded before 80-bit seals",
+            param_hint="--seal",
+        )
     if path.is_file():
         unsigned, attached = split_record(read_input(path))
         events, lines = parse_records(unsigned)
         checked = check("game", events, attached.signatures, key=keys, key_changes=attached.key_changes)
         sig_lines: list[int] | None = attached.lines
+        unsealed, sections = unsealed_sections(unsigned)
+        if unsealed:
+            notes.append(
+                f"{unsealed} of {sections} sections carry no seal: they were re-run as written, and nothing ties "
+                "them to what was recorded at the table"
+            )
     else:
         with open_store(db) as store:
             events = store.events(target)
@@ -105,18 +125,36 @@ def verify(
     if found is None and checked.problem:
         raise refusal(target, checked, sig_lines)
     sealed = None
-    if seal is not None and not found:
-        from ..log.events import normal_seal
-
-        code = normal_seal(seal)
-        sealed = next((e for e in events if e.seal == code), None)
+    if code is not None and not found:
+        legacy = is_legacy_seal(code)
+        sealed = next((e for e in events if (legacy_seal(e.hash) if legacy else e.seal) == code), None)
         if sealed is None:
             raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
+        if legacy:
+            notes.append(
+                f"{code} is a 32-bit seal (recorded before 80-bit seals): a forged log can be searched to match "
+                f"one in hours; this log's 80-bit seal for it is {sealed.seal}"
+            )
+    elif code is None and not found:
+        notes.append(
+            "no seal checked: the chain and the engine agree, but only a seal noted at the table "
+            "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
+        )
     from ..log.replay import superseded_by
 
     later = superseded_by(events, sealed) if sealed is not None else None
     status = f"{verify_status(events)}; {checked.status}"
-    render.verified(target, events, found, lines, json_out=json_out, status=status, sealed=sealed, superseded=later)
+    render.verified(
+        target,
+        events,
+        found,
+        lines,
+        json_out=json_out,
+        status=status,
+        sealed=sealed,
+        superseded=later,
+        notes=notes,
+    )
     if found:
         raise typer.Exit(1)
     if lines is not None and not allow_incomplete:
@@ -195,7 +233,7 @@ def import_(
         events = import_records(store, text, allow_incomplete=allow_incomplete)
         store_signatures(store, attached.signatures)
     note = "" if game_ended(events) else f"; incomplete: ends after round {rounds_in(events)} (imported on purpose)"
-    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{note}")
+    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{render.markup(note)}")
 
 
 @commands.command("what-if")

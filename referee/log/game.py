@@ -234,6 +234,8 @@ class OpenGame:
 
     def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
         payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
+        if not payload["lines"]:  # an empty file or a closed input records nothing (as an empty round sheet)
+            raise LogError(f"game {self.game!r}: the setup file holds no facts; nothing recorded")
         return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
 
     def check_setup(self) -> None:
@@ -301,6 +303,7 @@ class OpenGame:
         """The next round with these entries: the game open, the setup complete, the placements checked once
         (R-08: every refused entry at once) and the round resolved on the fold; nothing recorded."""
         self.check_round(round)
+        entries = sorted(entries, key=format_entry)  # the canonical order every round is recorded in (ORDERED)
         state = self.state
         refusals = check_placements(begin_round(state), entries)
         if refusals:
