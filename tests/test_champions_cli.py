@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from entry_point import ROOT, referee
 
 from referee.champions_cases import play_scenario
-from tests.entry_point import ROOT, referee
 
 EXAMPLES = ROOT / "examples" / "champions"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import grimp
 import pytest
 from hypothesis import given, strategies as st
+from test_engine_purity import imports_outside, io_calls
 
 from referee.champions import (
     ChampionCard,
@@ -35,7 +36,6 @@ from referee.champions.rules import (
     TurnEnded,
 )
 from referee.champions_cases import load_cases, run_case
-from tests.test_engine_purity import imports_outside, io_calls
 
 ROOT = Path(__file__).parent.parent
 CASES = load_cases(ROOT / "referee" / "data" / "casebook" / "champions")

@@ -11,11 +11,11 @@ import stat
 from pathlib import Path
 
 import pytest
+from entry_point import referee
 
 from referee.log import events as ev, parse_jsonl
 from referee.log.records import export_jsonl, export_text
 from referee.log.signing import Signature, fingerprint, message, public_hex
-from tests.entry_point import referee
 
 GAME = "demo-five-player-1"
 
