@@ -269,13 +269,15 @@ def _battle(match: Match, event: BattleFought) -> tuple[Match, Outcome]:
             if now.result is not None:
                 return now, Outcome(tuple(notes), tuple(changes), battle, result=now.result)
             continue
-        notes.append(effect.reason)
-        if effect.honor:
-            now, change = _change(now, i, effect.honor, effect.reason, effect.rule)
-            changes.append(change)
-            lost = _dishonor(now)
-            if lost is not None:
-                return replace(now, result=lost), Outcome(tuple(notes), tuple(changes), battle, result=lost)
+        if not effect.honor:
+            notes.append(effect.reason)
+            continue
+        now, change = _change(now, i, effect.honor, effect.reason, effect.rule)
+        changes.append(change)
+        notes.append(str(change))
+        lost = _dishonor(now)
+        if lost is not None:
+            return replace(now, result=lost), Outcome(tuple(notes), tuple(changes), battle, result=lost)
     return now, Outcome(tuple(notes), tuple(changes), battle)
 
 

@@ -50,7 +50,7 @@ class Refused(CcgError):
         self.problem = problem
         self.rule = rule
         quoted = f'"{text}": ' if text else ""
-        super().__init__(f"{quoted}{problem} ({cite(rule) if not rule.startswith('C-') else rule})", hint=hint)
+        super().__init__(f"{quoted}{problem} ({cite(rule)})", hint=hint)
 
 
 # --- the turn sequence ----------------------------------------------------------------------------------

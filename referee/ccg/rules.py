@@ -33,5 +33,6 @@ RULINGS = tuple(f"C-{n:02d}" for n in range(1, 11))
 
 
 def cite(rule: str) -> str:
-    """The citation of a rule id (``cite("resolution")`` -> ``"pp.49-66 Battles: Resolution Segment"``)."""
-    return RULEBOOK[rule]
+    """The citation of a rule id (``cite("resolution")`` -> ``"pp.49-66 Battles: Resolution Segment"``); a
+    ruling's id (``C-03``) is its own citation."""
+    return RULEBOOK.get(rule, rule)

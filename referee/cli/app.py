@@ -8,6 +8,7 @@
     retract     retract
     table_session  `referee table`: the interactive table session (its logic: session.py)
     tournament  `referee tournament ...`: roll call, seating, results, standings
+    ccg         `referee ccg ...`: the card game's matches and decklists
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
     venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
     serve       `referee serve`: the read-only venue web pages (the web stack loads only when it runs)
@@ -24,7 +25,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
-from . import games, logcmds, retract, rules, serve, standalone, table_session
+from . import ccg, games, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
 
@@ -77,6 +78,7 @@ app = typer.Typer(
 )
 for module in (standalone, games, logcmds, retract, table_session, rules, serve):  # `--help` order (and `tournament`)
     app.add_typer(module.commands)
+app.add_typer(ccg.commands, name="ccg")  # the card game's matches: `referee ccg ...`
 
 
 def main() -> None:

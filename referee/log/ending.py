@@ -108,6 +108,10 @@ def game_status(events: Sequence[Event]) -> str:
 
     Read from the events alone (no engine run), so that listing a tournament's games stays fast; the events
     taken back by a retraction do not count."""
+    if events and events[0].type == EventType.MATCH_CREATED:  # a card game match: its own status
+        from .ccg import status
+
+        return status(events)
     live: list[Event] = []
     for e in events:
         if e.type == EventType.EVENT_RETRACTED:
