@@ -202,6 +202,8 @@ def test_the_board_game_commands_beside_a_match(db):
     assert rows["m1"]["clans"] == ["alice", "bob"] and rows["m1"]["state"] == "card game, turn 1: alice"
     assert rows["g1"]["clans"] == ["crab", "lion"] and rows["g1"]["state"] == "setup"
     ok(db, "games")
+    health = ok(db, "doctor").stdout  # each stream verified by its own rules
+    assert "m1: ok, verified: 1 events" in health and "the database is healthy" in health
     for command in (["show", "m1"], ["replay", "m1"], ["verify", "m1"], ["score", "m1"]):
         out = refused(db, *command)
         assert "a card game match, not a Battle for Rokugan game" in out.stdout + out.stderr, command

@@ -20,6 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from .append_only import trigger_names
+from .ccg import is_match, verify as verify_match
 from .replay import verify
 from .storage import CREATE_HINT, EVENTS_OF_GAME, MIGRATED, TABLES, StoreError, _event, database_url, is_referee_table
 
@@ -184,7 +185,7 @@ def _games(conn, found: Diagnosis) -> None:
         if not events:
             found.games.append(GameHealth(game, False, "no events"))
             continue
-        divergence = verify(events)
+        divergence = (verify_match if is_match(events) else verify)(events)  # each stream by its own rules
         found.games.append(
             GameHealth(
                 game, divergence is None, f"verified: {len(events)} events" if divergence is None else str(divergence)
