@@ -19,12 +19,10 @@ from typing import Annotated
 import typer
 
 from ..engine.model.errors import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
+from .common import CCG_HELP, DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
 
-commands = typer.Typer(
-    name="ccg",
-    help="The Legend of the Five Rings card game: matches (battles, duels, Honor, victories), decklists.",
-    no_args_is_help=True,
+commands = typer.Typer(  # built when `referee ccg` is named (app.RefereeGroup)
+    name="ccg", help=CCG_HELP, no_args_is_help=True, rich_markup_mode=None, add_completion=False
 )
 DEMO = Path(__file__).parent.parent / "data" / "games" / "ccg-demo.txt"
 Lines = Annotated[list[str], typer.Argument(help="Lines of the match notation (each one quoted).", show_default=False)]
