@@ -89,6 +89,23 @@ def test_a_32_player_5_round_kotei_with_a_top_8_cut(tmp_path, monkeypatch):
     assert "verified" in ok(db, "tournament", "swiss", "verify", "kotei")
     final = json.loads(ok(db, "tournament", "swiss", "standings", "kotei", "--json"))
     assert final["champion"] == top[0]
+    # the exports: CSV standings as the JSON says, and JSON Lines that import (verified) into another database
+    sheet = tmp_path / "standings.csv"
+    ok(db, "tournament", "swiss", "standings", "kotei", "--csv", str(sheet))
+    rows = sheet.read_text().splitlines()
+    assert rows[0].startswith("rank,id,name,points") and len(rows) == 33
+    assert [r.split(",")[1] for r in rows[1:]] == [s["player"] for s in final["standings"]]
+    exported = tmp_path / "kotei.jsonl"
+    ok(db, "tournament", "swiss", "export", "kotei", "-o", str(exported))
+    other = str(tmp_path / "other.db")
+    assert "verified" in ok(other, "tournament", "swiss", "import", str(exported))
+    assert json.loads(ok(other, "tournament", "swiss", "standings", "kotei", "--json")) == final
+    lines = exported.read_text().splitlines()
+    assert json.loads(lines[2])["type"] == "SwissRoundPaired"  # round 1's pairing, edited: the chain breaks
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join([*lines[:2], lines[2].replace("player-01", "player-0X"), *lines[3:]]) + "\n")
+    refused = referee(str(tmp_path / "third.db"), "tournament", "swiss", "import", str(tampered))
+    assert refused.returncode == 1 and "nothing was stored" in refused.stderr
 
 
 def test_refusals_are_one_line(tmp_path, monkeypatch):
@@ -115,3 +132,31 @@ def test_refusals_are_one_line(tmp_path, monkeypatch):
     ok(db, "tournament", "swiss", "result", "k", "1", "1: bob military", "--reason", "the scores were swapped")
     table_cmd = referee(db, "tournament", "standings", "k")
     assert table_cmd.returncode == 1 and "a Swiss tournament, not one seated at tables" in table_cmd.stderr
+
+
+def test_verify_finds_a_pairing_its_algorithm_does_not_give():
+    """A pairing recorded with a whole chain but not the one "swiss-blossom" gives is named by verify."""
+    from referee.log.swiss import verify
+    from referee.log.tournaments import chain
+    from referee.tournament.swiss import pair_round
+    from referee.tournament.swiss_desk import (
+        SwissCreated,
+        SwissPlayersRegistered,
+        SwissRoundPaired,
+        pairing_event,
+        payload_of,
+    )
+
+    players = [{"id": p, "name": p} for p in ("ann", "bob", "cat", "dan")]
+    right = pairing_event(pair_round(1, [p["id"] for p in players], []))
+    wrong = SwissRoundPaired(1, [["ann", "dan"], ["bob", "cat"]], None, right.algorithm, right.version, right.cost)
+    assert wrong.pairs != right.pairs
+    for pairing, problems in ((right, 0), (wrong, 1)):
+        events, after = [], None
+        for item in (SwissCreated("k", "K"), SwissPlayersRegistered(players), pairing):
+            after = chain("k", after, *payload_of(item))
+            events.append(after)
+        found = verify(events)
+        assert len(found) == problems, found
+        if problems:
+            assert "round 1's pairing is not what swiss-blossom gives" in found[0]

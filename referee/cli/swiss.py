@@ -247,6 +247,7 @@ def accept(
 def standings(
     tid: TidArg,
     explain: Annotated[bool, typer.Option("--explain", help="Each player's tie-breaks and opponents.")] = False,
+    csv_file: Annotated[Path | None, typer.Option("--csv", help="Also write the standings as CSV.")] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -254,6 +255,29 @@ def standings(
     with open_store(db) as store:
         t = _open(store, tid).t
     table = t.standings()
+    if csv_file is not None:
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["rank", "id", "name", "points", "played", "omw", "oomw", "byes", "dropped"])
+        for s in table:
+            d = s.to_dict()
+            writer.writerow(
+                [
+                    s.rank,
+                    s.player,
+                    t.players[s.player],
+                    d["points"],
+                    s.played,
+                    d["omwp"],
+                    d["oomwp"],
+                    s.byes,
+                    int(s.player in t.dropped),
+                ]
+            )
+        write_output(csv_file, out.getvalue())
     if json_out:
         _json({"standings": [{**s.to_dict(), "name": t.players[s.player]} for s in table], "champion": t.champion})
         return
@@ -302,3 +326,18 @@ def export(
         typer.echo(text, nl=False)
     else:
         write_output(output, text)
+
+
+@commands.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A Swiss tournament exported as JSON Lines.", show_default=False)],
+    db: DbOpt = None,
+) -> None:
+    """Import a Swiss tournament: verified first (chain, events, every pairing found again), stored whole or not."""
+    from ..log.swiss import import_log
+    from ..log.tournaments import parse_jsonl
+
+    events = parse_jsonl(read_input(file))
+    with open_store(db, create=True) as store:
+        t = import_log(store, events)
+    _echo(f"imported {t.created.tournament}: {len(events)} events, verified")

@@ -104,3 +104,14 @@ def result_from_match(store: Store, t: SwissTournament, round_no: int, game: str
         )
     r = match.result
     return SwissResultRecorded(round_no, table, r.winner, str(r.victory), game, reason)
+
+
+def import_log(store: Store, events: Sequence[Event]) -> SwissTournament:
+    """Verified first (the chain, every event, every pairing found again); then stored whole, or nothing."""
+    if not events or not is_swiss(events[0].type):
+        raise TournamentError("not a Swiss tournament's export (its first event is not SwissCreated)")
+    problems = verify(events)
+    if problems:
+        raise TournamentError(f"the file was refused whole, nothing was stored: {problems[0]}")
+    _insert(store, list(events), new=True)
+    return fold(events)
