@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import ccg
 from .ccg.model import CcgError, Refused
-from .engine.model.errors import RefereeError
+from .engine import RefereeError
 
 GAME = "l5r-ccg"
 FOLDER = GAME  # the card game's cases: this folder of a casebook directory

@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .common import CCG_HELP, DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(  # built when `referee ccg` is named (app.RefereeGroup)
@@ -300,7 +300,7 @@ def import_(
 ) -> None:
     """Import a match: verified first; a damaged file is refused (its event named), nothing stored."""
     from ..log import RecordError, parse_jsonl
-    from ..log.ccg import verify as verify_match
+    from ..log.ccg import KIND, verify as verify_match
 
     events, lines = parse_jsonl(read_input(file))
     if not events:
@@ -309,7 +309,7 @@ def import_(
     if found is not None:
         raise RecordError(str(found), lines[min(found.index, len(lines) - 1)])
     with open_store(db, create=True) as store:
-        store.import_logs([events])
+        store.import_logs([events], kind=KIND)
     _console().print(f"imported {events[0].game}: {len(events)} events, verified", markup=False)
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.model.errors import RefereeError
+from ..engine import RefereeError
 from .common import DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(

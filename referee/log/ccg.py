@@ -37,9 +37,9 @@ def is_match(events: Sequence[Event]) -> bool:
 
 
 def _append(store: Store, game: str, items: list[tuple[str, dict[str, Any]]], after: Event | None) -> list[Event]:
-    """The one place a match is written to the store. The stream's kind is recorded in the MatchCreated
-    payload ('kind'); a store that keeps a kind per stream takes it here."""
-    return store.append(game, items, after)
+    """The one place a match is written to the store: a new stream of the kind 'l5r-ccg' (the store's game
+    kind; the MatchCreated payload names it too, so an exported log says what it is)."""
+    return store.append(game, items, after, kind=KIND if after is None else None)
 
 
 # --- the match's state, as a digest ------------------------------------------------------------------
@@ -291,7 +291,7 @@ class OpenMatch:
     def __init__(self, store: Store, game: str):
         self.store, self.game = store, game
         self.events = store.events(game)
-        if not is_match(self.events):
+        if store.kind(game) != KIND or not is_match(self.events):  # the store's kind, and the log's own word
             raise LogError(
                 f"game {game!r} is a Battle for Rokugan game, not a card game match",
                 hint=f"its commands are `referee show {game}`, `referee replay {game}` ...",

@@ -13,7 +13,7 @@ from ..tournament.swiss_desk import SwissCreated, SwissResultRecorded, SwissTour
 from . import ccg as ccg_log
 from .events import Event, check_chain
 from .storage import Store
-from .tournaments import _insert, _now, chain, read_events
+from .tournaments import TOURNAMENTS, read_events
 
 
 def fold(events: Sequence[Event]) -> SwissTournament:
@@ -40,15 +40,12 @@ class OpenSwiss:
         self.t = fold(self.events)
 
     def record(self, items: Iterable[Any]) -> list[Event]:
-        trial = fold(self.events)
-        now, out, after = _now(), [], self.events[-1]
+        trial = fold(self.events)  # a refusal leaves self.t as it was
+        payloads = []
         for item in items:
             trial.apply(item)
-            type_, payload = payload_of(item)
-            after = chain(self.tid, after, type_, payload, now)
-            out.append(after)
-        if out:
-            _insert(self.store, out, new=False)
+            payloads.append(payload_of(item))
+        out = self.store.append(self.tid, payloads, self.events[-1], family=TOURNAMENTS) if payloads else []
         self.events += out
         self.t = trial
         return out
@@ -56,10 +53,7 @@ class OpenSwiss:
 
 def create(store: Store, created: SwissCreated) -> Event:
     SwissTournament().apply(created)
-    type_, payload = payload_of(created)
-    e = chain(created.tournament, None, type_, payload, _now())
-    _insert(store, [e], new=True)
-    return e
+    return store.append(created.tournament, [payload_of(created)], None, family=TOURNAMENTS)[0]
 
 
 def verify(events: Sequence[Event]) -> list[str]:
@@ -113,5 +107,5 @@ def import_log(store: Store, events: Sequence[Event]) -> SwissTournament:
     problems = verify(events)
     if problems:
         raise TournamentError(f"the file was refused whole, nothing was stored: {problems[0]}")
-    _insert(store, list(events), new=True)
+    store.import_logs([events], TOURNAMENTS)
     return fold(events)
