@@ -9,6 +9,7 @@
     table_session  `referee table`: the interactive table session (its logic: session.py)
     champions   `referee champions ...`: Champions of Rokugan's scenario tracker and campaign log
     tournament  `referee tournament ...`: roll call, seating, results, standings
+    ccg         `referee ccg ...`: the card game's matches and decklists
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
     venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
     serve       `referee serve`: the read-only venue web pages (the web stack loads only when it runs)
@@ -29,7 +30,7 @@ from ..engine import RefereeError
 from ..shown import plain
 from . import champions, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
-from .common import TOURNAMENT_HELP
+from .common import CCG_HELP, TOURNAMENT_HELP
 
 # `referee tournament ...`, with the venue's commands, is built when it is named: Typer reads every command's
 # signature each time it builds the command group, and the tournament's 33 commands cost every other command,
@@ -44,15 +45,20 @@ class RefereeGroup(CheckedGroup):
 
     def __init__(self, **attrs) -> None:
         super().__init__(**attrs)
-        self._unbuilt = TyperCommand("tournament", help=TOURNAMENT_HELP)
+        self._unbuilt = {
+            "tournament": TyperCommand("tournament", help=TOURNAMENT_HELP),
+            "ccg": TyperCommand("ccg", help=CCG_HELP),  # the card game's group: built when named, too
+        }
         order = list(self.commands.items())
         at = next((i for i, (name, _) in enumerate(order) if name == "rules"), len(order))
-        self.commands = dict([*order[:at], ("tournament", self._unbuilt), *order[at:]])
+        self.commands = dict(
+            [*order[:at], ("tournament", self._unbuilt["tournament"]), *order[at:], ("ccg", self._unbuilt["ccg"])]
+        )
 
     def get_command(self, ctx, cmd_name: str):
         command = super().get_command(ctx, cmd_name)
-        if command is self._unbuilt and not self._listing:
-            command = self.commands[cmd_name] = _tournament_group()
+        if command is not None and command is self._unbuilt.get(cmd_name) and not self._listing:
+            command = self.commands[cmd_name] = _tournament_group() if cmd_name == "tournament" else _ccg_group()
         return command
 
     def format_commands(self, ctx, formatter) -> None:
@@ -61,6 +67,12 @@ class RefereeGroup(CheckedGroup):
             super().format_commands(ctx, formatter)
         finally:
             self._listing = False
+
+
+def _ccg_group():
+    from . import ccg
+
+    return get_command(ccg.commands)
 
 
 def _tournament_group():

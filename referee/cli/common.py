@@ -13,6 +13,7 @@ from .checks import game_id, utf8_text
 # `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built
 # (app.RefereeGroup builds it only when it is named)
 TOURNAMENT_HELP = "Tournaments: players, roll call, seating, results from the game logs, standings."
+CCG_HELP = "The Legend of the Five Rings card game: matches (battles, duels, Honor, victories), decklists."
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 DbOpt = Annotated[

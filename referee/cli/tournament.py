@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ..shown import plain
+from . import swiss
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()  # the `referee` app adds these commands
@@ -20,6 +21,7 @@ tapp = typer.Typer(  # built when `referee tournament` is named (app.RefereeGrou
 )
 players_app = typer.Typer(help="Register, drop, reinstate and list players.", no_args_is_help=True)
 tapp.add_typer(players_app, name="players")
+tapp.add_typer(swiss.commands, name="swiss")  # `referee tournament swiss ...`: one-against-one Swiss tournaments
 commands.add_typer(tapp, name="tournament")
 
 TidArg = Annotated[str, typer.Argument(help="The tournament's id.", show_default=False)]

@@ -58,6 +58,10 @@ class EventType(StrEnum):
     TABLE_EVENTS_CORRECTED = "TableEventsCorrected"
     SETUP_CORRECTED = "SetupCorrected"
     GAME_ENDED = "GameEnded"
+    # the card game's matches (referee/log/ccg.py): a stream of the kind 'l5r-ccg'
+    MATCH_CREATED = "MatchCreated"
+    MATCH_EVENTS_RECORDED = "MatchEventsRecorded"
+    MATCH_EVENTS_CORRECTED = "MatchEventsCorrected"
 
 
 CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType} | {"RoundResolved": 2, "EntryCorrected": 2}
@@ -87,6 +91,19 @@ SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload ver
     EventType.TABLE_EVENTS_CORRECTED: {"round": int, "lines": list, "reason": str, "digests": dict},
     EventType.SETUP_CORRECTED: {"lines": list, "reason": str, "digests": dict},
     EventType.GAME_ENDED: {"scores": dict, "winners": list, "tiebreak": str, "digest": str},
+    EventType.MATCH_CREATED: {
+        "game": str,
+        "kind": str,
+        "players": list,
+        "setup": list,
+        "first": str,
+        "event": str,
+        "table": str,
+        "date": str,
+        "rules_version": str,
+    },
+    EventType.MATCH_EVENTS_RECORDED: {"turn": int, "lines": list, "digest": str},
+    EventType.MATCH_EVENTS_CORRECTED: {"seq": int, "lines": list, "reason": str, "digest": str},
 }
 
 

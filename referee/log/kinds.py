@@ -1,6 +1,6 @@
-"""Which game a stored record is: Battle for Rokugan's (the default) or Champions of Rokugan's, read from
-its first event. Depends on the event types alone, so that any command listing or checking the store can
-ask it."""
+"""Which game a stored record is: Battle for Rokugan's (the default), the card game's or Champions of
+Rokugan's, read from its first event. Depends on the event types alone, so that any command listing or
+checking the store can ask it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from .events import Event, EventType
 BATTLE = "battle-for-rokugan"
 CHAMPIONS = "champions"
 CHAMPIONS_CAMPAIGN = "champions-campaign"
-CREATING = {"ChampionsScenarioCreated": CHAMPIONS, "ChampionsCampaignCreated": CHAMPIONS_CAMPAIGN}
+CCG = "l5r-ccg"
+CREATING = {
+    "ChampionsScenarioCreated": CHAMPIONS,
+    "ChampionsCampaignCreated": CHAMPIONS_CAMPAIGN,
+    "MatchCreated": CCG,
+}
 
 
 def kind_of(events: Sequence[Event]) -> str:

@@ -275,6 +275,8 @@ class Fold:
             self._created(data)
             return None
         if self.header is None:
+            if type_ == EventType.MATCH_CREATED:  # a stream of another kind: the card game's (referee/log/ccg.py)
+                raise ReplayError("a card game match, not a Battle for Rokugan game: see `referee ccg --help`")
             raise ReplayError(f"{type_} before the game was created")
         if type_ == EventType.SETUP_RECORDED:
             self._setup(data["lines"])

@@ -214,6 +214,8 @@ def payload_of(event: Any) -> tuple[str, dict[str, Any]]:
 
 def event_of(type_: str, payload: dict[str, Any]) -> Any:
     cls = EVENT_CLASSES.get(type_)
+    if cls is None and type_ == "SwissCreated":  # a stream of the other format (swiss_desk.py)
+        raise TournamentError("a Swiss tournament, not one seated at tables", hint="referee tournament swiss --help")
     if cls is None:
         raise TournamentError(f"unknown tournament event type {type_!r}")
     names = {f.name for f in fields(cls)}

@@ -42,7 +42,7 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
         {
             "game": g.game,
             "state": (status or {}).get(g.game, ""),
-            "clans": g.header.get("clans"),
+            "clans": g.header.get("clans") or g.header.get("players"),  # a card game match: its players
             "event": g.header.get("event", ""),
             "table": g.header.get("table", ""),
             "events": g.events,
