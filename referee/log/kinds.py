@@ -19,6 +19,18 @@ CREATING = {
 }
 
 
+READ_BY = {
+    CHAMPIONS: "a Champions of Rokugan record (champions): `referee champions show|replay|verify|export` read it",
+    CHAMPIONS_CAMPAIGN: "a Champions of Rokugan campaign (champions-campaign): `referee champions campaign show`",
+    CCG: "a card game match, not a Battle for Rokugan game: see `referee ccg --help`",
+}
+
+
+def not_battle(kind: str) -> str:
+    """The one line a Battle for Rokugan command gives for a record of another kind, naming what reads it."""
+    return READ_BY.get(kind, f"a record of kind {kind!r}, not a Battle for Rokugan game")
+
+
 def kind_of(events: Sequence[Event]) -> str:
     """The record's kind; a record that begins otherwise is Battle for Rokugan's."""
     if not events or events[0].type not in CREATING:

@@ -50,7 +50,7 @@ from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
 from .events import ENDED, OVER, Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
-from .kinds import CREATING
+from .kinds import CREATING, not_battle
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
@@ -222,11 +222,7 @@ class Fold:
         event's effect, already computed on this fold so that it is not computed twice: ``(state,
         report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
         if event.type in CREATING:  # another kind of record: its own commands read it
-            raise ReplayError(
-                f"a Champions of Rokugan record ({CREATING[event.type]}): "
-                "`referee champions show|replay|verify|export` read it",
-                seq=event.seq,
-            )
+            raise ReplayError(not_battle(CREATING[event.type]), seq=event.seq)
         data = event.data
         try:
             if self.ended and event.type not in CORRECTIONS:
@@ -275,8 +271,6 @@ class Fold:
             self._created(data)
             return None
         if self.header is None:
-            if type_ == EventType.MATCH_CREATED:  # a stream of another kind: the card game's (referee/log/ccg.py)
-                raise ReplayError("a card game match, not a Battle for Rokugan game: see `referee ccg --help`")
             raise ReplayError(f"{type_} before the game was created")
         if type_ == EventType.SETUP_RECORDED:
             self._setup(data["lines"])
