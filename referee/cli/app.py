@@ -7,6 +7,7 @@
     logcmds     replay, verify, export, import, what-if, correct
     retract     retract
     table_session  `referee table`: the interactive table session (its logic: session.py)
+    entry       `referee links`, `referee confirm`: the seats' phone links, the moderator's confirmation
     tournament  `referee tournament ...`: roll call, seating, results, standings
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
     venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
@@ -24,7 +25,7 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
-from . import games, logcmds, retract, rules, serve, standalone, table_session
+from . import entry, games, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import TOURNAMENT_HELP
 
@@ -75,7 +76,16 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (standalone, games, logcmds, retract, table_session, rules, serve):  # `--help` order (and `tournament`)
+for module in (
+    standalone,
+    games,
+    logcmds,
+    retract,
+    table_session,
+    entry,
+    rules,
+    serve,
+):  # `--help` order (and `tournament`)
     app.add_typer(module.commands)
 
 

@@ -14,15 +14,15 @@ from ..log.game import RoundMoved as RoundMovedError
 
 
 def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool) -> None:
-    """Enter a round: read by the game service (one parse, R-27, one placement check, the game-over guard),
-    confirmed when asked, recorded by the service; what it did printed."""
+    """Enter a round (``sheet``: a file, or the sheet's text itself): read by the game service (one parse, R-27,
+    one placement check, the game-over guard), confirmed when asked, recorded by the service; what it did printed."""
     from ..log import OpenGame
     from . import render
     from .common import read_input
 
     log = OpenGame(store, game)
     if sheet is not None:
-        read = log.read_round(read_input(sheet), round_opt)
+        read = log.read_round(sheet if isinstance(sheet, str) else read_input(sheet), round_opt)
     else:
         log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
         read = log.read_round(enter_round(log.state), round_opt)

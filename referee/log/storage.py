@@ -662,6 +662,7 @@ class Store:
 # log/venue.py create them on first use.
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
 VENUE_TABLES = frozenset({"venue_notice"})
+ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (log/entry.py)
 
 
 def is_referee_table(name: str) -> bool:
@@ -669,6 +670,7 @@ def is_referee_table(name: str) -> bool:
         name in {t.name for t in TABLES}
         or name in TOURNAMENT_TABLES
         or name in VENUE_TABLES
+        or name in ENTRY_TABLES
         or name.startswith("sqlite_")  # sqlite_sequence, sqlite_stat1...
     )
 
