@@ -25,6 +25,7 @@ from referee.log import EventType, LogError, OpenGame, Store, entry as en, golde
 from referee.web import venue_app
 
 HOST = "http://localhost"
+EVIL = "<script>alert(1)</script>"
 
 
 def five_player_game(db: str, *games: str) -> list[str]:
@@ -73,7 +74,7 @@ class Phone:
         return m.group(1)
 
     def post(self, action: str, **fields):
-        data = {"csrf": self.field("csrf"), "version": self.field("version"), **fields}
+        data = {"csrf": self.field("csrf"), "version": self.field("version"), "round": self.field("round"), **fields}
         r = self.client.post(f"{self.base}/{action}", data=data, follow_redirects=True)
         self.page = r.text
         return r
@@ -141,8 +142,26 @@ def test_five_seats_enter_a_round_that_equals_the_typed_sheet(table, tmp_path):
             seal_b = en.seal_of(store, "phones", 1)
         # the phones show the seal, and the next round
         p = next(iter(phones.values()))
+        stale = p.page
         page = p.get()
         assert seal_b in page and "round 2" in page
+        # a form of round 1 posted after round 1 was recorded: refused, nothing written
+        before = drafts_written(db)
+        p.page = stale
+        r = p.post("add", token="army 1", to="crab_capital", **{"from": ""})
+        assert r.status_code == 409 and "Round 1 is closed" in r.text and seal_b in r.text
+        assert drafts_written(db) == before
+
+
+def test_user_strings_are_escaped(table):
+    db, sheet = table
+    secrets_ = issue_links(db, "phones")
+    clan = sheet[0].split(":")[0]
+    with client_of(db) as client:
+        p = Phone(client, secrets_[clan])
+        r = p.post("add", token="army 1", to=EVIL, **{"from": ""})
+        assert r.status_code == 422 and EVIL not in r.text and html.escape(EVIL) in r.text
+        assert drafts_written(db) == 0
 
 
 def test_a_token_is_checked_at_once_with_the_clis_reason(table):
@@ -170,7 +189,7 @@ def test_refusals_write_nothing(table):
         theirs = Phone(client, secrets_[other])
         r = client.post(
             f"/e/{secrets_[crab]}/add",
-            data={**form, "csrf": theirs.field("csrf"), "version": "0"},
+            data={**form, "csrf": theirs.field("csrf"), "version": "0", "round": "1"},
             cookies={"seat": theirs.cookie},
         )
         assert r.status_code == 403
@@ -178,14 +197,14 @@ def test_refusals_write_nothing(table):
         for csrf in ("", "0" * 64):
             r = client.post(
                 f"/e/{secrets_[crab]}/add",
-                data={**form, "csrf": csrf, "version": version},
+                data={**form, "csrf": csrf, "version": version, "round": "1"},
                 cookies={"seat": mine.cookie},
             )
             assert r.status_code == 403 and "expired" in r.text
         # the right token with another session cookie (a replayed form)
         r = client.post(
             f"/e/{secrets_[crab]}/add",
-            data={**form, "csrf": token, "version": version},
+            data={**form, "csrf": token, "version": version, "round": "1"},
             cookies={"seat": "someone-else"},
         )
         assert r.status_code == 403
@@ -206,7 +225,9 @@ def test_refusals_write_nothing(table):
         page = client.get(f"/e/{secrets_[crab]}")
         assert page.status_code == 404 and "revoked" in page.text
         r = client.post(
-            f"/e/{secrets_[crab]}/add", data={**form, "csrf": token, "version": version}, cookies={"seat": mine.cookie}
+            f"/e/{secrets_[crab]}/add",
+            data={**form, "csrf": token, "version": version, "round": "1"},
+            cookies={"seat": mine.cookie},
         )
         assert r.status_code == 404
         assert drafts_written(db) == 0
@@ -257,7 +278,9 @@ def test_a_closed_round_and_a_finished_game_refuse(table, tmp_path):
         cookie = p.cookies.get("seat")
         csrf = en.csrf_token(next(iter(secrets_.values())), cookie)
         r = client.post(
-            f"/e/{next(iter(secrets_.values()))}/submit", data={"csrf": csrf, "version": "0"}, cookies={"seat": cookie}
+            f"/e/{next(iter(secrets_.values()))}/submit",
+            data={"csrf": csrf, "version": "0", "round": "1"},
+            cookies={"seat": cookie},
         )
         assert r.status_code == 409 and "has ended" in r.text
     assert drafts_written(db) == 0
@@ -341,7 +364,7 @@ def test_server_killed_mid_entry_loses_nothing(table, tmp_path):
         else:
             place, _, blessing = place.partition(" + ")
             fields = {"token": token, "to": place, "from": "", "blessing": blessing}
-        data = urllib.parse.urlencode({"csrf": csrf, "version": version, **fields}).encode()
+        data = urllib.parse.urlencode({"csrf": csrf, "version": version, "round": "1", **fields}).encode()
         opener.open(f"{base}/e/{secrets_[clan]}/add", data=data).read()
 
     half = sheet[: len(sheet) // 2]

@@ -41,6 +41,10 @@ class RateLimit:
             q = self.seen[key]
             while q and now - q[0] > 60:
                 q.popleft()
+            if len(self.seen) > 10_000:  # forget the links idle for a minute (unknown secrets among them)
+                for k in [k for k, v in self.seen.items() if not v or now - v[-1] > 60]:
+                    del self.seen[k]
+                q = self.seen[key]
             if len(q) >= self.per_minute:
                 return False
             q.append(now)
@@ -152,10 +156,14 @@ async def seat_action(secret: str, action: str, request: Request):
     except LogError as exc:
         return refused(f"No round can be entered now: {exc}.", 409)
     r = log.state.round
-    draft = en.draft_of(store, game, r, clan)
-    version = form.get("version", "")
-    if not version.isdigit():
+    version, round_no = form.get("version", ""), form.get("round", "")
+    if not version.isdigit() or not round_no.isdigit():
         return refused("This form could not be read.", 400)
+    if int(round_no) != r:
+        seal = en.seal_of(store, game, int(round_no)) if 0 < int(round_no) < r else None
+        done = f" (recorded, seal {seal})" if seal else ""
+        return refused(f"Round {round_no} is closed{done}: the game is at round {r}. Reload the page.", 409)
+    draft = en.draft_of(store, game, r, clan)
     lines = list(draft.lines)
     submitted = draft.submitted
     try:
