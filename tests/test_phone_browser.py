@@ -9,14 +9,12 @@ import os
 import re
 from itertools import zip_longest
 
-import pytest
 from entry_point import referee
 from serving import CHROMIUM, FLAGS, serve
 from test_browser import _need_browser
 from test_phone_entry import five_player_game
 
-from referee.log import Store
-from referee.log import entry as en
+from referee.log import Store, entry as en
 
 
 def split_line(line: str) -> dict[str, str]:
@@ -62,7 +60,7 @@ def test_five_phones_enter_a_round_and_see_the_seal(tmp_path):
                         page.select_option("select[name=blessing]", f["blessing"])
                     page.click("#add button[type=submit]")
                     assert line in html.unescape(page.inner_html("#mine"))
-            for clan, page in phones.items():
+            for page in phones.values():
                 # the page fits the phone: no sideways scrolling, buttons at least 40 px tall
                 assert page.evaluate("document.documentElement.scrollWidth") <= 375
                 heights = page.eval_on_selector_all("button", "bs => bs.map(b => b.getBoundingClientRect().height)")
