@@ -76,16 +76,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-for module in (
-    standalone,
-    games,
-    logcmds,
-    retract,
-    table_session,
-    entry,
-    rules,
-    serve,
-):  # `--help` order (and `tournament`)
+# `--help` order (and `tournament`, placed before `rules`)
+for module in (standalone, games, logcmds, retract, table_session, rules, serve, entry):
     app.add_typer(module.commands)
 
 

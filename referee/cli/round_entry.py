@@ -9,8 +9,17 @@ from collections.abc import Sequence
 
 import typer
 
-from ..engine import GameState, Kind, NotationError, RefereeError, check_placements, format_entry, parse_entry
-from ..log.game import RoundMoved as RoundMovedError
+from ..engine import (
+    EntriesRefused,
+    GameState,
+    Kind,
+    NotationError,
+    RefereeError,
+    check_placements,
+    format_entry,
+    parse_entry,
+)
+from ..log.game import RoundMoved as RoundMovedError, check_token
 
 
 def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool) -> None:
@@ -102,13 +111,12 @@ def enter_round(state: GameState) -> str:
             return "\n".join(lines)
         shown_missing = False
         try:
-            entry = parse_entry(line, state.board)
+            entry = check_token(state, lines, line)  # the one check of a token as it is entered
         except NotationError as exc:
             render.console.print(f"[red]{exc}[/red]" + (f"\n  hint: {exc.hint}" if exc.hint else ""))
             continue
-        refusals = check_placements(state, [*(parse_entry(x, state.board) for x in lines), entry], complete=False)
-        if refusals:
-            for r in refusals:
+        except EntriesRefused as exc:
+            for r in exc.refusals:
                 render.console.print(f"[red]{r.line(state.round)}[/red]")
             continue
         lines.append(format_entry(entry))

@@ -25,20 +25,18 @@ from typing import Any
 
 from ..engine import (
     Clan,
-    EntriesRefused,
     GameState,
     Kind,
     NotationError,
     RefereeError,
     Token,
     begin_round,
-    check_placements,
     describe_inventory,
     format_entry,
     parse_entry,
 )
 from .events import Event, LogError
-from .game import OpenGame
+from .game import OpenGame, check_token as game_check_token
 from .round_identity import last_seal
 from .storage import Family, Store
 
@@ -222,16 +220,12 @@ def write_draft(store: Store, draft: Draft, lines: list[str], submitted: bool, v
 
 # --- the engine's answers ---------------------------------------------------------------------------
 def check_token(state: GameState, clan: str, lines: list[str], line: str) -> str:
-    """One token added to a clan's list, checked as the CLI checks a typed line: its canonical line, or
-    ``RefereeError`` with the CLI's one-line reasons (R-08, the notation's own message)."""
-    start = begin_round(state)
-    entry = parse_entry(line, start.board)
+    """One token added to a clan's list, checked by the game service's one check of a token entered
+    (``game.check_token``, as `referee round` checks a typed line): its canonical line, or ``RefereeError``
+    with the same one-line reasons (R-08, the notation's own message)."""
+    entry = game_check_token(state, lines, line)
     if str(entry.clan) != clan:
         raise EntryRefused(f"round {state.round}, {clan}: a seat enters its own clan's tokens only")
-    entries = [parse_entry(x, start.board) for x in lines]
-    refusals = check_placements(start, [*entries, entry], complete=False)
-    if refusals:
-        raise EntriesRefused(refusals, state.round)
     return format_entry(entry)
 
 
