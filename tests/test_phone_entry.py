@@ -385,3 +385,36 @@ def test_server_killed_mid_entry_loses_nothing(table, tmp_path):
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait()
+
+
+def test_confirm_refuses_a_round_the_placement_check_refuses(table):
+    """R-08: at most five tokens a clan at reveal (p.7); lists written past the phone's check (as the moderator's
+    side may) with six tokens for one clan: the clan is named, and nothing is recorded."""
+    db, sheet = table
+    with Store(db) as store:
+        clans = [str(c) for c in OpenGame(store, "phones").state.clans]
+        for clan in clans:
+            mine = [x for x in sheet if x.startswith(clan + ":")]
+            if clan == clans[0]:
+                mine = [*mine, f"{clan}: bluff @ {clan}_capital"]
+            en.write_draft(store, en.draft_of(store, "phones", 1, clan), mine, True, 0, "phone")
+        before = len(store.events("phones"))
+    out = referee(db, "confirm", "phones", "--yes")
+    assert out.returncode == 1 and f"{clans[0]}: " in out.stderr and "R-08" in out.stderr
+    assert "submitted" in out.stdout
+    with Store(db) as store:
+        assert len(store.events("phones")) == before
+
+
+def test_two_writers_on_one_version(table):
+    """The store's (stream, seq) key is the version check: the second writer on version N is refused and told
+    what the first wrote; every version is kept."""
+    db, sheet = table
+    clan = sheet[0].split(":")[0]
+    with Store(db) as store:
+        read = en.draft_of(store, "phones", 1, clan)
+        en.write_draft(store, read, [sheet[0]], False, 0, "phone")
+        with pytest.raises(en.DraftStale) as refused:
+            en.write_draft(store, read, [], True, 0, "moderator")
+        assert refused.value.draft is not None and refused.value.draft.lines == (sheet[0],)
+        assert [d.by for d in en.history(store, "phones", 1, clan)] == ["phone"]
