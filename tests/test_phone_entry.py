@@ -274,7 +274,7 @@ def test_a_closed_round_and_a_finished_game_refuse(table, tmp_path):
                 log.record_round(e.data["entries"])
     with client_of(db) as client:
         p = client.get(f"/e/{next(iter(secrets_.values()))}")
-        assert p.status_code == 200 and 'id="closed"' in p.text and 'action="' not in p.text.split('id="closed"')[1]
+        assert p.status_code == 410 and 'id="closed"' in p.text and 'action="' not in p.text.split('id="closed"')[1]
         cookie = p.cookies.get("seat")
         csrf = en.csrf_token(next(iter(secrets_.values())), cookie)
         r = client.post(

@@ -87,6 +87,8 @@ def _page(
         log.check_round()  # the game open, round 1 after the setup (p.4)
     except LogError as exc:
         closed = f"No round can be entered now: {exc}."
+        if log.fold.closed() is not None:  # the game is over: the link no longer works (its page says why)
+            status = 410
     draft = en.draft_of(store, game, r, clan)
     drafts = [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
     left = [] if closed else en.tokens_left(log.state, clan, list(draft.lines))
