@@ -9,6 +9,12 @@ that the memory figures below are the verifier's alone. A pass streams every gam
 (`Store.stream`, one game at a time) and verifies it: chain, hashes, seals, and a full engine re-run
 checking every recorded digest, exactly what `referee verify` does for one game.
 
+Every game of the archive is signed, as an organiser's closed game is (referee/log/signing.py: one Ed25519
+signature over its closing event's chain head). Each run makes two passes: the plain one (the figures above),
+then the signed one, which also checks each game's signatures as `referee verify --key FINGERPRINT` does
+(signatures streamed from the database in the games' order, each checked against the record's event and
+its public key, and required to be the organiser's).
+
 Figures: throughput as the median over the pass's chunks of 500 games (and over --runs passes), the
 whole pass's rate, and memory: the process's peak resident set (getrusage max RSS) and its resident
 set sampled after every chunk (flat: the archive is streamed, not loaded). Lines starting with RESULT
@@ -28,19 +34,47 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.log import GOLDEN_GAMES, Store, golden, relabel, verify  # noqa: E402
+from referee.log import (  # noqa: E402
+    GOLDEN_GAMES,
+    Store,
+    golden,
+    relabel,
+    signing,  # noqa: E402
+    verify,
+)
 
 CHUNK = 500
+KEY_SEED = bytes(range(32))  # the bench's organiser key: fixed, so that both processes know its fingerprint
+
+
+def organiser():
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    return Ed25519PrivateKey.from_private_bytes(KEY_SEED)
 
 
 def fill(store: Store, n: int, batch: int = 500) -> int:
     sources = [golden(name) for name in GOLDEN_GAMES]
+    key = organiser()
     events = 0
     for start in range(0, n, batch):
         logs = [relabel(sources[i % len(sources)], f"bench-{i:06d}") for i in range(start, min(n, start + batch))]
         store.import_logs(logs)
+        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
         events += sum(len(log) for log in logs)
     return events
+
+
+def games_and_signatures(store: Store, key: list[str]):
+    """Each game's log with its signature check, the signatures streamed beside the games (same order)."""
+    signed = signing.stream_signatures(store, "game")
+    pending = next(signed, None)
+    for log in store.stream():
+        game = log[0].game
+        while pending is not None and pending[0] < game:
+            pending = next(signed, None)
+        sigs = pending[1] if pending is not None and pending[0] == game else []
+        yield log, signing.check("game", log, sigs, key=key)
 
 
 def rss_mb() -> float:
@@ -48,8 +82,9 @@ def rss_mb() -> float:
         return int(f.read().split()[1]) * resource.getpagesize() / 2**20
 
 
-def verify_pass(store: Store, games: int, label: str) -> tuple[list[float], float, list[float]]:
-    """One pass over the archive with a progress bar: (games/s per chunk, whole-pass games/s, RSS samples)."""
+def verify_pass(store: Store, games: int, label: str, signed: bool = False) -> tuple[list[float], float, list[float]]:
+    """One pass over the archive with a progress bar: (games/s per chunk, whole-pass games/s, RSS samples);
+    ``signed``: each game's signatures checked too, as the organiser's."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -72,10 +107,16 @@ def verify_pass(store: Store, games: int, label: str) -> tuple[list[float], floa
         task = progress.add_task(label, total=games, rate="")
         start = chunk_start = time.perf_counter()
         count = 0
-        for log in store.stream():
+        if signed:
+            logs = games_and_signatures(store, [signing.fingerprint(signing.public_hex(organiser().public_key()))])
+        else:
+            logs = ((log, None) for log in store.stream())
+        for log, checked in logs:
             found = verify(log)
             if found is not None:
                 raise SystemExit(f"{log[0].game}: {found}")
+            if checked is not None and (checked.problem or not checked.signed):
+                raise SystemExit(f"{log[0].game}: {checked.status}")
             count += 1
             if count % CHUNK == 0 or count == games:
                 now = time.perf_counter()
@@ -117,14 +158,24 @@ def main() -> None:
         )
         before = rss_mb()
         all_rates, wholes, samples = [], [], []
+        signed_rates, signed_wholes, growth = [], [], []
+        peak = 0.0
         with Store(db) as store:
-            for run in range(1, args.runs + 1):
+            for run in range(1, args.runs + 1):  # the two kinds of pass alternate: both see the same load
                 rates, whole, rss = verify_pass(store, args.games, f"verify pass {run}/{args.runs}")
                 all_rates += rates
                 wholes.append(whole)
                 samples += rss
+                growth.append(max(rss) - min(rss))
+                if run == 1:  # before the first signed pass loads `cryptography` (about 8 MB resident)
+                    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                rates, whole, rss = verify_pass(store, args.games, f"signed pass {run}/{args.runs}", signed=True)
+                signed_rates += rates
+                signed_wholes.append(whole)
+                growth.append(max(rss) - min(rss))
         median = statistics.median(all_rates)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        signed_median = statistics.median(signed_rates)
+        signed_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"verify: median {median:.1f} games/s over {len(all_rates)} chunks of {CHUNK} "
             f"(min {min(all_rates):.1f}, max {max(all_rates):.1f}); whole pass {statistics.median(wholes):.1f} "
@@ -132,12 +183,20 @@ def main() -> None:
             f"{args.games / statistics.median(wholes):.0f} s for the archive"
         )
         print(
-            f"memory: peak {peak:.1f} MB max RSS; resident set {before:.1f} MB before the pass, "
-            f"{min(samples):.1f} to {max(samples):.1f} MB during it (sampled every {CHUNK} games)"
+            f"verify, signatures checked too (--key): median {signed_median:.1f} games/s over {len(signed_rates)} "
+            f"chunks (min {min(signed_rates):.1f}, max {max(signed_rates):.1f}); whole pass "
+            f"{statistics.median(signed_wholes):.1f} games/s"
+        )
+        print(
+            f"memory: peak {peak:.1f} MB max RSS (plain verify; with the signed passes {signed_peak:.1f} MB); "
+            f"resident set {before:.1f} MB before the first pass, {min(samples):.1f} to {max(samples):.1f} MB "
+            f"during the plain passes; at most {max(growth):.1f} MB growth within a pass (sampled every {CHUNK} games)"
         )
         print(f"RESULT verify_games_per_s={median:.1f}")
+        print(f"RESULT verify_signed_games_per_s={signed_median:.1f}")
         print(f"RESULT verify_peak_rss_mb={peak:.1f}")
-        print(f"RESULT verify_rss_growth_mb={max(samples) - min(samples):.1f}")
+        print(f"RESULT verify_signed_peak_rss_mb={signed_peak:.1f}")
+        print(f"RESULT verify_rss_growth_mb={max(growth):.1f}")
 
 
 if __name__ == "__main__":

@@ -35,7 +35,13 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("round_cli_vs_frozen_floor", "  like for like: against a floor that also skips Python's final GC pass", "x"),
     ("table_round_ms", "a round inside `referee table`, after the first (typed, checked, resolved, recorded)", "ms"),
     ("verify_games_per_s", "`verify` throughput over an archive of {games} games (SQLite)", "games/s"),
+    (
+        "verify_signed_games_per_s",
+        "  the same, every game signed: each signature checked as the organiser's",
+        "games/s",
+    ),
     ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),
+    ("verify_signed_peak_rss_mb", "  with the signed passes too (`cryptography` loaded)", "MB"),
     ("verify_rss_growth_mb", "  resident-set growth during the pass (streamed)", "MB"),
     ("round_cli_peak_rss_mb", "peak memory of one `referee round` command (max RSS)", "MB"),
     ("objective_guess_ms", "one guess at a sealed objective (scrypt, 16 MiB)", "ms"),
@@ -84,6 +90,7 @@ BEFORE: dict[str, tuple[str, str, str]] = {
     "round_cli_vs_frozen_floor": ("1.27", "", ""),
     "table_round_ms": ("7.8", "5.0", "le"),
     "verify_games_per_s": ("267.2", "1000", "ge"),
+    "verify_signed_games_per_s": ("", "1000", "ge"),  # issue 25: signatures keep verify at 1,000 games/s
     "verify_peak_rss_mb": ("64.5", "70", "le"),
     "verify_rss_growth_mb": ("0.4", "", ""),
     "round_cli_peak_rss_mb": ("58", "", ""),

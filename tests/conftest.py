@@ -12,6 +12,8 @@
   file is fast unless it is named here.
 """
 
+import os
+
 import pytest
 import tally
 from hypothesis import settings
@@ -129,6 +131,9 @@ def pytest_terminal_summary(terminalreporter):
 def pytest_sessionstart(session):
     global WATCH
     WATCH = Watch()
+    # no organiser key unless a test makes one (tests/test_signing.py): games close unsigned, whatever the
+    # machine's ~/.referee holds
+    os.environ["REFEREE_KEY_FILE"] = str(WATCH.session_tmp / "no-organiser-key")
 
 
 @pytest.hookimpl(trylast=True)

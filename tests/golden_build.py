@@ -42,7 +42,7 @@ from referee.log.events import chain  # noqa: E402
 
 GAMES = ROOT / "referee" / "data" / "games"
 TRANSCRIPTS = Path(__file__).resolve().parent / "golden"
-SEAL = re.compile(r"\s*\(seal [0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}\)")
+SEAL = re.compile(r"\s*\(seal [0-9A-Za-z]{4}(?:-[0-9A-Za-z]{4}){1,3}\)")
 
 
 def budget_problems(events: list[Event]) -> list[str]:

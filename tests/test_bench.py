@@ -23,7 +23,9 @@ RUNS = {  # script and its smallest arguments -> the figures it prints
     ("bench_resolve.py", "--repeat", "3"): {"resolve_ms", "resolve_mixed_ms", "resolve_report_ms"},
     ("bench_verify.py", "--games", "6", "--runs", "2"): {
         "verify_games_per_s",
+        "verify_signed_games_per_s",
         "verify_peak_rss_mb",
+        "verify_signed_peak_rss_mb",
         "verify_rss_growth_mb",
     },
     ("bench_objective.py", "--runs", "1"): {"objective_guess_ms", "objective_recovery_cpu_years"},

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -986,3 +987,165 @@ def test_nasty_inputs_at_the_real_entry_point(tmp_path):
         assert "Traceback" not in result.stderr, (args, result.stderr)
         assert result.returncode in (1, 2), (args, result.returncode, result.stderr)
         assert result.stderr.startswith(("error: ", "Usage:")), (args, result.stderr)
+
+
+# --- hostile strings in every place a user types one (issue 28) -------------------------------------------------
+HOSTILE = [
+    "[/]",
+    "[/x]",
+    "[bold red]x",
+    "[link=https://evil.example]pay here[/link]",
+    "\\[/]",
+    "x\\",  # Rich markup
+    "\x1b[2K\x1b[1A",
+    "\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\",
+    "\x9b31m",
+    "\x07\x08\x7f",  # ANSI, OSC, C1
+    "\u202eevil\u202c",
+    "\u2066x\u2069",
+    "\u200fy",  # bidirectional overrides and marks
+    '=HYPERLINK("https://evil.example","x")',
+    "+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(1+1)",
+    "\tx",
+    "\rx",  # formulas
+    "9" * 5000,
+    "1e999999",
+    "-" + "9" * 400,  # huge numbers
+    "[" * 3000,
+    "{" * 3000,
+    '{"a":' * 200,  # deep nesting
+    "two\nlines",
+    "a\r\nb",
+    "\u2028",
+    "\x00",
+    "",
+]
+RAW = ("\x1b", "\x9b", "\u202e", "\u2066", "\x07")
+
+
+def hostile_text() -> st.SearchStrategy[str]:
+    """A hostile string from the corpus, alone, between ordinary words, or two joined."""
+    one = st.sampled_from(HOSTILE)
+    return st.one_of(
+        one, st.builds(lambda a, w, b: f"{w}{a}{b}", one, st.sampled_from(["", "Aiko ", "typo "]), one), st.text()
+    )
+
+
+def _hostile_outcome(result) -> None:
+    """A result, a RefereeError (one line at the real entry point) or a usage error; nothing raw printed."""
+    if result.exit_code not in (0, 2) and not isinstance(result.exception, RefereeError):
+        raise AssertionError(
+            "".join(traceback.format_exception(result.exception)) if result.exception else result.output
+        )
+    if result.exit_code == 2:
+        assert isinstance(result.exception, SystemExit), result.exception
+    assert not any(c in result.output for c in RAW), repr(result.output)
+
+
+def _events(db, game):
+    with Store(db) as store:
+        return len(store.events(game))
+
+
+@examples(40)
+@given(name=hostile_text(), title=hostile_text(), reason=hostile_text(), note=hostile_text())
+def test_hostile_strings_in_every_game_command_never_crash_nor_reach_the_terminal(any_db, name, title, reason, note):
+    db = any_db if "://" in any_db else f"{any_db}.{abs(hash((name, title, reason, note)))}"
+    game = f"h{abs(hash((name, title))) % 10**8}"
+    made = runner.invoke(
+        app,
+        [
+            "new",
+            game,
+            "--clans",
+            "crab,crane",
+            "--partial-setup",
+            "--event",
+            title,
+            "--players",
+            f"crab={name}",
+            "--db",
+            db,
+        ],
+    )
+    _hostile_outcome(made)
+    if made.exit_code != 0:
+        return
+    for args, stdin in (
+        (["round", game, "-", "--yes"], "crab: army 1 @ crab_central\n"),
+        (["event", game, f"crab: passes # {note}"], None),
+        (["round", game, "-", "--yes"], f"crab: army 1 @ crab_central  # {note}\n"),
+        (["correct", game, "1", "-", "--reason", reason], "crab: army 2 @ crab_central\n"),
+        (["retract", game, "--reason", reason], None),
+        (["event", game, note], None),
+        (["round", game, "-", "--yes"], note),
+    ):
+        before = _events(db, game)
+        result = runner.invoke(app, [*args, "--db", db], input=stdin)
+        _hostile_outcome(result)
+        if result.exit_code != 0:
+            assert _events(db, game) == before, args  # nothing recorded on a refusal
+    for args in (["games"], ["show", game], ["score", game], ["replay", game], ["verify", game], ["board", game]):
+        _hostile_outcome(runner.invoke(app, [*args, "--db", db]))
+    record = runner.invoke(app, ["export", game, "--format", "text", "--db", db])
+    assert record.exit_code == 0 and not any(c in record.output for c in RAW), repr(record.output)
+    for header in ("Event", "Players"):  # the record's headers, hostile, read back
+        hostile = f'[{header} "{title.replace(chr(10), " ")}"]'
+        text = re.sub(rf'\[{header} "[^\n]*"\]', lambda _: hostile, record.output)  # noqa: B023
+        _allowed(parse_records, text)
+
+
+@examples(25)
+@given(names=st.lists(hostile_text(), min_size=3, max_size=5), reason=hostile_text(), words=hostile_text())
+def test_hostile_strings_in_every_tournament_command_never_crash_nor_reach_a_terminal_or_csv(
+    any_db, names, reason, words
+):
+    import csv as csv_module
+    import io
+
+    db = any_db if "://" in any_db else f"{any_db}.{abs(hash((tuple(names), reason)))}"
+    tid = f"t{abs(hash(tuple(names))) % 10**8}"
+    made = runner.invoke(app, ["tournament", "new", tid, "--name", words or "x", "--date", "2026-11-21", "--db", db])
+    _hostile_outcome(made)
+    if made.exit_code != 0:
+        return
+    roster = Path(tempfile.mkdtemp()) / "players.csv"
+    with roster.open("w", newline="", encoding="utf-8", errors="surrogatepass") as f:
+        w = csv_module.writer(f)
+        w.writerow(["name", "club", "id"])
+        for i, name in enumerate(names):
+            w.writerow([name, reason, f"p{i}"])
+    for args in (
+        ["tournament", "players", "add", tid, "--csv", str(roster)],
+        *(["tournament", "players", "add", tid, name] for name in names),
+        ["tournament", "players", "drop", tid, "p0", "--reason", reason],
+        ["tournament", "seat", tid, "1"],
+        ["tournament", "announce", tid, words or "x"],
+        ["tournament", "seating", tid, "1"],
+        ["tournament", "seating", tid, "1", "--by", "player"],
+        ["tournament", "status", tid, "1"],
+        ["tournament", "standings", tid],
+        ["tournament", "players", "list", tid],
+    ):
+        _hostile_outcome(runner.invoke(app, [*args, "--db", db]))
+    out = Path(tempfile.mkdtemp())
+    for what, args in (
+        ("standings", ["standings", tid]),
+        ("seating", ["seating", tid, "1"]),
+        ("results", ["results", tid]),
+    ):
+        written = runner.invoke(app, ["tournament", *args, "--csv", str(out / f"{what}.csv"), "--db", db])
+        _hostile_outcome(written)
+        if written.exit_code == 0 and (out / f"{what}.csv").exists():
+            rows = list(csv_module.reader(io.StringIO((out / f"{what}.csv").read_text("utf-8"))))
+            for cell in (c for row in rows for c in row):
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+                assert not cell.startswith("-") or cell[1:].replace(".", "").isdigit(), cell
+    sheet = runner.invoke(app, ["tournament", "seating", tid, "1", "--sheet", str(out / "sheet.txt"), "--db", db])
+    _hostile_outcome(sheet)
+    if (out / "sheet.txt").exists():
+        assert not any(c in (out / "sheet.txt").read_text("utf-8") for c in RAW)
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(roster.parent, ignore_errors=True)

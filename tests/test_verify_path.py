@@ -158,7 +158,9 @@ def test_the_engine_digest_decides_when_the_fast_encoding_differs(db, monkeypatc
         result = _verify(db, name)
         assert result.exit_code == 0, result.output
     events = _stored(db)
-    items = [(e.type, {**e.payload, "digest": "0" * 64} if e.seq == ROUND1 else e.payload, None) for e in events]
+    items = [
+        (e.type, {**e.payload, "digest": "0" * 64} if e.seq == ROUND1 else e.payload, e.payload_version) for e in events
+    ]
     found = verify(chain_all(GAME, items))  # a digest forged, the chain made whole again
     assert (found.seq, found.problem) == (ROUND1, Problem.ENGINE)
     assert "round 1: recorded digest 000000000000..., the engine's re-run gives" in found.detail
@@ -189,7 +191,7 @@ def test_the_canonical_score_digest_decides_when_the_fast_one_differs(db, monkey
     events = _stored(db)
     end = events[-1]
     scores = {clan: total + 1 for clan, total in end.payload["scores"].items()}
-    items = [(e.type, {**e.payload, "scores": scores} if e is end else e.payload, None) for e in events]
+    items = [(e.type, {**e.payload, "scores": scores} if e is end else e.payload, e.payload_version) for e in events]
     found = verify(chain_all(GAME, items))  # a total forged, the chain made whole again
     assert (found.seq, found.problem) == (end.seq, Problem.ENGINE)
     assert f"the recorded final score {scores}" in found.detail

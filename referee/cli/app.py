@@ -7,8 +7,10 @@
     logcmds     replay, verify, export, import, what-if, correct
     retract     retract
     table_session  `referee table`: the interactive table session (its logic: session.py)
+    champions   `referee champions ...`: Champions of Rokugan's scenario tracker and campaign log
     entry       `referee links`, `referee confirm`: the seats' phone links, the moderator's confirmation
     tournament  `referee tournament ...`: roll call, seating, results, standings
+    ccg         `referee ccg ...`: the card game's matches and decklists
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
     venue       `referee tournament post|clock|announce|publish`: the venue pages' notices and static site
     serve       `referee serve`: the read-only venue web pages (the web stack loads only when it runs)
@@ -18,6 +20,7 @@ every command's signature at each start, and string annotations would all be eva
 """
 
 import gc
+import os
 import sys
 
 import typer
@@ -25,9 +28,10 @@ from typer.core import TyperCommand
 from typer.main import get_command
 
 from ..engine import RefereeError
-from . import entry, games, logcmds, retract, rules, serve, standalone, table_session
+from ..shown import plain
+from . import champions, entry, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
-from .common import TOURNAMENT_HELP
+from .common import CCG_HELP, TOURNAMENT_HELP
 
 # `referee tournament ...`, with the venue's commands, is built when it is named: Typer reads every command's
 # signature each time it builds the command group, and the tournament's 33 commands cost every other command,
@@ -42,15 +46,20 @@ class RefereeGroup(CheckedGroup):
 
     def __init__(self, **attrs) -> None:
         super().__init__(**attrs)
-        self._unbuilt = TyperCommand("tournament", help=TOURNAMENT_HELP)
+        self._unbuilt = {
+            "tournament": TyperCommand("tournament", help=TOURNAMENT_HELP),
+            "ccg": TyperCommand("ccg", help=CCG_HELP),  # the card game's group: built when named, too
+        }
         order = list(self.commands.items())
         at = next((i for i, (name, _) in enumerate(order) if name == "rules"), len(order))
-        self.commands = dict([*order[:at], ("tournament", self._unbuilt), *order[at:]])
+        self.commands = dict(
+            [*order[:at], ("tournament", self._unbuilt["tournament"]), *order[at:], ("ccg", self._unbuilt["ccg"])]
+        )
 
     def get_command(self, ctx, cmd_name: str):
         command = super().get_command(ctx, cmd_name)
-        if command is self._unbuilt and not self._listing:
-            command = self.commands[cmd_name] = _tournament_group()
+        if command is not None and command is self._unbuilt.get(cmd_name) and not self._listing:
+            command = self.commands[cmd_name] = _tournament_group() if cmd_name == "tournament" else _ccg_group()
         return command
 
     def format_commands(self, ctx, formatter) -> None:
@@ -59,6 +68,12 @@ class RefereeGroup(CheckedGroup):
             super().format_commands(ctx, formatter)
         finally:
             self._listing = False
+
+
+def _ccg_group():
+    from . import ccg
+
+    return get_command(ccg.commands)
 
 
 def _tournament_group():
@@ -76,8 +91,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help: `referee --help` need not import Rich
 )
-# `--help` order (and `tournament`, placed before `rules`)
-for module in (standalone, games, logcmds, retract, table_session, rules, serve, entry):
+MODULES = (
+    standalone,
+    games,
+    logcmds,
+    retract,
+    keys,
+    table_session,
+    rules,
+    champions,
+    serve,
+    entry,
+)  # `--help` order (and `tournament`, placed before `rules`)
+for module in MODULES:
     app.add_typer(module.commands)
 
 
@@ -86,6 +112,8 @@ def main() -> None:
 
     Usage errors are Typer's own: a message and exit 2.
     """
+    if sys.stdin is None:  # started with standard input closed (`<&-`): it reads as empty, never as a crash
+        sys.stdin = open(os.devnull)  # noqa: SIM115 (the process's own standard input, open until it ends)
     try:
         app()
     except RefereeError as exc:
@@ -106,12 +134,15 @@ def _show_recorded(exc: RefereeError) -> None:
 
         print(f"another moderator wrote to game {recorded[0].game!r} first:")
         for line in changes(recorded):
-            print(f"  {line}")
+            print(f"  {plain(line)}")
 
 
 def _fail(message: str, hint: str | None = None) -> None:
-    for line in message.splitlines() or [""]:
+    for line in message.splitlines() or [""]:  # a message's own lines; a user's text in it shown by ``plain``
+        line = plain(line)
+        if len(line) > 400:  # an input quoted whole can be megabytes: its start names it
+            line = f"{line[:300]}... ({len(line)} characters)"
         print(f"error: {line}", file=sys.stderr)
     if hint:
-        print(f"hint: {hint}", file=sys.stderr)
+        print(f"hint: {plain(hint)}", file=sys.stderr)
     sys.exit(1)

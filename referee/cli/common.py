@@ -13,6 +13,7 @@ from .checks import game_id, utf8_text
 # `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built
 # (app.RefereeGroup builds it only when it is named)
 TOURNAMENT_HELP = "Tournaments: players, roll call, seating, results from the game logs, standings."
+CCG_HELP = "The Legend of the Five Rings card game: matches (battles, duels, Honor, victories), decklists."
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
 DbOpt = Annotated[
@@ -30,19 +31,39 @@ SheetArg = Annotated[
 ]
 
 
-def read_input(path: Path) -> str:
-    if str(path) == "-":
-        try:
-            return utf8_text(sys.stdin.read(), "standard input")
-        except UnicodeDecodeError:
-            raise RefereeError("standard input: not valid UTF-8 text") from None
+MAX_INPUT = 16 * 2**20  # bytes: a sheet, a record or a roster; a whole game's record is about 10 KiB
+
+
+def _bounded(stream, where: str) -> str:
+    """At most ``MAX_INPUT`` bytes of ``stream`` as UTF-8 text; a larger input is refused before it is held."""
+    data = stream.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        raise RefereeError(
+            f"{where}: larger than {MAX_INPUT // 2**20} MiB, the most the referee reads; nothing was read",
+            hint="a game's record is a few KiB: is this the right file?",
+        )
     try:
-        return utf8_text(path.read_text("utf-8"), str(path))
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # newlines as text mode reads them
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RefereeError(f"{where}: line {line}: not valid UTF-8 text") from None
+
+
+def read_input(path: Path) -> str:
+    """A file the user named, or standard input (``-``): valid UTF-8, at most ``MAX_INPUT`` bytes, read in
+    memory bounded by that size."""
+    if str(path) == "-":
+        if sys.stdin is None or sys.stdin.closed:
+            raise RefereeError("standard input is closed: give a file, or pipe the sheet in")
+        try:
+            return utf8_text(_bounded(sys.stdin.buffer, "standard input"), "standard input")
+        except (OSError, ValueError) as exc:
+            raise RefereeError(f"standard input: cannot be read ({exc.__class__.__name__})") from None
+    try:
+        with Path(path).open("rb") as f:
+            return utf8_text(_bounded(f, str(path)), str(path))
     except FileNotFoundError:
         raise RefereeError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
-        raise RefereeError(f"{path}: line {line}: not valid UTF-8 text") from None
     except (IsADirectoryError, PermissionError) as exc:
         raise RefereeError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
     except OSError as exc:  # a device, a name too long, an I/O error
@@ -66,7 +87,14 @@ def open_store(db: str | None, *, create: bool = False):
     """The database: only `new`, `demo` and `import` make one (``create``); every other command needs it there."""
     from ..log import Store
 
-    return Store(db, create=create)
+    store = Store(db, create=create)
+    if store.memory:  # the process ends with the command: whatever it recorded would be gone, silently
+        store.close()
+        raise RefereeError(
+            f"{db or 'REFEREE_DB'}: an in-memory database keeps nothing after the command; nothing was recorded",
+            hint="name a database file (--db games.db) or a PostgreSQL URL",
+        )
+    return store
 
 
 AsRecorded = Annotated[

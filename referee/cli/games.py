@@ -115,13 +115,17 @@ def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
 @commands.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
-    """A game's header, rounds played and seal codes."""
+    """A game's header, rounds played and seal codes; whether the organiser signed its record."""
     from ..log import Fold
+    from ..log.signing import check_stored
     from . import render
 
     with open_store(db) as store:
         events = store.events(game)
+        signed = check_stored(store, "game", events, None).status
     render.game_summary(Fold.of(events), events, json_out=json_out)
+    if not json_out:
+        typer.echo(f"organiser's signature: {signed}")
 
 
 @commands.command()
@@ -174,16 +178,24 @@ def round_command(
         ),
     ] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Resolve without asking to confirm the entry.")] = False,
+    no_tokens: Annotated[
+        bool,
+        typer.Option(
+            "--no-tokens",
+            help="The round had no tokens on purpose: record it with an empty sheet (refused without this).",
+        ),
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Enter a round's revealed tokens, confirm them, resolve the round and print the report.
 
-    The same sheet entered again for a recorded round records nothing and shows its seal (R-27)."""
+    The same sheet entered again for a recorded round records nothing and shows its seal (R-27). A sheet
+    with no token is refused unless --no-tokens says the round had none on purpose."""
     from .round_entry import play
 
     with open_store(db) as store:
-        play(store, game, sheet, round_no, yes, json_out)
+        play(store, game, sheet, round_no, yes, json_out, no_tokens)
 
 
 def _open_game(store, game: str):
@@ -237,7 +249,7 @@ def board(
         write_output(svg, board_svg(played.before, played.report) if played else board_svg(state))
     render.board_view(state, json_out=json_out, note=after.note() if after is not None else "")
     if svg is not None and not json_out:
-        render.console.print(f"picture written to {svg}")
+        render.console.print(f"picture written to {render.markup(svg)}")
 
 
 @commands.command()
@@ -269,7 +281,9 @@ def demo(
         game = _free_id(store, f"demo-{name}")
         create_game(store, game, header["clans"], **recorded_header(header))
         capitals = set(capital_lines(header["clans"]))
-        render.console.print(f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {store.where}")
+        render.console.print(
+            f"[bold]{game}[/bold]: {', '.join(header['clans'])} — recorded in {render.markup(store.where)}"
+        )
         log = OpenGame(store, game)
         for e in events[1:]:
             data = e.data
@@ -324,9 +338,7 @@ def seal(
             raise RefereeError(f"game {game!r}, {seat}: no objective sealed after {SEAL_TRIES} tries; nothing recorded")
         code = new_code()
         log.seal_objective(seat, objective, code)
-    render.console.print(
-        f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)"
-    )
+    render.reveal_code(seat, code)
 
 
 @commands.command()

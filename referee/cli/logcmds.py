@@ -10,6 +10,14 @@ from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, r
 
 commands = typer.Typer()
 RoundArg = Annotated[int, typer.Argument(min=1, max=5, help="The round.", show_default=False)]
+KeyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--key",
+        help="Require the organiser's signature by this key: its fingerprint, or a key file (FILE.pub).",
+        show_default=False,
+    ),
+]
 
 
 @commands.command()
@@ -64,40 +72,88 @@ def verify(
         str, typer.Argument(help="A game id in the database, or an exported file (.jsonl or game record).")
     ],
     seal: Annotated[
-        str | None, typer.Option("--seal", help="Confirm that the event with this seal (XXXX-XXXX) is in the log.")
+        str | None,
+        typer.Option(
+            "--seal",
+            help="Confirm that the event with this seal (XXXX-XXXX-XXXX-XXXX, as noted at the table) is in the log.",
+        ),
     ] = None,
     allow_incomplete: AllowIncomplete = False,
+    key: KeyOpt = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence.
-    A record (a file) must end with the game's result: one cut anywhere is incomplete."""
+    A record (a file) must end with the game's result: one cut anywhere is incomplete. Every organiser's
+    signature is checked against the key it names; with --key, the record must be signed by that key."""
     from ..log import parse_records, verify as verify_log
     from ..log.ending import check_complete
+    from ..log.events import SEAL_BITS, is_legacy_seal, legacy_seal, typed_seal
+    from ..log.records import unsealed_sections
+    from ..log.signing import check, check_stored, read_keys, refusal, split_record
     from ..views.data import verify_status
     from . import render
 
     path = Path(target)
     lines: list[int] | None = None
+    keys = read_keys(key) if key else None
+    notes: list[str] = []
+    code = typed_seal(seal) if seal is not None else None
+    if code is not None and len(code) not in (9, SEAL_BITS // 5 + 3):
+        raise typer.BadParameter(
+            f"{seal!r} is not a seal: 16 characters in four groups (XXXX-XXXX-XXXX-XXXX), or 8 hex digits "
+            "(XXXX-XXXX) for a round recorded before 80-bit seals",
+            param_hint="--seal",
+        )
     if path.is_file():
-        events, lines = parse_records(read_input(path))
+        unsigned, attached = split_record(read_input(path))
+        events, lines = parse_records(unsigned)
+        checked = check("game", events, attached.signatures, key=keys, key_changes=attached.key_changes)
+        sig_lines: list[int] | None = attached.lines
+        unsealed, sections = unsealed_sections(unsigned)
+        if unsealed:
+            notes.append(
+                f"{unsealed} of {sections} sections carry no seal: they were re-run as written, and nothing ties "
+                "them to what was recorded at the table"
+            )
     else:
         with open_store(db) as store:
             events = store.events(target)
+            checked = check_stored(store, "game", events, keys)
+        sig_lines = None
     found = verify_log(events)
+    if found is None and checked.problem:
+        raise refusal(target, checked, sig_lines)
     sealed = None
-    if seal is not None and not found:
-        from ..log.events import normal_seal
-
-        code = normal_seal(seal)
-        sealed = next((e for e in events if e.seal == code), None)
+    if code is not None and not found:
+        legacy = is_legacy_seal(code)
+        sealed = next((e for e in events if (legacy_seal(e.hash) if legacy else e.seal) == code), None)
         if sealed is None:
             raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
+        if legacy:
+            notes.append(
+                f"{code} is a 32-bit seal (recorded before 80-bit seals): a forged log can be searched to match "
+                f"one in hours; this log's 80-bit seal for it is {sealed.seal}"
+            )
+    elif code is None and not found:
+        notes.append(
+            "no seal checked: the chain and the engine agree, but only a seal noted at the table "
+            "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
+        )
     from ..log.replay import superseded_by
 
     later = superseded_by(events, sealed) if sealed is not None else None
+    status = f"{verify_status(events)}; {checked.status}"
     render.verified(
-        target, events, found, lines, json_out=json_out, status=verify_status(events), sealed=sealed, superseded=later
+        target,
+        events,
+        found,
+        lines,
+        json_out=json_out,
+        status=status,
+        sealed=sealed,
+        superseded=later,
+        notes=notes,
     )
     if found:
         raise typer.Exit(1)
@@ -132,13 +188,25 @@ def export(
     if fmt == "html":
         from ..views.html import game_record
 
-        text = game_record(events)
+        text = game_record(events, signed=_signed(db, events))
     else:
+        from ..log.signing import with_signatures
+
         text = export_jsonl(events) if fmt == "jsonl" else export_text(events)
+        with open_store(db) as store:
+            text = with_signatures(store, "game", events, text, fmt)
     if output is None:
         typer.echo(text, nl=False)
     else:
         write_output(output, text, f"game {game!r} ({fmt})")
+
+
+def _signed(db, events) -> str:
+    """What the HTML record says of its signature: who signed, or that it is unsigned."""
+    from ..log.signing import check_stored
+
+    with open_store(db) as store:
+        return check_stored(store, "game", events, None).status
 
 
 @commands.command("import")
@@ -151,13 +219,21 @@ def import_(
     record cut anywhere (without the game's result) is refused unless --allow-incomplete."""
     from ..log import game_ended, import_records
     from ..log.ending import rounds_in
+    from ..log.signing import check, refusal, split_record, store_signatures
     from . import render
 
-    text = read_input(file)
+    text, attached = split_record(read_input(file))
     with open_store(db, create=True) as store:
+        if attached.signatures:  # checked before anything is stored: a forged signature refuses the whole file
+            from ..log import parse_records
+
+            checked = check("game", parse_records(text)[0], attached.signatures, key_changes=attached.key_changes)
+            if checked.problem:
+                raise refusal(str(file), checked, attached.lines)
         events = import_records(store, text, allow_incomplete=allow_incomplete)
+        store_signatures(store, attached.signatures)
     note = "" if game_ended(events) else f"; incomplete: ends after round {rounds_in(events)} (imported on purpose)"
-    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{note}")
+    render.console.print(f"imported {events[0].game}: {len(events)} events, verified{render.markup(note)}")
 
 
 @commands.command("what-if")

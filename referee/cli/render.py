@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.segment import Segment  # loaded with rich.console already
 
 from ..engine import Clan, GameState, RoundReport, format_entry, state_to_dict
+from ..shown import plain
 from ..views import data
 from ..views.data import event_label, event_lines, jsonable as to_jsonable
 
@@ -18,6 +20,13 @@ if TYPE_CHECKING:
 
 console = Console(highlight=False, emoji=False)  # ids and player names print as typed
 NEWLINE = Segment("\n")
+
+
+def markup(text: Any) -> str:
+    """A user's text as Rich prints it literally: control characters made visible (``plain``), markup
+    escaped. Every string a user gave (names, event titles, reasons, notes, typed lines, paths) is printed
+    through this function, or through ``plain`` where nothing is read as markup."""
+    return escape(plain(text))
 
 
 def _table(title: str) -> Table:
@@ -131,7 +140,8 @@ def casebook(results: list, *, json_out: bool = False) -> None:
     for case, problems in results:
         if problems:
             failed += 1
-            console.print(f"[red]FAIL[/red] {case.id} ({', '.join(case.cites)}): {'; '.join(problems)}")
+            why = f"{case.id} ({', '.join(case.cites)}): {'; '.join(problems)}"
+            console.print(f"[red]FAIL[/red] {markup(why)}")
     passed = len(results) - failed
     console.print(f"{passed} passed, {failed} failed")
 
@@ -150,13 +160,13 @@ def final_score(score, *, json_out: bool = False) -> None:
     console.rule("[bold]Honor: provisional[/bold]" if score.provisional else "[bold]Final honor[/bold]")
     for s in final.scores:
         table = _table(
-            f"{score.who(s.clan)}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
+            f"{markup(score.who(s.clan))}: {s.total} honor ({_count(s.territories, 'territory', 'territories')}, "
             f"{_count(s.provinces, 'province', 'provinces')})"
         )
         table.add_column("line")
         table.add_column("honor", justify="right")
         for line in s.lines:
-            table.add_row(line.label, str(line.honor))
+            table.add_row(markup(line.label), str(line.honor))
         table.add_row("[bold]total[/bold]", f"[bold]{s.total}[/bold]")
         console.print(table)
     if score.partial_setup:
@@ -164,7 +174,7 @@ def final_score(score, *, json_out: bool = False) -> None:
     if score.provisional:
         console.print(f"[bold]{score.status()}[/bold]: no winner is named until then")
     else:
-        names = " and ".join(score.who(c) for c in final.winners)
+        names = " and ".join(markup(score.who(c)) for c in final.winners)
         console.print(f"[bold]Winner: {names}[/bold] ({final.tiebreak})")
 
 
@@ -172,7 +182,7 @@ def board_changes(lines: list[str], *seals: str) -> None:
     """What to change on the physical board now, then the new seal(s)."""
     console.print("[bold]On the board now:[/bold]")
     for line in lines or ["nothing to change"]:
-        console.print(f"  • {line}")
+        console.print(f"  • {markup(line)}")
     for seal in seals:
         console.print(f"[bold]seal {seal}[/bold]")
 
@@ -227,6 +237,27 @@ def _board_table(state: GameState) -> Table:
 PARTIAL = "setup: partial (a game taken over mid-way; round 1 is not held to the rulebook's setup, p.4)"
 
 
+def reveal_code(seat: str, code: str) -> None:
+    """The reveal code, for the player's eyes only. At a terminal it is shown on the alternate screen until
+    the player says it is noted, then cleared: the public screen and its scrollback never hold it. Without
+    a terminal (a script, a pipe) it is printed once, as a line a script can read."""
+    import sys
+
+    line = f"{seat}'s objective is sealed. Reveal code: [bold]{code}[/bold] (the player keeps it; it is not stored)"
+    if not (sys.stdin.isatty() and console.is_terminal):
+        console.print(line)
+        return
+    with console.screen():
+        console.print(line)
+        console.print("Note the code, then press Enter: it is cleared from the screen.")
+        try:
+            input()
+        except (EOFError, KeyboardInterrupt):
+            pass
+        console.clear()
+    console.print(f"{seat}'s objective is sealed; its reveal code was shown to the player and cleared")
+
+
 def game_created(game: str, state: GameState, where: str, *, partial_setup: bool = False) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
     console.print(
@@ -243,7 +274,7 @@ def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False
         print_json(rows)
         return
     if where:
-        console.print(f"database: {where}", soft_wrap=True, markup=False, highlight=False)
+        console.print(f"database: {plain(where)}", soft_wrap=True, markup=False, highlight=False)
     table = _table(f"{len(rows)} game(s)")
     longest = max((len(r["game"]) for r in rows), default=4)
     table.add_column("game", min_width=longest, overflow="fold")  # an id is never cut; its state wraps under it
@@ -257,8 +288,9 @@ def games(infos, status: dict[str, str] | None = None, *, json_out: bool = False
     table.add_column("created", min_width=10, max_width=10)  # the time goes under the date
     for r in rows:
         created = (r["created"] or "")[:16].replace("T", " ")  # minutes are enough on screen; --json has it all
-        game = r["game"] + (f"\n[dim]{r['state']}[/dim]" if r["state"] else "")  # the state under the id
-        table.add_row(game, ", ".join(r["clans"] or []), r["event"], r["table"], str(r["events"]), created)
+        game = markup(r["game"]) + (f"\n[dim]{markup(r['state'])}[/dim]" if r["state"] else "")  # state under id
+        clans = markup(", ".join(r["clans"] or []))
+        table.add_row(game, clans, markup(r["event"]), markup(r["table"]), str(r["events"]), markup(created))
     console.print(table)
 
 
@@ -269,11 +301,11 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
         print_json(data.show_data(fold, events))
         return
     where = [part for part in (h.event, f"table {h.table}" if h.table else "", h.date) if part]
-    console.print(f"[bold]{h.game}[/bold]" + (f"  {', '.join(where)}" if where else ""))
+    console.print(f"[bold]{markup(h.game)}[/bold]" + (f"  {markup(', '.join(where))}" if where else ""))
     players = ", ".join(f"{c} ({h.players.get(str(c))})" if h.players.get(str(c)) else str(c) for c in h.clans)
-    console.print(f"seats: {players}")
-    console.print(f"rules options: {', '.join(f'{k}={v}' for k, v in h.options.to_dict().items())}")
-    console.print(f"engine {h.engine_version}, board data {h.board_version}; {len(events)} events")
+    console.print(f"seats: {markup(players)}")
+    console.print(f"rules options: {markup(', '.join(f'{k}={v}' for k, v in h.options.to_dict().items()))}")
+    console.print(f"engine {markup(h.engine_version)}, board data {markup(h.board_version)}; {len(events)} events")
     if h.partial_setup:
         console.print(PARTIAL)
     done = fold.state.round - 1
@@ -285,11 +317,13 @@ def game_summary(fold, events, *, json_out: bool = False) -> None:
 def entry_echo(round_no: int, lines) -> None:
     console.print(f"[bold]Round {round_no} as entered:[/bold]")
     for line in lines:
-        console.print(f"  {line}")
+        console.print(f"  {markup(line)}")
 
 
 def _at(e) -> str:
-    return e.recorded_at[:19].replace("T", " ") if e.recorded_at else "time not recorded"
+    """When an event was written, by the database's clock: not covered by the hash or a seal (README), so
+    shown as such."""
+    return f"{markup(e.recorded_at[:19].replace('T', ' '))} (unsealed)" if e.recorded_at else "time not recorded"
 
 
 def replay(steps, *, json_out: bool = False, board_after=None) -> None:
@@ -301,46 +335,62 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
         return
     for s, changes in rows:
         e = s.event
-        console.rule(f"[bold]{_at(e)}  event {e.seq}: {event_label(e)}[/bold]", align="left")
+        console.rule(f"[bold]{_at(e)}  event {e.seq}: {markup(event_label(e))}[/bold]", align="left")
         if e.type == "RoundResolved":
             entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
             round_report(s.report, s.state, seal=e.seal)
             continue
         for line in event_lines(e):
-            console.print(f"  {line}")
+            console.print(f"  {markup(line)}")
         if changes:
             console.print("On the board:")
             for line in changes:
-                console.print(f"  • {line}")
+                console.print(f"  • {markup(line)}")
         console.print(f"[bold]seal {e.seal}[/bold]")
     if board_after is not None:
         board_view(board_after.state, note=board_after.note())
 
 
 def verified(
-    target: str, events, found, lines, *, json_out: bool = False, status: str = "", sealed=None, superseded=None
+    target: str,
+    events,
+    found,
+    lines,
+    *,
+    json_out: bool = False,
+    status: str = "",
+    sealed=None,
+    superseded=None,
+    notes=(),
 ) -> None:
+    """`referee verify`: the chain and digests checked, the seal asked for, and what was not checked (``notes``)."""
     if json_out:
-        print_json(data.verify_data(target, events, found, lines, status=status, sealed=sealed, superseded=superseded))
+        print_json(
+            data.verify_data(
+                target, events, found, lines, status=status, sealed=sealed, superseded=superseded, notes=notes
+            )
+        )
         return
     if found is None:
         last = next((e.seal for e in reversed(events) if e.type in ("RoundResolved", "EntryCorrected")), None)
         console.print(
-            f"{target}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
+            f"{markup(target)}: {len(events)} events verified: hash chain whole, every digest re-computed by the engine"
             + (f"; last seal {last}" if last else "")
-            + (f"; {status}" if status else "")
+            + (f"; {markup(status)}" if status else "")
         )
         if sealed is not None:
             console.print(
-                f"seal {sealed.seal}: {event_label(sealed)}, event {sealed.seq} of {len(events)}"
-                + (f", recorded {sealed.recorded_at[:19].replace('T', ' ')}" if sealed.recorded_at else "")
+                f"seal {sealed.seal}: {markup(event_label(sealed))}, event {sealed.seq} of {len(events)}"
+                + (f", recorded {_at(sealed)}" if sealed.recorded_at else "")
                 + "; every event up to it is in this log, unchanged"
             )
             if superseded is not None:
-                console.print(data.superseded_line(superseded))
+                console.print(markup(data.superseded_line(superseded)))
+        for note in notes:
+            console.print(f"[yellow]note:[/yellow] {markup(note)}")
     else:
         where = f" (line {lines[found.index]})" if lines else ""
-        console.print(f"[red]{target}: first divergence at {found}{where}[/red]")
+        console.print(f"[red]{markup(target)}: first divergence at {markup(found)}{where}[/red]")
 
 
 def _outcome_table(title: str, outcome) -> Table:
@@ -348,7 +398,7 @@ def _outcome_table(title: str, outcome) -> Table:
     table.add_column("province")
     table.add_column("control")
     for b in outcome.report.battles:
-        table.add_row(b.province, f"{b.outcome}: {b.winner or b.defender or 'nobody'}")
+        table.add_row(b.province, markup(f"{b.outcome}: {b.winner or b.defender or 'nobody'}"))
     return table
 
 
@@ -377,9 +427,9 @@ def what_if(w, *, json_out: bool = False) -> None:
     changed = [line for line in w.changed.lines if line not in w.original.lines]
     removed = [line for line in w.original.lines if line not in w.changed.lines]
     for line in removed:
-        console.print(f"  [red]- {line}[/red]")
+        console.print(f"  [red]- {markup(line)}[/red]")
     for line in changed:
-        console.print(f"  [green]+ {line}[/green]")
+        console.print(f"  [green]+ {markup(line)}[/green]")
     table = _table("Side by side")
     table.add_column("")
     table.add_column("as recorded")
@@ -399,32 +449,32 @@ def what_if(w, *, json_out: bool = False) -> None:
     if w.original.score is not None and w.changed.score is not None:
         ha, hb = w.original.score.totals(), w.changed.score.totals()
         for clan in ha:
-            table.add_row(f"honor {w.original.score.who(clan)}", str(ha[clan]), str(hb.get(clan)))
+            table.add_row(f"honor {markup(w.original.score.who(clan))}", str(ha[clan]), str(hb.get(clan)))
     console.print(table)
     console.print(
         Columns([_outcome_table("battles as recorded", w.original), _outcome_table("battles, what if", w.changed)])
     )
     if w.note:
-        console.print(f"[yellow]note:[/yellow] {w.note}")
+        console.print(f"[yellow]note:[/yellow] {markup(w.note)}")
 
 
 def correction(title: str, reason: str, old: list[str], new: list[str], changes: list[str], seals: list[str]) -> None:
     """A recorded correction: what changed in the entry, then what to change on the physical board now (the
     board before the correction against the board after it, every later round re-run), and the new seals."""
-    console.rule(f"[bold]{title}[/bold]")
-    console.print(f"reason: {reason}")
+    console.rule(f"[bold]{markup(title)}[/bold]")
+    console.print(f"reason: {markup(reason)}")
     for line in old:
         if line not in new:
-            console.print(f"  [red]- {line}[/red]")
+            console.print(f"  [red]- {markup(line)}[/red]")
     for line in new:
         if line not in old:
-            console.print(f"  [green]+ {line}[/green]")
+            console.print(f"  [green]+ {markup(line)}[/green]")
     board_changes(changes, *seals)
 
 
 def table_notes(round_no: int, lines, notes, seal: str | None = None) -> None:
     for line, note in zip(lines, notes, strict=False):
-        console.print(f"  ✓ {line}  [dim]— {note}[/dim]")
+        console.print(f"  ✓ {markup(line)}  [dim]— {markup(note)}[/dim]")
     if seal:
         console.print(f"[dim]round {round_no}: table events recorded, seal {seal}[/dim]")
 
@@ -442,14 +492,15 @@ def diagnosis(found, *, json_out: bool = False) -> None:
             }
         )
         return
-    console.print(f"database: {found.where} ({found.backend})", soft_wrap=True, markup=False)
+    console.print(f"database: {plain(found.where)} ({found.backend})", soft_wrap=True, markup=False)
     check = "SQLite integrity check" if found.backend == "sqlite" else "tables and triggers"
     if not found.problems:
         console.print(f"  {check}: ok", markup=False)
     for problem in found.problems:
-        console.print(f"  {problem}", soft_wrap=True, markup=False)
+        console.print(f"  {plain(problem)}", soft_wrap=True, markup=False)
     for g in found.games:
-        console.print(f"  {g.game}: {'ok, ' if g.ok else 'FAILED: '}{g.detail}", soft_wrap=True, markup=False)
+        line = f"  {g.game}: {'ok, ' if g.ok else 'FAILED: '}{g.detail}"
+        console.print(plain(line), soft_wrap=True, markup=False)
     bad = sum(not g.ok for g in found.games)
     verdict = (
         "healthy" if found.ok else "damaged: nothing was changed; restore a copy, or `referee export` what verifies"

@@ -28,6 +28,6 @@ def retract(
         log = OpenGame(store, game)
         before = log.state
         event, target = log.retract(reason)
-    render.console.print(f"retracted event {target.seq}: {describe(target)}")
-    render.console.print(f"reason: {event.data['reason']}")
+    render.console.print(f"retracted event {target.seq}: {render.markup(describe(target))}")
+    render.console.print(f"reason: {render.markup(event.data['reason'])}")
     render.board_changes(board_changes(before, log.state), event.seal)

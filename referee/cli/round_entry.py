@@ -22,11 +22,12 @@ from ..engine import (
 from ..log.game import RoundMoved as RoundMovedError, check_token
 
 
-def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool) -> None:
+def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
     """Enter a round (``sheet``: a file, or the sheet's text itself): read by the game service (one parse, R-27,
     one placement check, the game-over guard), confirmed when asked, recorded by the service; what it did printed."""
     from ..log import OpenGame
     from . import render
+    from .checks import no_tokens_on_purpose
     from .common import read_input
 
     log = OpenGame(store, game)
@@ -35,6 +36,8 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     else:
         log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
         read = log.read_round(enter_round(log.state), round_opt)
+    if read.recorded is None:
+        no_tokens_on_purpose(read.lines, no_tokens, f"game {game!r}, round {read.round}")
     if read.recorded is None and sheet is not None and not yes and not sys.stdin.isatty():
         raise RefereeError(  # a pipe cannot answer the confirmation
             f"game {game!r}, round {read.round}: standard input is not a terminal, so nobody can confirm the "
@@ -48,10 +51,10 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
         done = log.record_sheet(read)
     except RoundMovedError as exc:
         for line in exc.moved:
-            render.console.print(line)
+            render.console.print(render.markup(line))
         raise
     for line in done.moved:
-        render.console.print(line)
+        render.console.print(render.markup(line))
     if done.event is None:
         if json_out:
             render.print_json({"round": done.round, "seal": done.seal, "recorded": False})
@@ -104,7 +107,7 @@ def enter_round(state: GameState) -> str:
             refusals = check_placements(state, [parse_entry(x, state.board) for x in lines]) if lines else []
             if refusals and not shown_missing:  # e.g. a clan one token short: say so once, let it be typed
                 for r in refusals:
-                    render.console.print(f"[red]{r.line(state.round)}[/red]")
+                    render.console.print(f"[red]{render.markup(r.line(state.round))}[/red]")
                 render.console.print("type the missing token(s), or an empty line again to stop here")
                 shown_missing = True
                 continue
@@ -113,11 +116,12 @@ def enter_round(state: GameState) -> str:
         try:
             entry = check_token(state, lines, line)  # the one check of a token as it is entered
         except NotationError as exc:
-            render.console.print(f"[red]{exc}[/red]" + (f"\n  hint: {exc.hint}" if exc.hint else ""))
+            hint = f"\n  hint: {render.markup(exc.hint)}" if exc.hint else ""
+            render.console.print(f"[red]{render.markup(exc)}[/red]{hint}")
             continue
         except EntriesRefused as exc:
             for r in exc.refusals:
-                render.console.print(f"[red]{r.line(state.round)}[/red]")
+                render.console.print(f"[red]{render.markup(r.line(state.round))}[/red]")
             continue
         lines.append(format_entry(entry))
         render.console.print(f"  ✓ {format_entry(entry)}")

@@ -1,5 +1,6 @@
 """Commands that need no stored game: adjudicate (one round from files) and casebook (the conformance cases)."""
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +10,19 @@ from ..engine import RefereeError
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
+
+
+class Game(StrEnum):
+    ALL = "all"
+    BFR = "battle-for-rokugan"
+    CCG = "l5r-ccg"
+    CHAMPIONS = "champions"
+
+
 CASEBOOK = Path(__file__).parent.parent / "data" / "casebook"  # the project's own casebook, shipped as package data
+# The other games' casebooks: a folder of the casebook each, run by its module's load_cases(folder) and
+# run_case(case) (-> the problems found). Battle for Rokugan's cases are the casebook's top-level files.
+GAME_CASEBOOKS = {Game.CCG: "referee.ccg_casebook", Game.CHAMPIONS: "referee.champions_cases"}
 
 
 @commands.command()
@@ -64,33 +77,58 @@ def casebook(
         typer.Argument(help="A directory of casebook TOML files.", show_default="the project's own, shipped with it"),
     ] = CASEBOOK,
     case_filter: Annotated[str | None, typer.Option("--case", "-k", help="Only cases whose id contains this.")] = None,
+    game: Annotated[
+        Game,
+        typer.Option(
+            "--game",
+            help="Which game's cases: Battle for Rokugan's (the directory's *.toml), the card game's (its "
+            "l5r-ccg/ folder), Champions of Rokugan's (its champions/ folder), or all.",
+        ),
+    ] = Game.ALL,
     json_out: JsonOpt = False,
 ) -> None:
     """Run a conformance casebook and report each case (exit 1 when any case fails, or none is selected)."""
-    from ..boarddata import load_board
-    from ..scenario import load_cases, run_case
     from . import render
 
     if not directory.is_dir():
         raise RefereeError(f"{directory}: not a directory of casebook files")
-    everything = load_cases(directory)
-    cases = [c for c in everything if not case_filter or case_filter in str(c.id)]
-    if not cases:
+    import importlib
+
+    runs: list = []  # (case, how to run it)
+    if directory.name in {g.value for g in GAME_CASEBOOKS}:
+        folders = {Game(directory.name): directory}  # one game's own folder, named directly
+    else:
+        folders = {g: directory / g.value for g in GAME_CASEBOOKS if game in (Game.ALL, g)}
+        if game in (Game.ALL, Game.BFR):
+            from ..boarddata import load_board
+            from ..scenario import load_cases, run_case
+
+            board = None
+            for case in load_cases(directory):
+                if board is None:
+                    board = load_board()
+                runs.append((case, lambda c, b=board: run_case(c, b)))
+    for g, folder in folders.items():
+        if folder.is_dir():
+            module = importlib.import_module(GAME_CASEBOOKS[g])
+            runs.extend((case, module.run_case) for case in module.load_cases(folder))
+    everything = len(runs)
+    runs = [(c, run) for c, run in runs if not case_filter or case_filter in str(c.id)]
+    if not runs:
         which = f"no case id contains {case_filter!r}" if case_filter else "no case"
         raise RefereeError(
-            f"{directory}: {which} (of {len(everything)} cases)",
+            f"{directory}: {which} (of {everything} cases)",
             hint="-k selects the cases whose id contains the text; it is case-sensitive",
         )
-    board = load_board()
-    results = [(c, _run_case(run_case, c, board)) for c in cases]
+    results = [(c, _run_case(run, c)) for c, run in runs]
     render.casebook(results, json_out=json_out)
     if any(problems for _, problems in results):
         raise typer.Exit(1)
 
 
-def _run_case(run_case, case, board) -> list[str]:
+def _run_case(run_case, case) -> list[str]:
     """A case whose board or entries the notation refuses fails as a case; the others still run."""
     try:
-        return run_case(case, board)
+        return run_case(case)
     except RefereeError as exc:
         return [f"cannot be run: {exc}"]

@@ -63,12 +63,12 @@ def table_session(
                     _command(session, line, word)
             except GameMoved as moved:
                 for text in moved.lines:
-                    render.console.print(f"[yellow]{text}[/yellow]")
+                    render.console.print(f"[yellow]{render.markup(text)}[/yellow]")
             except (RefereeError, NotationError) as exc:
                 for text in str(exc).splitlines():
-                    render.console.print(f"[red]error: {text}[/red]")
+                    render.console.print(f"[red]error: {render.markup(text)}[/red]")
                 if exc.hint:
-                    render.console.print(f"  hint: {exc.hint}")
+                    render.console.print(f"  hint: {render.markup(exc.hint)}")
 
 
 def _resolve(session: TableSession, word: str) -> None:
@@ -101,7 +101,7 @@ def _command(session: TableSession, line: str, word: str) -> None:
     if word == "help":
         render.console.print(HELP)
     elif word == "undo":
-        render.console.print(session.undo())
+        render.console.print(render.markup(session.undo()))
     elif word == "pending":
         if session.pending:
             render.entry_echo(session.round, [format_entry(e) for e in session.pending])
@@ -120,13 +120,13 @@ def _command(session: TableSession, line: str, word: str) -> None:
             from ..views.board_svg import board_svg
 
             write_output(Path(target), board_svg(session.state))
-            render.console.print(f"picture written to {target}")
+            render.console.print(f"picture written to {render.markup(target)}")
     elif word == "score":
         render.final_score(game_score(session.log.fold))
     elif word == "show":
         render.game_summary(session.log.fold, session.log.events)
     else:
-        render.console.print(session.add(line))
+        render.console.print(render.markup(session.add(line)))
 
 
 def _leave(session: TableSession) -> bool:

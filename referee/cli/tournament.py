@@ -1,12 +1,15 @@
 """`referee tournament ...`: roll call, seating, clans, results from the game logs, standings."""
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from ..shown import plain
+from . import swiss
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()  # the `referee` app adds these commands
@@ -18,6 +21,7 @@ tapp = typer.Typer(  # built when `referee tournament` is named (app.RefereeGrou
 )
 players_app = typer.Typer(help="Register, drop, reinstate and list players.", no_args_is_help=True)
 tapp.add_typer(players_app, name="players")
+tapp.add_typer(swiss.commands, name="swiss")  # `referee tournament swiss ...`: one-against-one Swiss tournaments
 commands.add_typer(tapp, name="tournament")
 
 TidArg = Annotated[str, typer.Argument(help="The tournament's id.", show_default=False)]
@@ -36,15 +40,22 @@ def _json(data) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _say(text: str) -> None:
+    """One line of output: a name, a reason or a title in it shown by ``plain`` (no control reaches the terminal)."""
+    typer.echo(plain(text))
+
+
 def _table(title: str, columns: list[str], rows: list[list]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, show_lines=False)
+    from .render import markup
+
+    table = Table(title=markup(title), show_lines=False)
     for c in columns:
         table.add_column(c)
     for r in rows:
-        table.add_row(*["" if v is None else str(v) for v in r])
+        table.add_row(*["" if v is None else markup(v) for v in r])
     Console(width=max(100, len(columns) * 12)).print(table)
 
 
@@ -124,7 +135,7 @@ def new(
     )
     with open_store(db, create=True) as store:
         create(store, created)
-    typer.echo(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
+    _say(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
 
 
 @tapp.command("list")
@@ -178,7 +189,7 @@ def players_add(
             # name the row: check each row alone against the tournament and the rows before it
             raise TournamentError(f"{csv_file}: {exc}") from None
     for r in regs:
-        typer.echo(f"registered {r['name']} (id {r['id']})" + (f", club {r['club']}" if r["club"] else ""))
+        _say(f"registered {r['name']} (id {r['id']})" + (f", club {r['club']}" if r["club"] else ""))
 
 
 def _record_for_player(db: str | None, tid: str, name: str, event) -> str:
@@ -200,7 +211,7 @@ def players_drop(
     """Drop a player: not seated from now on; they stay in the standings."""
     from ..tournament.model import PlayerDropped
 
-    typer.echo(f"{_record_for_player(db, tid, name, lambda p: PlayerDropped(p, reason))} dropped")
+    _say(f"{_record_for_player(db, tid, name, lambda p: PlayerDropped(p, reason))} dropped")
 
 
 @players_app.command("reinstate")
@@ -213,7 +224,7 @@ def players_reinstate(
     """Reinstate a dropped player: seated again from the next round seated."""
     from ..tournament.model import PlayerReinstated
 
-    typer.echo(f"{_record_for_player(db, tid, name, lambda p: PlayerReinstated(p, reason))} reinstated")
+    _say(f"{_record_for_player(db, tid, name, lambda p: PlayerReinstated(p, reason))} reinstated")
 
 
 @players_app.command("list")
@@ -247,7 +258,7 @@ def apart(
         log = _open(store, tid)
         ids = [log.t.player(n).id for n in names]
         log.record([KeptApart(ids, reason)])
-    typer.echo(f"kept apart: {', '.join(log.t.name(i) for i in ids)}")
+    _say(f"kept apart: {', '.join(log.t.name(i) for i in ids)}")
 
 
 @tapp.command("fix")
@@ -262,7 +273,7 @@ def fix(
     from ..tournament.model import TableFixed
 
     who = _record_for_player(db, tid, name, lambda p: TableFixed(p, table, reason))
-    typer.echo(f"{who} always sits at table {table}")
+    _say(f"{who} always sits at table {table}")
 
 
 # --- roll call and seating ------------------------------------------------------------------------------
@@ -302,7 +313,7 @@ def rollcall(
     counts = {s: sum(1 for v in result.values() if v == s) for s in ("present", "late", "standby", "absent", "dropped")}
     if json_out:
         return _json({"round": round_no, "statuses": {log.t.name(p): s for p, s in result.items()}, "counts": counts})
-    typer.echo(f"round {round_no} roll call: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+    _say(f"round {round_no} roll call: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
 
 
 @tapp.command("seat")
@@ -376,7 +387,7 @@ def _print_seating(tables, round_no, algorithm, cost, sat_out) -> None:
     ]
     _table(f"Round {round_no} seating ({algorithm}, cost {cost})", ["table", "seat", "player", "clan", "game"], rows)
     if sat_out:
-        typer.echo(f"sitting out: {', '.join(sat_out)}")
+        _say(f"sitting out: {', '.join(sat_out)}")
 
 
 @tapp.command("seating")
@@ -460,7 +471,7 @@ def amend(
         tables = [log.t.seatings[round_no].table(tb["table"]) for tb in event.tables]
         create_games(store, log.t, tables)
     for tb in tables:
-        typer.echo(
+        _say(
             f"round {round_no}, table {tb.number}: game {tb.game}: "
             + ", ".join(f"{log.t.name(s.player)} ({s.clan})" for s in tb.seats)
         )
@@ -491,7 +502,7 @@ def call(
     with open_store(db) as store:
         log = _open(store, tid)
         event = call_game(store, log, game, reason, objectives)
-    typer.echo(
+    _say(
         f"game {game} called after round {event.after_round}: "
         + ", ".join(f"{log.t.name(r['player'])} {r['honor']}" for r in event.rows)
     )
@@ -519,13 +530,15 @@ def result(
         for item in honors:
             name, eq, value = item.rpartition("=")
             try:
+                if not re.fullmatch(r"-?[0-9]{1,4}(:[0-9]{1,3}:[0-9]{1,3})?", value.strip()):
+                    raise ValueError  # an honor of 4 digits at most, counts of 3: a typo, not a result
                 parts = [int(x) for x in value.split(":")]
                 if not eq or len(parts) not in (1, 3):
                     raise ValueError
             except ValueError:
                 raise TournamentError(
-                    f"round {round_no}, table {table}: {item!r}: expected NAME=HONOR or "
-                    "NAME=HONOR:TERRITORIES:PROVINCES"
+                    f"round {round_no}, table {table}: {item[:80]!r}: expected NAME=HONOR or "
+                    "NAME=HONOR:TERRITORIES:PROVINCES (honor -9999 to 9999, counts 0 to 999)"
                 ) from None
             parts += [0, 0] if len(parts) == 1 else []
             rows.append(
@@ -536,7 +549,7 @@ def result(
         clans = {s.player: s.clan for s in seat.seats} if seat else {}
         rows = [{**r, "clan": clans.get(r["player"], "")} for r in rows]
         log.record([ResultEntered(round_no, table, reason, rows)])
-    typer.echo(f"round {round_no}, table {table}: result entered by the judge")
+    _say(f"round {round_no}, table {table}: result entered by the judge")
 
 
 @tapp.command("adjust", context_settings={"ignore_unknown_options": True})  # POINTS may be -4 (a penalty)
@@ -560,7 +573,7 @@ def adjust(
     except (ValueError, ZeroDivisionError):
         raise TournamentError(f"adjustment {points!r}: not a number") from None
     who = _record_for_player(db, tid, name, lambda p: PointsAdjusted(p, str(value), reason, round_no))
-    typer.echo(f"{who}: {points} points ({reason})")
+    _say(f"{who}: {points} points ({reason})")
 
 
 @tapp.command("close")
@@ -571,7 +584,7 @@ def close(tid: TidArg, round_no: RoundArg, db: DbOpt = None) -> None:
     with open_store(db) as store:
         log = _open(store, tid)
         accepted = close_round(store, log, round_no)
-    typer.echo(f"round {round_no} closed: {accepted} result(s) accepted from the game logs")
+    _say(f"round {round_no} closed: {accepted} result(s) accepted from the game logs")
 
 
 @tapp.command("status")
@@ -654,30 +667,31 @@ def standings(
         ],
     )
     if data["clans"]:
-        typer.echo(
+        _say(
             "best clan (average points per game): "
             + ", ".join(f"{c['clan']} {c['average_shown']} ({c['games']})" for c in data["clans"])
         )
-    typer.echo("* provisional (round not closed)   c corrected after acceptance")
+    _say("* provisional (round not closed)   c corrected after acceptance")
+    _say(f"organiser's signature: {loaded.signed}")
 
 
 def _print_explain(data) -> None:
-    typer.echo(f"{data['name']} ({data['player']}): rank {data['rank']}{' (shared)' if data['shared'] else ''}")
+    _say(f"{data['name']} ({data['player']}): rank {data['rank']}{' (shared)' if data['shared'] else ''}")
     for g in data["games"]:
-        typer.echo(
+        _say(
             f"  round {g['round']}, table {g['table']} ({g['game']}): {g['clan']}, honor {g['honor']}, place "
             f"{g['place']}, points {g['points_shown']}{'' if g['counted'] else ' (not counted)'}"
             f"{' provisional' if g['provisional'] else ''}{' corrected' if g['corrected'] else ''}"
             f" [{g['source']}]"
         )
     if data["adjustment"] != "0":
-        typer.echo(f"  adjustments: {data['adjustment_shown']}")
-    typer.echo(f"  total: {data['total_shown']}")
+        _say(f"  adjustments: {data['adjustment_shown']}")
+    _say(f"  total: {data['total_shown']}")
     for k, v in data["tiebreaks_shown"].items():
-        typer.echo(f"  {k}: {v}")
-    typer.echo("settings:")
+        _say(f"  {k}: {v}")
+    _say("settings:")
     for line in data["settings"]:
-        typer.echo(f"  - {line}")
+        _say(f"  - {line}")
 
 
 @tapp.command("results")
@@ -737,7 +751,7 @@ def final(
         log = _open(store, tid)
         wishes = _preferences(log.t, preferences) if preferences is not None else {}
         event = seat_final(store, log, size, picks, wishes)
-    typer.echo(
+    _say(
         f"final table: game {event.table['game']}: "
         + ", ".join(f"{log.t.name(s['player'])} ({s['clan']})" for s in event.table["seats"])
     )
@@ -750,12 +764,14 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
     db: DbOpt = None,
 ) -> None:
-    """The tournament's event stream as JSON Lines (lossless, chain included)."""
+    """The tournament's event stream as JSON Lines (lossless, chain included, with the organiser's signatures)."""
     from ..log.records import export_jsonl
+    from ..log.signing import with_signatures
     from ..log.tournaments import read_events
 
     with open_store(db) as store:
-        text = export_jsonl(read_events(store, tid))
+        events = read_events(store, tid)
+        text = with_signatures(store, "tournament", events, export_jsonl(events), "jsonl")
     if output:
         write_output(output, text, f"tournament {tid!r} (jsonl)")
     else:
@@ -766,44 +782,77 @@ def export(
 def import_(
     file: Annotated[Path, typer.Argument(help="A tournament exported as JSON Lines.")], db: DbOpt = None
 ) -> None:
-    """Import a tournament: verified whole before anything is stored."""
+    """Import a tournament: verified whole (its signatures too) before anything is stored."""
+    from ..log.signing import check, refusal, split_record, store_signatures
     from ..log.tournaments import import_log, parse_jsonl
 
-    events = parse_jsonl(read_input(file))
+    text, attached = split_record(read_input(file))
+    events = parse_jsonl(text)
+    checked = check("tournament", events, attached.signatures, key_changes=attached.key_changes)
+    if checked.problem:
+        raise refusal(str(file), checked, attached.lines)
     with open_store(db, create=True) as store:
         t = import_log(store, events)
-    typer.echo(f"tournament {t.id} imported: {len(events)} events")
+        store_signatures(store, attached.signatures)
+    _say(f"tournament {t.id} imported: {len(events)} events")
 
 
 @tapp.command("verify")
 def verify(
     target: Annotated[str, typer.Argument(help="A tournament id, or an exported .jsonl file.")],
+    key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--key",
+            help="Require the organiser's signature by this key: its fingerprint, or a key file (FILE.pub).",
+            show_default=False,
+        ),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Check the chain, every event, every seating's constraints and its recomputed cost; in the database, also
-    every table's game log (chain and engine re-run)."""
+    every table's game log (chain and engine re-run). Every organiser's signature is checked against the key it
+    names; with --key, the seatings and round closes must be signed by that key."""
+    from ..log.signing import check, check_stored, read_keys, refusal, split_record
     from ..log.tournaments import fold, parse_jsonl, read_events, verify as verify_log, verify_games
 
     path = Path(target)
+    keys = read_keys(key) if key else None
     if path.is_file():
-        events = parse_jsonl(read_input(path))
+        text, attached = split_record(read_input(path))
+        events = parse_jsonl(text)
         problems = verify_log(events)
+        checked = check("tournament", events, attached.signatures, key=keys, key_changes=attached.key_changes)
+        sig_lines: list[int] | None = attached.lines
     else:
         with open_store(db) as store:
             events = read_events(store, target)
             problems = verify_log(events)
+            checked = check_stored(store, "tournament", events, keys)
             if not problems:
                 problems = verify_games(store, fold(events))
+        sig_lines = None
+    if not problems and checked.problem:
+        raise refusal(target, checked, sig_lines)
     if json_out:
-        _json({"tournament": events[0].game, "events": len(events), "ok": not problems, "problems": problems})
+        _json(
+            {
+                "tournament": events[0].game,
+                "events": len(events),
+                "ok": not problems,
+                "problems": problems,
+                "signature": checked.status,
+            }
+        )
     elif problems:
         for p in problems:
-            print(f"error: {p}", file=sys.stderr)
+            print(f"error: {plain(p)}", file=sys.stderr)
     else:
-        typer.echo(
+        _say(
             f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked"
             + ("" if path.is_file() else ", every table's game verified")
+            + f"; {checked.status}"
         )
     if problems:
         raise typer.Exit(1)

@@ -20,6 +20,7 @@ import orjson
 
 from ..engine import ROUNDS, canonical_json
 from .events import Event, EventType, LogError
+from .kinds import BATTLE, CCG, champions_status, kind_of
 
 if TYPE_CHECKING:
     from ..engine import FinalScore, GameState
@@ -107,7 +108,15 @@ def game_status(events: Sequence[Event]) -> str:
     """Where a game stands, in a few words: setup, round N of play, provisional, finished with its winner.
 
     Read from the events alone (no engine run), so that listing a tournament's games stays fast; the events
-    taken back by a retraction do not count."""
+    taken back by a retraction do not count. A card game match or a Champions of Rokugan record says where
+    it stands in its own words."""
+    kind = kind_of(events)
+    if kind == CCG:
+        from .ccg import status
+
+        return status(events)
+    if kind != BATTLE:
+        return champions_status(events)
     live: list[Event] = []
     for e in events:
         if e.type == EventType.EVENT_RETRACTED:

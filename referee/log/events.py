@@ -2,9 +2,17 @@
 
     hash = sha256(prev_hash + canonical_json({game, seq, type, payload_version, payload}))
 
-The first event's ``prev_hash`` is ``GENESIS``. A round's seal code is the first 8 hex digits of the
-hash of its ``RoundResolved`` event (``XXXX-XXXX``); because the seal is derived from the hash, the
-``seal`` field itself is left out of what is hashed, and ``check_chain`` checks that it matches.
+The first event's ``prev_hash`` is ``GENESIS``. An event's seal code is the first 80 bits of its hash in
+Crockford's base 32, four groups of four read aloud (``XXXX-XXXX-XXXX-XXXX``, ``format_seal``): finding
+another log whose event has the same seal takes about 2^80 hashes. A ``RoundResolved`` payload carries
+its seal; because the seal is derived from the hash, the ``seal`` field itself is left out of what is
+hashed, and ``check_chain`` checks that it matches.
+
+Version 1 of ``RoundResolved`` and ``EntryCorrected`` (logs written before 80-bit seals) carry the old
+32-bit seal (``XXXX-XXXX``, the first 8 hex digits of the hash: ``legacy_seal``) and their entries in the
+order they were typed; they still verify as written. From version 2 the entries are in the canonical order
+(``ORDERED``: sorted), and a log holding them in any other order is refused: a forger cannot re-order
+a round's tokens to search for a matching hash.
 
 Payloads are stored as written, at the version they were written in; ``Event.data`` upcasts them to
 the current version on read (``UPCASTERS``). The hash always covers the payload as stored.
@@ -50,10 +58,16 @@ class EventType(StrEnum):
     TABLE_EVENTS_CORRECTED = "TableEventsCorrected"
     SETUP_CORRECTED = "SetupCorrected"
     GAME_ENDED = "GameEnded"
+    # the card game's matches (referee/log/ccg.py): a stream of the kind 'l5r-ccg'
+    MATCH_CREATED = "MatchCreated"
+    MATCH_EVENTS_RECORDED = "MatchEventsRecorded"
+    MATCH_EVENTS_CORRECTED = "MatchEventsCorrected"
 
 
-CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType}
+CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType} | {"RoundResolved": 2, "EntryCorrected": 2}
 SEALED = frozenset({EventType.ROUND_RESOLVED.value})  # payloads that carry their own seal code
+ORDERED = frozenset({EventType.ROUND_RESOLVED.value, EventType.ENTRY_CORRECTED.value})  # v2+: entries sorted
+SEAL_BITS = 80
 
 SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload version
     EventType.GAME_CREATED: {
@@ -77,6 +91,19 @@ SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload ver
     EventType.TABLE_EVENTS_CORRECTED: {"round": int, "lines": list, "reason": str, "digests": dict},
     EventType.SETUP_CORRECTED: {"lines": list, "reason": str, "digests": dict},
     EventType.GAME_ENDED: {"scores": dict, "winners": list, "tiebreak": str, "digest": str},
+    EventType.MATCH_CREATED: {
+        "game": str,
+        "kind": str,
+        "players": list,
+        "setup": list,
+        "first": str,
+        "event": str,
+        "table": str,
+        "date": str,
+        "rules_version": str,
+    },
+    EventType.MATCH_EVENTS_RECORDED: {"turn": int, "lines": list, "digest": str},
+    EventType.MATCH_EVENTS_CORRECTED: {"seq": int, "lines": list, "reason": str, "digest": str},
 }
 
 
@@ -110,6 +137,13 @@ def _game_created_v0(p: dict[str, Any]) -> dict[str, Any]:
         "engine_version": str(p.get("engine", "0")),
         "board_version": p.get("board_version", "unversioned"),
     }
+
+
+@upcaster(EventType.ROUND_RESOLVED, 1)
+@upcaster(EventType.ENTRY_CORRECTED, 1)
+def _ordered_v1(p: dict[str, Any]) -> dict[str, Any]:
+    """v1: the same fields; the entries in the order typed, a round's seal of 32 bits (see the module's text)."""
+    return p
 
 
 def upcast(type_: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
@@ -207,16 +241,49 @@ class Event:
         }
 
 
+SEAL_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I L O U to misread
+_SEAL_TYPED = str.maketrans({"O": "0", "I": "1", "L": "1"})
+
+
 def format_seal(hash_: str) -> str:
+    """The seal of an event: the first 80 bits of its hash, 16 characters of Crockford's base 32 in four
+    groups of four (``7Q2M-K9XD-0B4T-HRVE``)."""
+    bits = int(hash_[: SEAL_BITS // 4], 16)
+    chars = "".join(SEAL_ALPHABET[(bits >> shift) & 31] for shift in range(SEAL_BITS - 5, -1, -5))
+    return "-".join(chars[i : i + 4] for i in range(0, len(chars), 4))
+
+
+def legacy_seal(hash_: str) -> str:
+    """The 32-bit seal of logs written before 80-bit seals: the first 8 hex digits (``XXXX-XXXX``)."""
     code = hash_[:8].upper()
     return f"{code[:4]}-{code[4:]}"
 
 
+def stored_seal(type_: str, version: int, hash_: str) -> str:
+    """The seal a sealed payload carries: 32 bits in version 1, 80 bits after."""
+    return legacy_seal(hash_) if version < 2 else format_seal(hash_)
+
+
+def typed_seal(typed: str) -> str:
+    """A seal as someone typed or read it, in its printed form: any case, spaces or dashes, ``O`` for ``0``,
+    ``I``/``L`` for ``1``; an old 32-bit seal (8 hex digits) as ``XXXX-XXXX``. Anything else is returned
+    squeezed and in capitals (it matches no event)."""
+    squeezed = "".join(typed.split()).replace("-", "").upper()
+    if len(squeezed) == 8 and all(c in "0123456789ABCDEF" for c in squeezed):
+        return f"{squeezed[:4]}-{squeezed[4:]}"
+    squeezed = squeezed.translate(_SEAL_TYPED)
+    if len(squeezed) == SEAL_BITS // 5 and all(c in SEAL_ALPHABET for c in squeezed):
+        return "-".join(squeezed[i : i + 4] for i in range(0, len(squeezed), 4))
+    return squeezed
+
+
+def is_legacy_seal(seal: str) -> bool:
+    return len(seal) == 9 and seal[4] == "-"
+
+
 def normal_seal(text: str) -> str:
-    """A seal as a player notes it (any letter case, with or without its dash or spaces: ``5b187e61``,
-    ``5B18 7E61``) in its printed form ``5B18-7E61``; text that is no seal comes back upper-cased."""
-    code = "".join(text.split()).replace("-", "").upper()
-    return format_seal(code) if len(code) == 8 else text.strip().upper()
+    """A seal as a player notes it, in its printed form (``typed_seal``)."""
+    return typed_seal(text)
 
 
 def hashed_payload(type_: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +340,7 @@ def chain(
     version = CURRENT_VERSION[type_] if version is None else version
     digest = event_hash(prev, game, seq, str(type_), version, payload)
     if type_ in SEALED:
-        payload = {**payload, "seal": format_seal(digest)}
+        payload = {**payload, "seal": stored_seal(str(type_), version, digest)}
     return Event(game, seq, str(type_), version, payload, prev, digest, recorded_at)
 
 
@@ -380,6 +447,7 @@ class Problem(StrEnum):
     FOREIGN = "foreign event"
     UNREADABLE = "unreadable event"
     ENGINE = "engine disagreement"
+    ORDER = "entries out of order"
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,9 +501,22 @@ def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, ga
         )
     if not e.hash_matches():
         return bad(Problem.EDITED, f"its {e.type} content no longer matches its recorded hash")
-    if e.type in SEALED and e.payload.get("seal") != e.seal:
-        return bad(Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {e.seal}")
+    if e.type in SEALED and e.payload.get("seal") != (want := stored_seal(e.type, e.payload_version, e.hash)):
+        return bad(Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {want}")
+    if e.type in ORDERED and e.payload_version >= 2 and not in_canonical_order(e.payload.get("entries")):
+        return bad(
+            Problem.ORDER,
+            "its entries are not in the canonical order (sorted): the referee never writes them so, "
+            "and a different order is how a forged log searches for a matching seal",
+        )
     return None
+
+
+def in_canonical_order(entries: Any) -> bool:
+    """Whether a round's entries are in the order the referee records them (sorted)."""
+    return not isinstance(entries, list) or all(
+        isinstance(a, str) and isinstance(b, str) and a <= b for a, b in zip(entries, entries[1:], strict=False)
+    )
 
 
 ENDED = "the game has ended (p.10): only a correction may follow"  # the one message, wherever it is refused

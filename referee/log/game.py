@@ -204,6 +204,10 @@ class OpenGame:
             self.reload()
             raise
         self.events += recorded
+        if self.fold.ended or any(e.type == ev.EventType.GAME_ENDED for e in self.events):
+            from .signing import sign_game  # a game closed once: its closing and every later event signed
+
+            sign_game(self.store, self.game, recorded)
         return recorded[0]
 
     @property
@@ -245,6 +249,8 @@ class OpenGame:
 
     def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
         payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
+        if not payload["lines"]:  # an empty file or a closed input records nothing (as an empty round sheet)
+            raise LogError(f"game {self.game!r}: the setup file holds no facts; nothing recorded")
         return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
 
     def check_setup(self) -> None:
@@ -312,6 +318,7 @@ class OpenGame:
         """The next round with these entries: the game open, the setup complete, the placements checked once
         (R-08: every refused entry at once) and the round resolved on the fold; nothing recorded."""
         self.check_round(round)
+        entries = sorted(entries, key=format_entry)  # the canonical order every round is recorded in (ORDERED)
         state = self.state
         refusals = check_placements(begin_round(state), entries)
         if refusals:

@@ -29,7 +29,9 @@
   record's result: a record without it was cut, or the game is not over (``--allow-incomplete``).
 
   Importing a record re-runs it with the engine (digests are recomputed) and checks every seal it
-  carries; a section without a seal is accepted as written (hand-written records).
+  carries; a section without a seal is accepted as written (hand-written records), and `verify` says how
+  many sections carried no seal. A record written before 80-bit seals carries 32-bit ones (``XXXX-XXXX``):
+  its rounds are re-run in the order written, as they were recorded (``events.ORDERED``).
 
 Import verifies before it stores anything: a damaged file is refused with its line number and the
 reason, and the database is left unchanged.
@@ -59,6 +61,7 @@ from ..engine import (
     state_digest,
     strip_comment,
 )
+from ..shown import CONTROL
 from . import events as ev
 from .amend import setup_board, to_retract
 from .ending import check_complete, game_ended_payload, game_score, result_line
@@ -67,12 +70,14 @@ from .replay import Fold, ReplayError, round_outcome, verify
 from .storage import Store
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
-HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+# possessive: a header's text matched in memory linear in its length (a repeated group of one character
+# each kept about 170 bytes a character for backtracking)
+HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]++|\\.)*+)"\]\s*$')
 SECTION = re.compile(
     r"^==\s*(?P<what>setup|sealed\s+objective|objective|end|table\s+round\s+(?P<table>\d+)|round\s+(?P<round>\d+)"
     r"|correction\s+of\s+round\s+(?P<corrected>\d+)(?P<tables>\s+table\s+events)?|correction\s+of\s+setup"
     r"|retraction\s+of\s+event\s+(?P<retracted>\d+))\s*"
-    r"(?:\(\s*seal\s+(?P<seal>[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4})\s*\))?\s*$",
+    r"(?:\(\s*seal\s+(?P<seal>[0-9A-Za-z]{4}(?:-[0-9A-Za-z]{4}){1,3})\s*\))?\s*$",
     re.IGNORECASE,
 )
 REASONED = ("correction", "correction-table", "correction-setup", "retraction")
@@ -113,6 +118,12 @@ def parse_jsonl(text: str) -> tuple[list[Event], list[int]]:
             continue
         try:
             raw = json.loads(line)
+            line.encode("utf-8")  # a lone surrogate written as an escape is no text: nothing could store it
+            json.dumps(raw, ensure_ascii=False).encode("utf-8")
+        except RecursionError:
+            raise RecordError("nested too deeply to be an event", n) from None
+        except UnicodeEncodeError:
+            raise RecordError("holds a lone surrogate (\\ud800-\\udfff): not text", n) from None
         except ValueError as exc:
             raise RecordError(f"not a JSON object ({getattr(exc, 'msg', exc)})", n) from None
         events.append(_event_from(raw, n))
@@ -134,11 +145,11 @@ def _event_from(raw: Any, n: int) -> Event:
 
 
 # --- the plain-text game record ---------------------------------------------------------------------
-LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # what str.splitlines splits on
-
-
 def _no_breaks(text: str) -> str:
-    return LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """``text`` on one line, and with nothing a terminal or a viewer would act on: every line break (what
+    str.splitlines splits on), control or bidirectional character (``shown.CONTROL``) written ``\\uXXXX``,
+    read back by ``_unquote_header`` (a reason by JSON)."""
+    return CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _quote(value: str) -> str:
@@ -260,7 +271,7 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
             if kind == "correction":
                 kind += "-table" if m.group("tables") else "" if m.group("corrected") else "-setup"
             number = m.group("table") or m.group("round") or m.group("corrected") or m.group("retracted") or 0
-            sections.append(_Section(kind, int(number), (m.group("seal") or "").upper() or None, n))
+            sections.append(_Section(kind, int(number), ev.typed_seal(m.group("seal")) if m.group("seal") else None, n))
         elif sections and sections[-1].kind in REASONED and line.startswith("reason:") and not sections[-1].lines:
             sections[-1].lines.append((n, line))
         elif sections and strip_comment(line):
@@ -268,11 +279,16 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         elif not sections and line.startswith("["):
             h = HEADER.match(line)
             if not h:
-                raise RecordError(f'not a header: expected [Name "value"], got {line!r}', n)
+                raise RecordError(f'not a header: expected [Name "value"], got {_cut(line)}', n)
             headers[h.group(1)] = (_unquote_header(h.group(2)), n)
         elif strip_comment(line):
-            raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {line!r}", n)
+            raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {_cut(line)}", n)
     return headers, sections
+
+
+def _cut(line: str, most: int = 80) -> str:
+    """A line quoted in an error: its first ``most`` characters (a line may be megabytes long)."""
+    return repr(line) if len(line) <= most else f"{line[:most]!r}... ({len(line)} characters)"
 
 
 def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
@@ -321,11 +337,17 @@ def parse_text(text: str, board: Board | None = None) -> tuple[list[Event], list
     lines: list[int] = []
     for sec, (type_, payload) in _payloads(fold, sections, created, n):
         e = ev.chain(game, events[-1] if events else None, type_, payload)
+        if sec and sec.seal and not _sealed_by(e, sec.seal) and type_ in ev.ORDERED:
+            # a round recorded before the canonical order (payload version 1): re-run as written
+            _, old = _section_payload(fold, sec, ordered=False)
+            first = e
+            e = ev.chain(game, events[-1] if events else None, type_, old, version=1)
+            e = e if _sealed_by(e, sec.seal) else first
         try:
             fold.apply(e)
         except ReplayError as exc:
             raise RecordError(*_in_file(exc.problem, sec, n)) from None
-        if sec and sec.seal and sec.seal != e.seal:
+        if sec and sec.seal and not _sealed_by(e, sec.seal):
             raise RecordError(
                 f"{sec.kind} {sec.round or ''}".rstrip() + f": the record's seal {sec.seal} is not "
                 f"the re-run's {e.seal} (the record was altered, or this engine differs)",
@@ -362,7 +384,12 @@ def _payloads(fold: Fold, sections: list[_Section], created: dict, n: int):
             raise RecordError(str(exc), sec.lineno) from None
 
 
-def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
+def _sealed_by(e: Event, seal: str) -> bool:
+    """Whether a record's seal is the event's: its 80-bit seal, or the 32-bit one of records written before."""
+    return seal == (ev.legacy_seal(e.hash) if ev.is_legacy_seal(seal) else e.seal)
+
+
+def _section_payload(fold: Fold, sec: _Section, *, ordered: bool = True) -> tuple[str, dict[str, Any]]:
     board = fold.board
     if sec.kind == "setup":
         lines = [format_board_fact(parse_board_line(line, board, n)) for n, line in sec.lines]
@@ -371,7 +398,7 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         if sec.round != fold.state.round:
             raise RecordError(f"round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
         entries = [format_entry(parse_entry(line, board, n)) for n, line in sec.lines]
-        canonical, state, report = round_outcome(fold, entries)
+        canonical, state, report = round_outcome(fold, entries, ordered=ordered)
         return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, canonical, state_digest(state))
     if sec.kind in ("sealed", "objective"):
         return _objective_payload(sec)
@@ -422,8 +449,19 @@ def _section_payload(fold: Fold, sec: _Section) -> tuple[str, dict[str, Any]]:
         digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
         return EventType.SETUP_CORRECTED, ev.setup_corrected(facts, str(reason), digests)
     corrected = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
+    corrected = tuple(sorted(corrected)) if ordered else corrected
     digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, corrected)}
     return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, str(reason), digests)
+
+
+def unsealed_sections(text: str) -> tuple[int, int]:
+    """How many of a game record's sections carry no seal, of how many: what `verify` says it could not check
+    ((0, 0) for a JSON Lines log: each of its events carries its hash)."""
+    first = next((line.strip() for line in text.splitlines() if strip_comment(line)), "")
+    if first.startswith("{"):
+        return 0, 0
+    _, sections = _read_text(text)
+    return sum(sec.seal is None for sec in sections), len(sections)
 
 
 OBJECTIVE_LINE = re.compile(

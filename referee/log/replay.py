@@ -22,6 +22,7 @@ from ..boarddata import load_board
 from ..engine import (
     ROUNDS,
     Board,
+    BoardFact,
     Clan,
     Entry,
     GameState,
@@ -49,6 +50,7 @@ from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
 from .events import ENDED, OVER, Divergence, Event, EventFormatError, EventType, Problem, ReplayError, check_link
+from .kinds import CREATING
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:
@@ -122,9 +124,12 @@ def parsed_entries(entries: str | Iterable[str | Entry], board: Board) -> list[E
     )
 
 
-def canonical_lines(entries: str | Iterable[str | Entry], board: Board) -> tuple[str, ...]:
-    """Round entries as canonical notation lines, from a round sheet, lines or parsed entries."""
-    return tuple(format_entry(e) for e in parsed_entries(entries, board))
+def canonical_lines(entries: str | Iterable[str | Entry], board: Board, *, ordered: bool = True) -> tuple[str, ...]:
+    """Round entries as canonical notation lines, from a round sheet, lines or parsed entries: sorted, the
+    order every round is recorded in (``events.ORDERED``); ``ordered=False`` keeps the order given (a record
+    written before that order, re-run as it was written)."""
+    lines = tuple(format_entry(e) for e in parsed_entries(entries, board))
+    return tuple(sorted(lines)) if ordered else lines
 
 
 def canonical_setup(lines: str | Iterable[str], board: Board) -> tuple[str, ...]:
@@ -205,13 +210,23 @@ class Fold:
         if self.start is None:
             raise ReplayError("the log has no GameCreated event")
         state = self._current
-        shown = {c: o for c, o in self.revealed.items() if o}  # "": declared not met, nothing to score
-        return state.with_(objectives={**state.objectives, **shown}) if shown else state
+        if not self.revealed:
+            return state
+        # a sealed objective is the one revealed, or none: "" (declared not met, R-28) scores nothing, finally
+        objectives = {c: o for c, o in state.objectives.items() if c not in self.seals}
+        objectives |= {c: o for c, o in self.revealed.items() if o}
+        return state.with_(objectives=objectives)
 
     def apply(self, event: Event, outcome: tuple | None = None) -> RoundReport | None:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
         event's effect, already computed on this fold so that it is not computed twice: ``(state,
         report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
+        if event.type in CREATING:  # another kind of record: its own commands read it
+            raise ReplayError(
+                f"a Champions of Rokugan record ({CREATING[event.type]}): "
+                "`referee champions show|replay|verify|export` read it",
+                seq=event.seq,
+            )
         data = event.data
         try:
             if self.ended and event.type not in CORRECTIONS:
@@ -260,6 +275,8 @@ class Fold:
             self._created(data)
             return None
         if self.header is None:
+            if type_ == EventType.MATCH_CREATED:  # a stream of another kind: the card game's (referee/log/ccg.py)
+                raise ReplayError("a card game match, not a Battle for Rokugan game: see `referee ccg --help`")
             raise ReplayError(f"{type_} before the game was created")
         if type_ == EventType.SETUP_RECORDED:
             self._setup(data["lines"])
@@ -282,6 +299,8 @@ class Fold:
             report = self._setup_corrected(tuple(data["lines"]))
         else:
             table = type_ == EventType.TABLE_EVENTS_CORRECTED
+            if table:
+                self.unsealed_only(data["lines"])
             rounds = (
                 self.rerun(data["round"], table=tuple(data["lines"]))
                 if table
@@ -323,6 +342,7 @@ class Fold:
         self.ended = True
 
     def _setup_corrected(self, lines: tuple[str, ...]) -> RoundReport | None:
+        self.unsealed_only(lines, setup=True)
         start = amend.setup_board(self, lines)
         rounds = self.rerun(1, start=start) if self.rounds else []
         if self.pending:  # checked before anything changes: a refused correction leaves the fold as it was
@@ -337,8 +357,30 @@ class Fold:
         self._reapply_pending()
         return self.rounds[0].report if self.rounds else None
 
+    def unsealed_only(self, lines: Iterable[str], *, setup: bool = False) -> None:
+        """Refuse a table event or setup fact that sets the objective of a clan whose objective is sealed: a
+        sealed objective is set only by its reveal, and a declared "not met" is final (R-28)."""
+        from ..engine import parse_table_event
+
+        if not self.seals:
+            return
+        for n, line in enumerate(lines, 1):
+            fact: BoardFact | None
+            if setup:
+                fact = parse_board_line(line, self.board, n)
+            else:
+                event = parse_table_event(line, self.board, n)
+                found = getattr(event, "fact", None)  # a fact entered as a table event
+                fact = found if isinstance(found, BoardFact) else None
+            if fact is not None and fact.kind == "objective" and fact.clan in self.seals:
+                raise ReplayError(
+                    f"line {n}: {line!r}: {fact.clan}'s objective is sealed: it is set only by its reveal "
+                    f"(`referee reveal`), and a declared not met is final (R-28)"
+                )
+
     def _table(self, round_no: int, lines: list[str], outcome: tuple[GameState, list[str]] | None) -> None:
         """Table events of the round under way (R-22): applied now, re-applied when a round is re-run."""
+        self.unsealed_only(lines)
         base = self._current
         track = base.round
         if track > ROUNDS:
@@ -357,7 +399,7 @@ class Fold:
         seat = self._seat(clan)
         if self.rounds:
             raise ReplayError(f"{seat}: objectives are sealed at setup, before round 1")
-        if seat in self.seals or seat in self._created_game[1].objectives:
+        if seat in self.seals or seat in self._created_game[1].objectives or seat in self._current.objectives:
             raise ReplayError(f"{seat} already has its objective")
         return seat
 
@@ -730,11 +772,15 @@ def corrections(events: Iterable[Event], board: Board | None = None) -> list[Cor
 
 
 # --- what commands record (the store appends these payloads) ------------------------------------------
-def round_outcome(fold: Fold, entries: str | Iterable[str | Entry]) -> tuple[tuple[str, ...], GameState, RoundReport]:
+def round_outcome(
+    fold: Fold, entries: str | Iterable[str | Entry], *, ordered: bool = True
+) -> tuple[tuple[str, ...], GameState, RoundReport]:
     """The next round played on the fold's board: canonical lines, new state, report (raises if refused)."""
     closed = fold.closed()
     if closed is not None:
         raise ReplayError(closed)
     parsed = parsed_entries(entries, fold.board)  # read once
+    if ordered:  # the canonical order (``events.ORDERED``): recorded, reported and replayed alike
+        parsed = sorted(parsed, key=format_entry)
     after, report = play_round(fold.state, parsed)
     return tuple(map(format_entry, parsed)), after, report

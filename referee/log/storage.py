@@ -67,6 +67,7 @@ from sqlmodel import SQLModel
 
 from . import append_only, events as ev
 from .events import Event, LogError
+from .storage_errors import on_connect, storage_hint
 
 DEFAULT_DB = Path("saves") / "referee.db"
 ENV_DB = "REFEREE_DB"
@@ -304,7 +305,7 @@ class Store:
             connect_args={"timeout": _lock_timeout(), "check_same_thread": False},
             **({"poolclass": StaticPool} if memory else {}),
         )
-        sa_event.listen(engine, "connect", lambda conn, _: conn.execute("PRAGMA foreign_keys=ON"))
+        sa_event.listen(engine, "connect", on_connect)
         return engine
 
     def _sqlite_file(self, path: Path) -> None:
@@ -352,7 +353,7 @@ class Store:
                     reason = str(getattr(exc, "orig", exc)).splitlines()[0]
                     raise StoreError(
                         f"{self.where}: cannot use this database ({reason})",
-                        hint="is it a referee database? --db or REFEREE_DB selects another",
+                        hint=storage_hint(reason),
                     ) from None
                 time.sleep(0.05 * attempt)
         if self.is_sqlite:  # triggers dropped by hand come back on the next open
@@ -481,7 +482,7 @@ class Store:
                 raise StoreError(f"{self.where} is damaged ({reason})", hint=DOCTOR_HINT) from None
             raise StoreError(
                 f"{self.where}: cannot use this database ({reason})",
-                hint="is it a referee database? --db or REFEREE_DB selects another",
+                hint=storage_hint(reason),
             ) from None
 
     def close(self) -> None:
@@ -662,6 +663,7 @@ class Store:
 # log/venue.py create them on first use.
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
 VENUE_TABLES = frozenset({"venue_notice"})
+SIGNING_TABLES = frozenset({"organiser_key_event", "record_signature"})  # log/signing.py
 ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (log/entry.py)
 
 
@@ -670,6 +672,7 @@ def is_referee_table(name: str) -> bool:
         name in {t.name for t in TABLES}
         or name in TOURNAMENT_TABLES
         or name in VENUE_TABLES
+        or name in SIGNING_TABLES
         or name in ENTRY_TABLES
         or name.startswith("sqlite_")  # sqlite_sequence, sqlite_stat1...
     )

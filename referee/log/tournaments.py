@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..tournament.model import Tournament, TournamentError, event_of, payload_of
+from ..tournament.model import SIGNED_EVENTS, Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded, rows_from_scores
 from . import Event, Fold, Store, check_chain, new_game, verify as verify_game
 from .events import chain as chain_event
@@ -96,6 +96,10 @@ class OpenTournament:
         out = self.store.append(self.tid, payloads, self.events[-1], family=TOURNAMENTS) if payloads else []
         self.events += out
         self.t = trial
+        if any(e.type in SIGNED_EVENTS for e in out):  # a seating, a round's close: signed when the key is at hand
+            from .signing import sign_points
+
+            sign_points(self.store, "tournament", self.tid, out)
         return out
 
 
@@ -150,7 +154,9 @@ def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
             live[g] = LiveGame(g, head[g], 5, True, 0)
         else:
             live[g] = live_game(g, store.events(g))
-    return Loaded(t, live)
+    from .signing import check_stored  # the pages, sheets and standings say who signed the record
+
+    return Loaded(t, live, check_stored(store, "tournament", read_events(store, tid), None).status)
 
 
 # --- export, import, verify -------------------------------------------------------------------------------

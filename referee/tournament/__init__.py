@@ -7,4 +7,5 @@ other than a ``random.Random(seed)`` instance handed in).
     standings results per table, standings and tie-breaks, with their explanation
     views     the read side: plain data for each view (standings, seating, table status, a player's page)
     exports   CSV and JSON rows, the printable seating sheet
+    swiss     one-against-one Swiss rounds (the card game): pairing, results, standings, the cut
 """

@@ -8,6 +8,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from ..shown import csv_cell, plain
 from .scoring import Finish, places, show, table_points
 from .standings import Loaded, results
 from .views import seating_by_player, seating_by_table, standings_view
@@ -34,11 +35,12 @@ RESULT_COLUMNS = (
 
 
 def to_csv(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
+    """Every CSV the referee writes: each cell through ``csv_cell`` (no cell a spreadsheet runs as a formula)."""
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in columns})
+        w.writerow({k: ("" if r.get(k) is None else csv_cell(r.get(k))) for k in columns})
     return out.getvalue()
 
 
@@ -120,14 +122,14 @@ def seating_sheet(loaded: Loaded, round_no: int) -> str:
     """The printable seating of a round: each table with its seats, then every player by name."""
     t = loaded.tournament
     width = 78
-    lines = [f"{t.created.name}".center(width), f"Round {round_no}: seating".center(width), ""]
+    lines = [plain(t.created.name).center(width), f"Round {round_no}: seating".center(width), ""]
     for tb in seating_by_table(loaded, round_no):
-        lines.append(f"Table {tb['table']}    game {tb['game']}")
+        lines.append(f"Table {tb['table']}    game {plain(tb['game'])}")
         for s in tb["seats"]:
-            lines.append(f"  seat {s['seat']}  {s['clan']:<10} {s['name']}")
+            lines.append(f"  seat {s['seat']}  {s['clan']:<10} {plain(s['name'])}")
         lines.append("")
     lines += ["-" * width, "Find your table".center(width), ""]
     for p in seating_by_player(loaded, round_no):
         where = f"table {p['table']:>3}  seat {p['seat']}  {p['clan']}" if p["table"] else "sitting out this round"
-        lines.append(f"  {p['name'][:40]:<42}{where}")
+        lines.append(f"  {plain(p['name'])[:40]:<42}{where}")
     return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -19,9 +19,31 @@ def registration(name: str, club: str, pid: str) -> dict[str, Any]:
     return {"id": pid.strip() or slug(name), "name": name, "club": club.strip(), "explicit_id": bool(pid.strip())}
 
 
-def _rows(text: str) -> tuple[list[str], Any]:
+def _rows(text: str, where: str = "the file") -> tuple[list[str], Any]:
     reader = csv.DictReader(io.StringIO(text))
-    return [f.strip().lower() for f in (reader.fieldnames or [])], reader
+    try:
+        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    except csv.Error as exc:
+        raise TournamentError(f"{where}: row 1: not a CSV row ({exc})") from None
+    return fields, _checked(reader, where)
+
+
+def _checked(reader: csv.DictReader, where: str) -> Any:
+    """The rows of every CSV read here, each refused in one line when the csv module refuses it (a field over its
+    128 KiB, a NUL byte) or when a field holds a line break: an unterminated quote swallows the rows after it."""
+    while True:
+        try:
+            raw = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise TournamentError(f"{where}: row {reader.line_num}: not a CSV row ({exc})") from None
+        if any(isinstance(v, str) and ("\n" in v or "\r" in v) for v in raw.values()):
+            raise TournamentError(
+                f'{where}: row {reader.line_num}: a field holds a line break: an unterminated quote (") swallows '
+                "the rows after it"
+            )
+        yield raw
 
 
 def _row(raw: dict) -> dict[str, str]:
@@ -30,7 +52,7 @@ def _row(raw: dict) -> dict[str, str]:
 
 def players_csv(t: Tournament, text: str, where: str) -> list[dict[str, Any]]:
     """The players of a CSV with name[,club][,id], each checked as the tournament would register it."""
-    fields, reader = _rows(text)
+    fields, reader = _rows(text, where)
     if "name" not in fields:
         raise TournamentError(f"{where}: row 1: the header must name a 'name' column (and optionally club, id)")
     unknown = [f for f in fields if f not in ("name", "club", "id")]
@@ -63,7 +85,7 @@ def players_csv(t: Tournament, text: str, where: str) -> list[dict[str, Any]]:
 
 def seating_csv_rows(text: str, where: str) -> list[tuple[int, int, str, str]]:
     """A seating made by hand: table,seat,player,clan rows."""
-    fields, reader = _rows(text)
+    fields, reader = _rows(text, where)
     if not {"table", "seat", "player", "clan"} <= set(fields):
         raise TournamentError(f"{where}: row 1: the header must be table,seat,player,clan")
     rows = []
@@ -78,7 +100,7 @@ def seating_csv_rows(text: str, where: str) -> list[tuple[int, int, str, str]]:
 
 def preferences_csv(t: Tournament, text: str, where: str) -> dict[str, list[str]]:
     """Clan preferences: player,clans rows (clans separated by ';', the first preferred)."""
-    fields, reader = _rows(text)
+    fields, reader = _rows(text, where)
     if not {"player", "clans"} <= set(fields):
         raise TournamentError(f"{where}: row 1: the header must be player,clans")
     out = {}

@@ -203,12 +203,19 @@ EVENT_CLASSES = {
 }
 
 
+# What the organiser signs in a tournament's record (referee/log/signing.py): each round's seating, its
+# amendments, the final table's seating, and each round's close (the last one closes the final standings).
+SIGNED_EVENTS = frozenset({"RoundSeated", "SeatingAmended", "RoundClosed", "FinalTableSeated"})
+
+
 def payload_of(event: Any) -> tuple[str, dict[str, Any]]:
     return type(event).__name__, asdict(event)
 
 
 def event_of(type_: str, payload: dict[str, Any]) -> Any:
     cls = EVENT_CLASSES.get(type_)
+    if cls is None and type_ == "SwissCreated":  # a stream of the other format (swiss_desk.py)
+        raise TournamentError("a Swiss tournament, not one seated at tables", hint="referee tournament swiss --help")
     if cls is None:
         raise TournamentError(f"unknown tournament event type {type_!r}")
     names = {f.name for f in fields(cls)}

@@ -59,6 +59,7 @@ class Loaded:
 
     tournament: Tournament
     live: dict[str, LiveGame] = field(default_factory=dict)
+    signed: str = ""  # the organiser's signature over the tournament's record, as `tournament verify` states it
 
 
 @dataclass(frozen=True)

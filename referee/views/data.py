@@ -42,7 +42,7 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
         {
             "game": g.game,
             "state": (status or {}).get(g.game, ""),
-            "clans": g.header.get("clans"),
+            "clans": g.header.get("clans") or g.header.get("players"),  # a card game match: its players
             "event": g.header.get("event", ""),
             "table": g.header.get("table", ""),
             "events": g.events,
@@ -223,15 +223,18 @@ def verify_data(
     *,
     status: str = "",
     sealed: Event | None = None,
+    notes: Sequence[str] = (),
     superseded: Event | None = None,
 ) -> dict[str, Any]:
     """`referee verify --json`: the chain and every digest checked, the first divergence, the seal asked for
-    (and the later event that superseded it, if any)."""
+    (and the later event that superseded it, if any), and what was not checked (``notes``: no seal given,
+    sections without a seal, a 32-bit seal)."""
     return {
         "target": target,
         "events": len(events),
         "ok": found is None,
         "status": status,
+        "notes": list(notes),
         "seal": None
         if sealed is None
         else {

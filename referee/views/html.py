@@ -29,10 +29,10 @@ def render(template: str, **context) -> str:
     return environment().get_template(template).render(**context)
 
 
-def game_record(events: Sequence) -> str:
+def game_record(events: Sequence, signed: str = "") -> str:
     """The whole game as one self-contained HTML file: no script, no request to any other address, every
     round's board with its tokens, its report and seal, the final honor and the result line; printable
-    on A4, one round a page."""
+    on A4, one round a page. ``signed``: the organiser's signature, as `verify` states it."""
     from .game import game_page
 
-    return render("record.html", g=game_page(events, pictures="all"), web=False)
+    return render("record.html", g=game_page(events, pictures="all"), web=False, signed=signed)

@@ -74,6 +74,7 @@ def tournament_page(loaded, venue) -> dict[str, Any]:
         "announcements": [text for _, text in venue.announcements],
         "provisional": any("*" in c["text"] for r in rows for c in r["cells"]),
         **_points_race(loaded, counted),
+        "signed": loaded.signed,
     }
 
 

@@ -46,6 +46,14 @@ def round_picture(game: str, round_no: str, read: Read):
 
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, read: Read):
+    from ..log.ccg import is_match
+
+    matched = read.events_of(game)
+    if is_match(matched):  # a card game match: its own page
+        from ..views.ccg import match_page
+
+        m = read.cache.get(("match", game, len(matched), matched[-1].hash), lambda: match_page(matched))
+        return html("match.html", m=m, heads_url=f"/api/games/{game}/head", etag=read.head(matched))
     events, _, _, g = read.game_page(game)
     at = read.table_of(game) if g.get("table") else None
     return respond(site.game(g, at), heads_url=f"/api/games/{game}/head", etag=read.head(events))

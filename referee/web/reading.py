@@ -75,6 +75,7 @@ class Reader:
         """The games of tournament rounds whose seating is not posted (``tournament.posting``)."""
         from ..log import tournaments as tlog, venue as venue_log
         from ..tournament import posting
+        from ..tournament.swiss_desk import is_swiss
 
         listed = self.tournaments()
         if not listed:
@@ -84,7 +85,10 @@ class Reader:
         def compute() -> frozenset[str]:
             out: set[str] = set()
             for t in listed:
-                tour = tlog.fold(tlog.read_events(self.store, t["tournament"]))
+                events = tlog.read_events(self.store, t["tournament"])
+                if is_swiss(events[0].type):  # a Swiss tournament creates no game: nothing to hide
+                    continue
+                tour = tlog.fold(events)
                 out |= posting.unposted_games(tour, venue_log.read(self.store, t["tournament"]).posted)
             return frozenset(out)
 
@@ -135,9 +139,30 @@ class Reader:
 
         return tlog.list_tournaments(self.store) if has_tournaments(self.store) else []
 
+    def swiss_of(self, tid: str) -> tuple[dict[str, Any], str] | None:
+        """A Swiss tournament's page data and tag (None: the id is not a Swiss tournament here)."""
+        from ..log import tournaments as tlog
+        from ..tournament.model import TOURNAMENT_ID
+        from ..tournament.swiss_desk import is_swiss
+
+        if not TOURNAMENT_ID.fullmatch(tid or "") or not has_tournaments(self.store):
+            return None
+        try:
+            events = tlog.read_events(self.store, tid)
+        except tlog.UnknownTournament:
+            return None
+        if not is_swiss(events[0].type):
+            return None
+        from ..log.swiss import fold as swiss_fold
+        from ..views.ccg import swiss_page
+
+        key = ("swiss", tid, len(events), events[-1].hash)
+        return self.cache.get(key, lambda: swiss_page(swiss_fold(events))), etag_of([tid, len(events), events[-1].hash])
+
     def tournament_of(self, tid: str):
         from ..log import tournaments as tlog, venue as venue_log
         from ..tournament.model import TOURNAMENT_ID
+        from ..tournament.swiss_desk import is_swiss
 
         if not TOURNAMENT_ID.fullmatch(tid or ""):
             raise NotFound("No such tournament: a tournament id is lower-case letters, digits and '-'.")
@@ -147,6 +172,8 @@ class Reader:
             events = tlog.read_events(self.store, tid)
         except tlog.UnknownTournament:
             raise NotFound(f"No tournament {tid!r} in this database.") from None
+        if is_swiss(events[0].type):  # a Swiss tournament has one page, /tournaments/<id>
+            raise NotFound(f"Tournament {tid!r} is a Swiss tournament: its tables are on its page.")
         t = self.cache.get(("tournament", tid, len(events), events[-1].hash), lambda: tlog.fold(events))
         loaded = tlog.load(self.store, tid, t)
         venue = venue_log.read(self.store, tid)

@@ -25,6 +25,10 @@ def fresh(tid: str, tag: str) -> dict[str, str]:
 
 @router.get("", response_class=HTMLResponse)
 def standings(tid: str, read: Read):
+    swiss = read.swiss_of(tid)
+    if swiss is not None:  # one against one: standings, each round's tables, the cut
+        page, tag = swiss
+        return html("swiss.html", 200, s=page, **fresh(tid, tag))
     loaded, venue, tag = read.tournament_of(tid)
     return respond(site.standings(read.tournament_page(loaded, venue, tag)), **fresh(tid, tag))
 

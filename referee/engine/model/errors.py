@@ -33,7 +33,8 @@ class NotationError(RefereeError):
         self.problem = problem
         self.lineno = lineno
         where = f"line {lineno}: " if lineno is not None else ""
-        super().__init__(f'{where}"{text}": {problem}', hint=hint)
+        shown = text if len(text) <= 160 else f"{text[:120]}... ({len(text)} characters)"  # a line may be huge
+        super().__init__(f'{where}"{shown}": {problem}', hint=hint)
 
 
 class SheetErrors(NotationError):

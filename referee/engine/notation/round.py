@@ -14,6 +14,7 @@ from ..model.board import SEA, Board
 from ..model.entry import Entry
 from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName, every_line
 from ..model.tokens import ROUNDS, Clan, Kind, Token
+from .number import number
 
 ENTRY_FORM = "<clan>: <token> [<strength>] (@ <province> | <from> > <to> | sea > <to>) [+ blessing <strength>]..."
 CLAN_NAMES: dict[str, str] = {c.value: c.value for c in Clan}
@@ -72,7 +73,7 @@ def parse_entry(text: str, board: Board, lineno: int | None = None) -> Entry:
     if not m:
         raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {ENTRY_FORM}")
     kind = Kind(resolve_name(m.group(1), KIND_NAMES, "token", text, lineno))
-    strength = int(m.group(2)) if m.group(2) else None
+    strength = number(m.group(2), text, lineno) if m.group(2) else None
     if kind.has_strength and strength is None:
         raise NotUnderstood(
             text, f"{kind} needs a strength", lineno=lineno, hint=f"for example: {clan}: {kind} 2 @ <province>"
@@ -101,7 +102,7 @@ def _parse_blessing(part: str, text: str, lineno: int | None) -> int:
             lineno=lineno,
             hint=f"expected: {ENTRY_FORM}",
         )
-    return int(m.group(2))
+    return number(m.group(2), text, lineno)
 
 
 def _parse_place(place: str, board: Board, text: str, lineno: int | None) -> tuple[str, str | None]:
@@ -147,7 +148,7 @@ def split_round_header(text: str, rounds: int = ROUNDS) -> tuple[int | None, str
         if head.strip().lower() != "round":
             return None, text
         value = value.strip()
-        if not colon or not value.isdigit() or not 1 <= int(value) <= rounds:
+        if not colon or not re.fullmatch("[0-9]{1,2}", value) or not 1 <= int(value) <= rounds:
             raise NotUnderstood(
                 line, f"a round sheet's header names one of the {rounds} rounds: 'round: N' (R-27)", lineno=i + 1
             )

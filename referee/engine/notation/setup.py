@@ -20,6 +20,7 @@ from ..model.board import Board
 from ..model.errors import NotUnderstood
 from ..model.state import Control, GameState, Special, SpecialToken
 from ..model.tokens import Clan
+from .number import number
 from .round import normalise, parse_clan, resolve_name, split_clan
 
 BOARD_FORM = (
@@ -64,7 +65,7 @@ def parse_board_line(text: str, board: Board, lineno: int | None = None) -> Boar
                 lineno=lineno,
                 hint=f"expected: {clan}: control [<n>] [faceup|facedown] @ <province>",
             )
-        n = int(m.group(1) or 1)
+        n = number(m.group(1), text, lineno) if m.group(1) else 1
         province = resolve_name(where, board.names, "province", text, lineno)
         up = m.group(2) == "faceup"
         return BoardFact("control", clan, province, facedown=0 if up else n, faceup=n if up else 0)
@@ -105,7 +106,7 @@ def _board_fact(text: str, body: str, where: str | None, board: Board, lineno: i
     kind = Special(resolve_name(word, names, "special token", text, lineno))
     value = 0
     if kind in SPECIAL_VALUES:
-        if not arg.strip().isdigit() or int(arg) not in SPECIAL_VALUES[kind]:
+        if not re.fullmatch("[0-9]{1,3}", arg.strip()) or int(arg) not in SPECIAL_VALUES[kind]:
             raise NotUnderstood(
                 text, f"a {kind} token has value {' or '.join(map(str, SPECIAL_VALUES[kind]))}", lineno=lineno
             )

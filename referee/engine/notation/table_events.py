@@ -26,6 +26,7 @@ from ..model.board import Board
 from ..model.errors import NotUnderstood
 from ..model.tokens import Clan
 from .card_plays import format_card_args, parse_card_play
+from .number import number
 from .round import CLAN_NAMES, normalise, parse_clan, resolve_name, split_clan
 from .setup import format_board_fact, parse_board_line
 from .table_parts import (
@@ -119,7 +120,7 @@ def parse_table_event(text: str, board: Board, lineno: int | None = None) -> Tab
         m = re.fullmatch(r"(.*?)(?:\s+in\s+round\s+(\d+))?", args, flags=re.I)
         assert m is not None  # the pattern matches any text
         tokens = tuple(parse_token(t, text, lineno) for t in m.group(1).split(","))
-        return DiscardEntered(clan, tokens, int(m.group(2)) if m.group(2) else None)
+        return DiscardEntered(clan, tokens, number(m.group(2), text, lineno) if m.group(2) else None)
     raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {TABLE_FORM}")
 
 

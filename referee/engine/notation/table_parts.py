@@ -10,6 +10,7 @@ from ..model.board import Board
 from ..model.entry import Entry
 from ..model.errors import NotUnderstood
 from ..model.tokens import Clan, Kind, Token
+from .number import number
 from .round import (
     KIND_NAMES,
     _parse_blessing,
@@ -151,7 +152,7 @@ def parse_token(text_part: str, text: str, lineno: int | None) -> Token:
     if not m:
         raise NotUnderstood(text, f"expected a token ('army 3', 'bluff'), got {text_part.strip()!r}", lineno=lineno)
     kind = Kind(resolve_name(m.group(1), KIND_NAMES, "token", text, lineno))
-    strength = int(m.group(2)) if m.group(2) else None
+    strength = number(m.group(2), text, lineno) if m.group(2) else None
     if kind.has_strength != (strength is not None):
         need = "needs a strength" if kind.has_strength else "has no strength"
         raise NotUnderstood(text, f"{kind} {need}", lineno=lineno)

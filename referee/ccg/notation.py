@@ -1,0 +1,252 @@
+"""The match notation: one line per event, parsed once here and printed canonically (README, "The card
+game: the match notation").
+
+    alice: honor 6, strength 6, gold 5, stronghold Kyuden Hida, clan crab   (a player, at ``new``)
+    phase action                                   the active player's next phase (p.41), optional
+    battle 2: Hida Kisada (4F) + Ashigaru (2F); Hida Yakamo (3F, bowed) vs Doji Hoturi (3F, dishonorable 2PH)
+    battle 3 strength 8: Hida Kisada (4F) vs -     ("-": a side with no units; strength: if not the base)
+    duel: alice Kakita Toshimoko (4C) focus 3, 2 vs bob Bayushi Kachiko (3C) focus 1
+    duel force: alice Hida Kisada (5F) vs bob Matsu Tsuko (4F) focus 2
+    honor alice +2: Lobby       honor alice -3, bob -3: an effect on both
+    province bob 3 destroyed: Rain of Fire
+    ring alice Ring of Air (air)      ring alice Ring of Stone (earth or void, by effect)
+    ring alice Ring of Air left play
+    pass                                           the turn passes to the other player
+
+A battle is fought by the active player (the Attacker) at the other player's province; the units of
+each side are separated by ";", the cards of a unit by "+", the Personality first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .battle import Army, Card, Unit
+from .duel import Duelist
+from .match import (
+    BattleFought,
+    DuelFought,
+    Event,
+    HonorChanged,
+    PhaseEntered,
+    ProvinceLost,
+    RingEntered,
+    RingLeft,
+    TurnPassed,
+)
+from .model import ELEMENTS, NotUnderstood, Phase, Player
+
+FORMS = (
+    "pass | phase <name> | battle <province> [strength N]: <units> vs <units> | duel [stat]: <player> <personality> "
+    "(N) [focus N, ...] vs <player> <personality> (N) [focus ...] | honor <player> +N[, <player> -N]: <cause> | "
+    "province <player> <N> destroyed: <cause> | ring <player> <title> (<element>[ or <element>][, by effect]) | "
+    "ring <player> <title> left play"
+)
+STATS = {"chi": "C", "force": "F", "personal honor": "PH", "gold cost": "G"}
+
+_BATTLE = re.compile(r"battle\s+(\d+)(?:\s+strength\s+(-?\d+))?\s*:\s*(.*?)\s+vs\s+(.*)", re.I)
+_CARD = re.compile(r"(?P<title>[^()]+?)\s*(?:\((?P<attrs>[^()]*)\))?")
+_DUEL = re.compile(r"duel(?:\s+(?P<stat>[a-z ]+?))?\s*:\s*(?P<a>.+?)\s+vs\s+(?P<b>.+)", re.I)
+_DUELIST = re.compile(
+    r"(?P<player>\S+)\s+(?P<title>[^()]+?)\s*\((?P<stat>-?\d+)\s*(?P<abbr>[a-z]*)\)"
+    r"(?:\s*focus\s+(?P<focus>[-\d,\s]*))?",
+    re.I,
+)
+_HONOR = re.compile(r"honor\s+(.+?)\s*:\s*(.*)", re.I)
+_CHANGE = re.compile(r"(\S+)\s+([+-]\d+)")
+_PROVINCE = re.compile(r"province\s+(\S+)\s+(\d+)\s+destroyed\s*:\s*(.*)", re.I)
+_RING_LEFT = re.compile(r"ring\s+(\S+)\s+(.+?)\s+left play", re.I)
+_RING = re.compile(r"ring\s+(\S+)\s+(.+?)\s*\(([^()]*)\)", re.I)
+Bad = Callable[[str], NotUnderstood]
+_PLAYER = re.compile(r"(?P<name>[^:\s]+)\s*:\s*(?P<rest>.*)")
+
+
+def parse_event(text: str, *, lineno: int | None = None) -> Event:
+    line = " ".join(text.split())
+    low = line.lower()
+    first = re.match(r"[a-z]+", low)
+    word = first[0] if first else ""
+
+    def bad(problem: str) -> NotUnderstood:
+        return NotUnderstood(line, problem, lineno=lineno, hint=f"the forms: {FORMS}")
+
+    if low in ("pass", "turn passed"):
+        return TurnPassed()
+    if word == "phase":
+        name = low[len("phase") :].strip()
+        for p in Phase:
+            if p.label == name:
+                return PhaseEntered(p)
+        raise bad(f"unknown phase {name!r} (one of {', '.join(p.label for p in Phase)})")
+    if word == "battle":
+        m = _BATTLE.fullmatch(line)
+        if not m:
+            raise bad("expected 'battle <province> [strength N]: <units> vs <units>'")
+        strength = int(m[2]) if m[2] is not None else None
+        return BattleFought(int(m[1]), _army(m[3], bad), _army(m[4], bad), strength)
+    if word == "duel":
+        m = _DUEL.fullmatch(line)
+        if not m:
+            raise bad("expected 'duel [stat]: <player> <personality> (N) [focus N, ...] vs <player> ...'")
+        stat = (m["stat"] or "chi").lower()
+        if stat not in STATS:
+            raise bad(f"unknown duel stat {stat!r} (one of {', '.join(STATS)})")
+        return DuelFought(_duelist(m["a"], stat, bad), _duelist(m["b"], stat, bad), stat)
+    if word in ("honor", "honour"):
+        m = _HONOR.fullmatch(line)
+        if not m or not m[2].strip():
+            raise bad("expected 'honor <player> +N[, <player> -N]: <cause>' (the cause is required)")
+        changes = []
+        for part in m[1].split(","):
+            c = _CHANGE.fullmatch(part.strip())
+            if not c:
+                raise bad(f"{part.strip()!r}: expected '<player> +N' or '<player> -N'")
+            changes.append((c[1], int(c[2])))
+        return HonorChanged(tuple(changes), m[2].strip())
+    if word == "province":
+        m = _PROVINCE.fullmatch(line)
+        if not m or not m[3].strip():
+            raise bad("expected 'province <player> <N> destroyed: <cause>'")
+        return ProvinceLost(m[1], int(m[2]), m[3].strip())
+    if word == "ring":
+        m = _RING_LEFT.fullmatch(line)
+        if m:
+            return RingLeft(m[1], m[2])
+        m = _RING.fullmatch(line)
+        if not m:
+            raise bad("expected 'ring <player> <title> (<element>[ or <element>][, by effect])'")
+        parts = [p.strip().lower() for p in m[3].split(",")]
+        own = True
+        if len(parts) == 2 and parts[1] == "by effect":
+            own = False
+        elif len(parts) != 1:
+            raise bad("expected '(<element>)', '(<element> or <element>)' or '(<element>, by effect)'")
+        elements = tuple(e.strip() for e in parts[0].split(" or "))
+        unknown = [e for e in elements if e not in ELEMENTS]
+        if unknown or len(set(elements)) != len(elements):
+            raise bad(f"element keyword(s) {', '.join(elements)}: each one of {', '.join(ELEMENTS)}, once")
+        return RingEntered(m[1], m[2], elements, own)
+    raise bad("not an event of the match notation")
+
+
+def _army(text: str, bad: Bad) -> Army:
+    text = text.strip()
+    if text in ("-", ""):
+        return Army(())
+    units = []
+    for unit_text in text.split(";"):
+        cards = tuple(_card(c.strip(), bad) for c in unit_text.split("+"))
+        units.append(Unit(cards))
+    return Army(tuple(units))
+
+
+def _card(text: str, bad: Bad) -> Card:
+    m = _CARD.fullmatch(text)
+    if not text or not m:
+        raise bad(f"{text!r}: expected a card as '<title> (NF[, bowed][, dishonorable NPH])'")
+    force: int | None = None
+    bowed = False
+    dishonorable: int | None = None
+    for attr in (a.strip().lower() for a in (m["attrs"] or "").split(",") if a.strip()):
+        if f := re.fullmatch(r"(-?\d+)\s*f", attr):
+            force = int(f[1])
+        elif attr == "bowed":
+            bowed = True
+        elif d := re.fullmatch(r"dishonorable\s+(\d+)\s*(?:ph)?", attr):
+            dishonorable = int(d[1])
+        else:
+            raise bad(f"{text!r}: unknown mark {attr!r} (NF, bowed, dishonorable NPH)")
+    return Card(m["title"].strip(), force, bowed, dishonorable)
+
+
+def _duelist(text: str, stat: str, bad: Bad) -> Duelist:
+    m = _DUELIST.fullmatch(text.strip())
+    if not m:
+        raise bad(f"{text.strip()!r}: expected '<player> <personality> (N) [focus N, ...]'")
+    abbr = m["abbr"].upper()
+    if abbr and abbr != STATS[stat]:
+        raise bad(f"{text.strip()!r}: a {stat} duel compares {STATS[stat]}, not {abbr}")
+    focus = tuple(int(v) for v in re.split(r"[,\s]+", (m["focus"] or "").strip()) if v)
+    return Duelist(m["player"], m["title"].strip(), int(m["stat"]), focus)
+
+
+def format_event(event: Event) -> str:
+    """The canonical line of an event: ``parse_event(format_event(e)) == e``."""
+    match event:
+        case TurnPassed():
+            return "pass"
+        case PhaseEntered(phase):
+            return f"phase {phase.label}"
+        case BattleFought(province, attacking, defending, strength):
+            at = f" strength {strength}" if strength is not None else ""
+            return f"battle {province}{at}: {format_army(attacking)} vs {format_army(defending)}"
+        case DuelFought(a, b, stat):
+            head = "duel:" if stat == "chi" else f"duel {stat}:"
+            return f"{head} {_format_duelist(a, stat)} vs {_format_duelist(b, stat)}"
+        case HonorChanged(changes, cause):
+            return "honor " + ", ".join(f"{p} {d:+d}" for p, d in changes) + f": {cause}"
+        case ProvinceLost(player, province, cause):
+            return f"province {player} {province} destroyed: {cause}"
+        case RingEntered(player, title, elements, own):
+            return f"ring {player} {title} ({' or '.join(elements)}{'' if own else ', by effect'})"
+        case RingLeft(player, title):
+            return f"ring {player} {title} left play"
+    raise TypeError(f"not an event: {event!r}")
+
+
+def format_army(army: Army) -> str:
+    if army.empty:
+        return "-"
+    return "; ".join(" + ".join(_format_card(c) for c in u.cards) for u in army.units)
+
+
+def _format_card(card: Card) -> str:
+    attrs = []
+    if card.force is not None:
+        attrs.append(f"{card.force}F")
+    if card.bowed:
+        attrs.append("bowed")
+    if card.dishonorable is not None:
+        attrs.append(f"dishonorable {card.dishonorable}PH")
+    return f"{card.title} ({', '.join(attrs)})" if attrs else card.title
+
+
+def _format_duelist(d: Duelist, stat: str) -> str:
+    focus = f" focus {', '.join(str(v) for v in d.focus)}" if d.focus else ""
+    return f"{d.player} {d.title} ({d.stat}{STATS[stat]}){focus}"
+
+
+def parse_player(text: str) -> Player:
+    """``<name>: honor N, strength N, gold N[, stronghold <title>][, clan <clan>]``: the Stronghold's
+    starting Family Honor, Province Strength and Gold Production as entered (The Cards: Stronghold)."""
+    line = " ".join(text.split())
+    m = _PLAYER.fullmatch(line)
+    form = "'<name>: honor N, strength N, gold N[, stronghold <title>][, clan <clan>]'"
+    if not m:
+        raise NotUnderstood(line, f"expected {form}")
+    fields: dict[str, str] = {}
+    for part in (p.strip() for p in m["rest"].split(",") if p.strip()):
+        key, _, val = part.partition(" ")
+        key = key.lower()
+        if key not in ("honor", "strength", "gold", "stronghold", "clan") or key in fields or not val.strip():
+            raise NotUnderstood(line, f"{part!r}: expected {form}, each once")
+        fields[key] = val.strip()
+    numbers = {}
+    for key in ("honor", "strength", "gold"):
+        if key not in fields or not re.fullmatch(r"-?\d+", fields[key]):
+            raise NotUnderstood(line, f"{key} N is required (a whole number): {form}")
+        numbers[key] = int(fields[key])
+    return Player(
+        m["name"],
+        numbers["honor"],
+        numbers["strength"],
+        numbers["gold"],
+        fields.get("stronghold", ""),
+        fields.get("clan", ""),
+    )
+
+
+def format_player(p: Player) -> str:
+    extra = (f", stronghold {p.stronghold}" if p.stronghold else "") + (f", clan {p.clan}" if p.clan else "")
+    return f"{p.name}: honor {p.honor}, strength {p.province_strength}, gold {p.gold}{extra}"

@@ -1,0 +1,271 @@
+"""The card game's casebook: the cases in referee/data/casebook/l5r-ccg/*.toml, each checked whole when
+read (a pydantic schema, as the Battle for Rokugan casebook is) and run against ``referee.ccg``.
+
+The format is documented in ``referee/data/casebook/l5r-ccg/README.md``. ``run_case`` returns the
+mismatches between what the case expects and what the rules package decides (empty: the case passes).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import ccg
+from .ccg.model import CcgError, Refused
+from .engine import RefereeError
+
+GAME = "l5r-ccg"
+FOLDER = GAME  # the card game's cases: this folder of a casebook directory
+CITES = ("p.", "pp.", "glossary:", "C-")
+
+
+class CcgCaseError(RefereeError):
+    """A casebook file that cannot be read: names the file, the case and the problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class BattleExpect(_Strict):
+    decision: Literal["attacker", "defender", "tie", "no outcome"] | None = None
+    attacker_force: int | None = None
+    defender_force: int | None = None
+    province_destroyed: bool | None = None
+
+
+class DuelExpect(_Strict):
+    winner: str | None = None  # a player, or "none" for a tie
+    losers: list[str] | None = None
+    challenger_total: int | None = None
+    challenged_total: int | None = None
+
+
+class Expect(_Strict):
+    honor: dict[str, int] | None = None
+    provinces: dict[str, list[int]] | None = None
+    active: str | None = None
+    turn: int | None = None
+    over: bool | None = None
+    winner: str | None = None
+    victory: Literal["military", "dishonor", "honor", "enlightenment", "draw"] | None = None
+    battle: BattleExpect | None = None
+    duel: DuelExpect | None = None
+    notes_say: list[str] | None = None
+    refused_says: list[str] | None = None
+    refused_rule: str | None = None
+    deck_legal: bool | None = None
+    deck_dynasty: int | None = None
+    deck_fate: int | None = None
+    deck_problems: list[str] | None = None
+
+
+class CaseFormat(_Strict):
+    id: Annotated[str, Field(min_length=1)]
+    cites: Annotated[list[str], Field(min_length=1)]
+    summary: str = ""
+    players: Annotated[list[str], Field(min_length=2, max_length=2)] | None = None
+    first: str | None = None
+    events: str = ""
+    deck: str | None = None
+    expect: Expect = Expect()
+
+
+class FileFormat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    case: list[dict[str, Any]] = []
+
+
+@dataclass
+class Case:
+    id: str
+    file: str
+    cites: list[str]
+    summary: str
+    players: list[str] | None
+    first: str | None
+    events: str
+    deck: str | None
+    expect: dict[str, Any] = field(default_factory=dict)
+
+
+def _problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(x) for x in first["loc"]) or "the file"
+    return f"{where}: {first['msg'].lower()} (found {first['input']!r:.60})"
+
+
+def load_cases(directory: Path) -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(Path(directory).glob("*.toml")):
+        cases.extend(load_file(path))
+    ids = [c.id for c in cases]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise CcgCaseError(f"duplicate case id(s): {', '.join(dupes)}")
+    return cases
+
+
+def load_file(path: Path) -> list[Case]:
+    try:
+        raw = FileFormat.model_validate(tomllib.loads(path.read_text("utf-8")))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CcgCaseError(f"{path.name}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise CcgCaseError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+    except ValidationError as exc:
+        raise CcgCaseError(f"{path.name}: {_problem(exc)}; cases are [[case]] tables") from None
+    out = []
+    for n, c in enumerate(raw.case, start=1):
+        name = c.get("id")
+        where = f"{path.name}, case {name if isinstance(name, str) and name else n}"
+        try:
+            case = CaseFormat.model_validate(c)
+        except ValidationError as exc:
+            raise CcgCaseError(f"{where}: {_problem(exc)}") from None
+        odd = [x for x in case.cites if not x.startswith(CITES)]
+        if odd:
+            raise CcgCaseError(f"{where}: cites {odd}: a rulebook page (p./pp.), a glossary entry or a ruling (C-xx)")
+        if (case.deck is None) == (case.players is None):
+            raise CcgCaseError(f"{where}: a case has either players (a match) or a deck (a decklist)")
+        out.append(
+            Case(
+                case.id,
+                path.name,
+                case.cites,
+                case.summary,
+                case.players,
+                case.first,
+                case.events,
+                case.deck,
+                case.expect.model_dump(exclude_none=True),
+            )
+        )
+    return out
+
+
+def run_case(case: Case) -> list[str]:
+    try:
+        return _run(case)
+    except CcgError as exc:  # an expectation naming no player of the match, say
+        return [f"cannot be run: {exc}"]
+
+
+def _run(case: Case) -> list[str]:
+    problems: list[str] = []
+    exp = case.expect
+    if case.deck is not None:
+        return _run_deck(case, exp)
+    assert case.players is not None
+    lines = [ln for ln in case.events.splitlines() if ln.strip()]
+    refused: CcgError | None = None
+    battle = duel = None
+    notes: list[str] = []
+    match = None
+    try:
+        match = ccg.new_match((ccg.parse_player(case.players[0]), ccg.parse_player(case.players[1])), case.first)
+        for n, line in enumerate(lines, 1):
+            try:
+                match, outcome = ccg.apply(match, ccg.parse_event(line, lineno=n))
+            except CcgError as exc:
+                if n != len(lines):
+                    return [f"line {n} refused before the last: {exc}"]
+                raise
+            battle = outcome.battle or battle
+            duel = outcome.duel or duel
+            notes.extend(outcome.notes)
+    except CcgError as exc:
+        refused = exc
+    if "refused_says" in exp or "refused_rule" in exp:
+        if refused is None:
+            return ["expected the last event to be refused; it was taken"]
+        for s in exp.get("refused_says", []):
+            if s not in str(refused):
+                problems.append(f"refusal {str(refused)!r} does not say {s!r}")
+        if "refused_rule" in exp:
+            _eq(
+                problems,
+                "refusal rule",
+                getattr(refused, "rule", None) if isinstance(refused, Refused) else None,
+                exp["refused_rule"],
+            )
+        return problems
+    if refused is not None or match is None:
+        return [f"refused: {refused}"]
+    for name, want in exp.get("honor", {}).items():
+        _eq(problems, f"honor of {name}", match.player(name).honor, want)
+    for name, want in exp.get("provinces", {}).items():
+        _eq(problems, f"provinces of {name}", list(match.player(name).provinces), want)
+    if "active" in exp:
+        _eq(problems, "active player", match.active_player.name, exp["active"])
+    if "turn" in exp:
+        _eq(problems, "turn", match.turn, exp["turn"])
+    if "over" in exp:
+        _eq(problems, "over", match.over, exp["over"])
+    result = match.result
+    if "winner" in exp:
+        _eq(problems, "winner", (result.winner or "none") if result else None, exp["winner"])
+    if "victory" in exp:
+        _eq(problems, "victory", str(result.victory) if result else None, exp["victory"])
+    if "battle" in exp:
+        if battle is None:
+            problems.append("no battle was fought")
+        else:
+            got = {
+                "decision": str(battle.decision),
+                "attacker_force": battle.attacker_force,
+                "defender_force": battle.defender_force,
+                "province_destroyed": battle.province_destroyed,
+            }
+            for k, want in exp["battle"].items():
+                _eq(problems, f"battle {k}", got[k], want)
+    if "duel" in exp:
+        if duel is None:
+            problems.append("no duel was fought")
+        else:
+            got = {
+                "winner": duel.winner or "none",
+                "losers": list(duel.losers),
+                "challenger_total": duel.challenger.total,
+                "challenged_total": duel.challenged.total,
+            }
+            for k, want in exp["duel"].items():
+                _eq(problems, f"duel {k}", got[k], want)
+    for s in exp.get("notes_say", []):
+        if not any(s in note for note in notes):
+            problems.append(f"no note says {s!r} (notes: {notes})")
+    return problems
+
+
+def _run_deck(case: Case, exp: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    try:
+        report = ccg.check_deck(ccg.parse_decklist(case.deck or ""))
+    except CcgError as exc:
+        if "refused_says" not in exp:
+            return [f"refused: {exc}"]
+        return [f"refusal {str(exc)!r} does not say {s!r}" for s in exp["refused_says"] if s not in str(exc)]
+    if "refused_says" in exp:
+        return ["expected the decklist to be refused; it was read"]
+    if "deck_legal" in exp:
+        _eq(problems, "legal", report.legal, exp["deck_legal"])
+    if "deck_dynasty" in exp:
+        _eq(problems, "Dynasty cards", report.dynasty, exp["deck_dynasty"])
+    if "deck_fate" in exp:
+        _eq(problems, "Fate cards", report.fate, exp["deck_fate"])
+    if "deck_problems" in exp:
+        want = exp["deck_problems"]
+        for s in want:
+            if not any(s in p for p in report.problems):
+                problems.append(f"no problem says {s!r} (problems: {list(report.problems)})")
+        _eq(problems, "number of problems", len(report.problems), len(want))
+    return problems
+
+
+def _eq(problems: list[str], what: str, got: Any, want: Any) -> None:
+    if got != want:
+        problems.append(f"{what}: expected {want!r}, got {got!r}")

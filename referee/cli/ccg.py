@@ -1,0 +1,403 @@
+"""`referee ccg ...`: the Legend of the Five Rings card game's matches, in the same log as the board game's.
+
+new      a match: the two players' Stronghold values as entered, who goes first when tied
+event    one or more lines of the match notation (all or none); battle, duel, honor, pass: one line each
+score    where the match stands: turn, active player, Family Honor, provinces, the result
+replay   every event again, with what each line did
+verify   the hash chain and every event re-applied by the rules
+export   the match as JSON Lines;  import: a match from JSON Lines, verified first
+correct  replace a recorded event's lines, with a reason;  retract: take back the last one
+deck     check a decklist (p.67 Deck Construction): every problem, one line each
+demo     play the bundled demo match into the database
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..engine import RefereeError
+from .common import CCG_HELP, DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
+
+commands = typer.Typer(  # built when `referee ccg` is named (app.RefereeGroup)
+    name="ccg", help=CCG_HELP, no_args_is_help=True, rich_markup_mode=None, add_completion=False
+)
+DEMO = Path(__file__).parent.parent / "data" / "games" / "ccg-demo.txt"
+Lines = Annotated[list[str], typer.Argument(help="Lines of the match notation (each one quoted).", show_default=False)]
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """The card game's rules errors as the referee's: one line, exit 1 (main's error boundary)."""
+    from ..ccg.model import CcgError
+
+    try:
+        yield
+    except CcgError as exc:
+        raise RefereeError(exc.message, hint=exc.hint) from None
+
+
+def _console():
+    from .render import console
+
+    return console
+
+
+def _print_json(value) -> None:
+    from .render import print_json
+
+    print_json(value)
+
+
+@commands.command()
+def new(
+    game: GameArg,
+    player: Annotated[
+        list[str],
+        typer.Option(
+            "--player",
+            "-p",
+            help="A player and his Stronghold's values, twice: 'NAME: honor N, strength N, gold N[, stronghold "
+            "TITLE][, clan CLAN]'.",
+        ),
+    ],
+    first: Annotated[
+        str | None, typer.Option(help="Who goes first when the starting Family Honor is tied (chosen at random).")
+    ] = None,
+    event: Annotated[str, typer.Option(help="The event's name.")] = "",
+    table: Annotated[str, typer.Option(help="The table.")] = "",
+    date: Annotated[str, typer.Option(help="The date played (YYYY-MM-DD).")] = "",
+    db: DbOpt = None,
+) -> None:
+    """Start a match between two players (Setting Up: four provinces each, the highest Honor goes first)."""
+    from ..log.ccg import new_match_log
+    from .checks import calendar_date, new_game_id
+
+    new_game_id(game)
+    date = calendar_date(date)
+    if len(player) != 2:
+        raise typer.BadParameter(f"a match has two players, got {len(player)}", param_hint="--player")
+    with refusals(), open_store(db, create=True) as store:
+        _, match = new_match_log(store, game, player, first=first, event=event, table=table, date=date)
+    console = _console()
+    console.print(f"[bold]{game}[/bold]: a card game match, recorded in {store.where}", soft_wrap=True)
+    for p in match.players:
+        console.print(f"  {p.name}: {p.starting}" + (f" ({p.stronghold})" if p.stronghold else ""), markup=False)
+    console.print(f"turn 1: {match.active_player.name} goes first", markup=False)
+
+
+def _record(game: str, lines: list[str], db: str | None, json_out: bool) -> None:
+    from ..log.ccg import OpenMatch
+
+    with refusals(), open_store(db) as store:
+        log = OpenMatch(store, game)
+        event, outcomes = log.record(lines)
+        match = log.match
+    if json_out:
+        _print_json(
+            {"seq": event.seq, "lines": [{"line": line, **o.to_dict()} for line, o in outcomes], "match": _state(match)}
+        )
+        return
+    _show_outcomes(outcomes)
+    _show_result(match)
+
+
+@commands.command("event")
+def event_(
+    game: GameArg,
+    lines: Annotated[
+        list[str] | None, typer.Argument(help="Lines of the match notation (each one quoted).", show_default=False)
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Option("--file", "-f", help="A file of lines, or '-' for standard input.")
+    ] = None,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Record events in the match notation (README): taken all or none; a refused line is named, nothing kept."""
+    got = list(lines or [])
+    if file is not None:
+        got.extend(read_input(file).splitlines())
+    if not any(line.strip() for line in got):
+        raise typer.BadParameter("no line given (as arguments or --file)")
+    _record(game, got, db, json_out)
+
+
+@commands.command()
+def battle(
+    game: GameArg,
+    line: Annotated[str, typer.Argument(help="'<province> [strength N]: <units> vs <units>'", show_default=False)],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A battle of the active player's Attack Phase at the other player's province (Resolution Segment)."""
+    _record(game, [f"battle {line}"], db, json_out)
+
+
+@commands.command()
+def duel(
+    game: GameArg,
+    line: Annotated[
+        str,
+        typer.Argument(help="'<player> <personality> (N) [focus N, ...] vs <player> ...'", show_default=False),
+    ],
+    stat: Annotated[str, typer.Option(help="The duel stat, if not Chi (force, personal honor, gold cost).")] = "chi",
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A duel's resolution: focused values and each Personality's duel stat (glossary: duel)."""
+    head = "duel:" if stat == "chi" else f"duel {stat}:"
+    _record(game, [f"{head} {line}"], db, json_out)
+
+
+@commands.command()
+def honor(
+    game: GameArg,
+    line: Annotated[str, typer.Argument(help="'<player> +N[, <player> -N]: <cause>'", show_default=False)],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A change of Family Honor and its cause (both players' at once for one effect)."""
+    _record(game, [f"honor {line}"], db, json_out)
+
+
+@commands.command("pass")
+def pass_(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """The active player's turn ends; the other player's begins (the honor victory is checked first, C-03)."""
+    _record(game, ["pass"], db, json_out)
+
+
+def _state(match) -> dict:
+    from ..log.ccg import match_dict
+
+    return match_dict(match)
+
+
+def _show_outcomes(outcomes) -> None:
+    console = _console()
+    for line, outcome in outcomes:
+        console.print(line, markup=False, soft_wrap=True)
+        for note in outcome.notes:
+            console.print(f"  {note}", markup=False, soft_wrap=True)
+
+
+def _show_result(match) -> None:
+    from ..ccg import cite
+
+    r = match.result
+    if r is not None:
+        who = f"{r.winner} wins: {r.victory} victory" if r.winner else "the match is a draw"
+        _console().print(f"match over: {who} ({r.reason}; {cite(r.rule)})", markup=False, soft_wrap=True)
+
+
+@commands.command()
+def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Where the match stands: turn, active player, Family Honor, provinces left, Rings, the result."""
+    from ..log.ccg import OpenMatch
+
+    with refusals(), open_store(db) as store:
+        match = OpenMatch(store, game).match
+    if json_out:
+        _print_json({"game": game, **_state(match)})
+        return
+    console = _console()
+    state = "over" if match.over else f"turn {match.turn}, {match.active_player.name}'s {match.phase.label} phase"
+    console.print(f"{game}: {state}", markup=False)
+    for p in match.players:
+        rings = f"; rings: {', '.join(r.title for r in p.rings)}" if p.rings else ""
+        left = ", ".join(map(str, p.provinces)) or "none"
+        console.print(f"  {p.name}: {p.honor} Family Honor; provinces {left}{rings}", markup=False)
+    _show_result(match)
+
+
+@commands.command()
+def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
+    """Every event of the match again, with what each line did and the match after it."""
+    from ..log.ccg import OpenMatch, steps
+
+    with refusals(), open_store(db) as store:
+        events = OpenMatch(store, game).events
+        done = steps(events)
+    if json_out:
+        _print_json(
+            [
+                {
+                    "seq": s.event.seq,
+                    "type": s.event.type,
+                    "recorded_at": s.event.recorded_at,
+                    "data": s.event.data,
+                    "lines": [{"line": line, **o.to_dict()} for line, o in s.outcomes],
+                    "match": _state(s.match),
+                }
+                for s in done
+            ]
+        )
+        return
+    console = _console()
+    for s in done:
+        d = s.event.data
+        head = f"event {s.event.seq} ({s.event.recorded_at[:16].replace('T', ' ')}) {s.event.type}"
+        if s.event.type == "MatchCreated":
+            head += ": " + "; ".join(d["setup"]) + f"; {d['first']} goes first"
+        elif "reason" in d:
+            head += f" of event {d['seq']}: {d['reason']}"
+        console.print(head, markup=False, soft_wrap=True)
+        _show_outcomes(s.outcomes)
+    _show_result(done[-1].match)
+
+
+@commands.command()
+def verify(
+    target: Annotated[str, typer.Argument(help="A match id in the database, or an exported .jsonl file.")],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check the hash chain and re-apply every event with the rules; name the first divergence (exit 1)."""
+    from ..log import parse_jsonl
+    from ..log.ccg import verify as verify_match
+
+    path = Path(target)
+    if path.is_file():
+        events, _ = parse_jsonl(read_input(path))
+    else:
+        with open_store(db) as store:
+            events = store.events(target)
+    found = verify_match(events)
+    if json_out:
+        _print_json({"target": target, "events": len(events), "ok": found is None, "divergence": str(found or "")})
+    elif found is None:
+        _console().print(f"{target}: {len(events)} events, chain whole, every event re-applied: verified", markup=False)
+    else:
+        _console().print(f"{target}: NOT verified: {found}", markup=False, soft_wrap=True)
+    if found is not None:
+        raise typer.Exit(1)
+
+
+@commands.command()
+def export(
+    game: GameArg,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Export a match as JSON Lines (one event a line, its chain included): lossless, `ccg import` takes it."""
+    from ..log import export_jsonl
+    from ..log.ccg import OpenMatch
+
+    with refusals(), open_store(db) as store:
+        text = export_jsonl(OpenMatch(store, game).events)
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        write_output(output, text)
+
+
+@commands.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A match exported as JSON Lines.", show_default=False)],
+    db: DbOpt = None,
+) -> None:
+    """Import a match: verified first; a damaged file is refused (its event named), nothing stored."""
+    from ..log import RecordError, parse_jsonl
+    from ..log.ccg import KIND, verify as verify_match
+
+    events, lines = parse_jsonl(read_input(file))
+    if not events:
+        raise RefereeError(f"{file}: the file holds no events")
+    found = verify_match(events)
+    if found is not None:
+        raise RecordError(str(found), lines[min(found.index, len(lines) - 1)])
+    with open_store(db, create=True) as store:
+        store.import_logs([events], kind=KIND)
+    _console().print(f"imported {events[0].game}: {len(events)} events, verified", markup=False)
+
+
+@commands.command()
+def correct(
+    game: GameArg,
+    seq: Annotated[int, typer.Argument(min=1, help="The recorded event to correct (its number).", show_default=False)],
+    lines: Lines,
+    reason: Annotated[str, typer.Option("--reason", help="Why it is corrected (the judge's ruling).")],
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Replace a recorded event's lines; every later event is applied again on the corrected match. The
+    original stays in the log."""
+    from ..log.ccg import OpenMatch
+
+    with refusals(), open_store(db) as store:
+        log = OpenMatch(store, game)
+        event, old = log.correct(seq, lines, reason)
+        match = log.match
+    if json_out:
+        _print_json({"seq": event.seq, "corrects": seq, "was": old, "now": event.data["lines"], "match": _state(match)})
+        return
+    console = _console()
+    console.print(f"event {event.seq}: event {seq} corrected ({event.data['reason']})", markup=False)
+    for line in old:
+        console.print(f"  - {line}", markup=False, soft_wrap=True)
+    for line in event.data["lines"]:
+        console.print(f"  + {line}", markup=False, soft_wrap=True)
+    _show_result(match)
+
+
+@commands.command()
+def retract(
+    game: GameArg,
+    reason: Annotated[str, typer.Option("--reason", help="Why it is taken back.")],
+    db: DbOpt = None,
+) -> None:
+    """Take back the last recorded event (a new event: the original stays in the log)."""
+    from ..log.ccg import OpenMatch
+
+    with refusals(), open_store(db) as store:
+        event, target = OpenMatch(store, game).retract(reason)
+    _console().print(f"event {event.seq}: event {target.seq} taken back ({reason.strip()})", markup=False)
+    for line in target.lines:
+        _console().print(f"  - {line}", markup=False, soft_wrap=True)
+
+
+@commands.command()
+def deck(
+    file: Annotated[Path, typer.Argument(help="A decklist ('-' for standard input).", show_default=False)],
+    json_out: JsonOpt = False,
+) -> None:
+    """Check a decklist (p.67 Deck Construction, C-04, C-07): every problem on its own line; exit 1 if any."""
+    from ..ccg import check_deck, parse_decklist
+
+    with refusals():
+        report = check_deck(parse_decklist(read_input(file)))
+    if json_out:
+        _print_json(report.to_dict())
+    else:
+        console = _console()
+        verdict = "legal" if report.legal else f"NOT legal ({len(report.problems)} problems)"
+        console.print(f"{file}: {report.dynasty} Dynasty, {report.fate} Fate cards: {verdict}", markup=False)
+        for problem in report.problems:
+            console.print(f"  {problem}", markup=False, soft_wrap=True)
+    if not report.legal:
+        raise typer.Exit(1)
+
+
+@commands.command()
+def demo(db: DbOpt = None) -> None:
+    """Play the bundled demo match (Crane against Crab) into the database, event by event."""
+    from ..log.ccg import OpenMatch, new_match_log
+
+    text = DEMO.read_text("utf-8")
+    setup = [ln.removeprefix("player ").strip() for ln in text.splitlines() if ln.startswith("player ")]
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith(("#", "player "))]
+    with refusals(), open_store(db, create=True) as store:
+        n = 1
+        while store.exists(f"ccg-demo-{n}"):
+            n += 1
+        game = f"ccg-demo-{n}"
+        new_match_log(store, game, setup)
+        log = OpenMatch(store, game)
+        _console().print(f"[bold]{game}[/bold]: {' against '.join(setup)}", soft_wrap=True)
+        for line in lines:
+            _, outcomes = log.record([line])
+            _show_outcomes(outcomes)
+        _show_result(log.match)
+    _console().print(f"replay it with: referee ccg replay {game}    check it with: referee ccg verify {game}")

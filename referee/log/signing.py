@@ -1,0 +1,874 @@
+"""Organiser keys and signed records (Ed25519, with `cryptography`).
+
+A record's hash chain proves that nothing inside it changed since it was written; it does not prove who
+wrote it: whoever holds the database can write another game and compute every hash anew. An organiser's
+signature over a stream's chain head closes that gap for anyone holding the organiser's public key.
+
+- **Keys.** ``referee key new`` writes the private key to a file of its own (mode 0600, PKCS#8 PEM,
+  encrypted when a passphrase is given) and declares the public key in the database, in a stream of its
+  own: the append-only, hash-chained table ``organiser_key_event`` (``KeyDeclared``, ``KeyLost``). A new
+  key that replaces another carries the old key's endorsement when the old key file is at hand.
+- **Signatures.** ``record_signature`` (append-only) holds one row per signed point of a stream: the
+  stream's kind (``game`` or ``tournament``), its id, the event's number and hash (the chain head when it
+  was signed), the public key and the Ed25519 signature over ``MESSAGE_PREFIX`` + the canonical JSON of
+  ``{kind, stream, seq, head}``. A signature covers everything up to its head, through the chain.
+- **What is signed**: a game's ``GameEnded`` and every event recorded after it; a tournament's seatings
+  (``RoundSeated``, ``SeatingAmended``, ``FinalTableSeated``) and each ``RoundClosed`` (the last one
+  closes the final standings). Signing happens when the key file is found (``--key-file`` where a command
+  takes it, else ``$REFEREE_KEY_FILE``, else ``~/.referee/organiser.key``) and holds the database's
+  current key; otherwise the record stays unsigned, and every view says so.
+- **Exports** carry their signatures: a JSON Lines log has a ``{"signature": {...}}`` line after each
+  signed event (and a ``{"key": {...}}`` line for a key change's endorsement); a text record a line
+  ``== signed by FINGERPRINT: ...`` after the section it signs, so a finished record ends with one.
+- **Checking** (``check``): every signature against the public key it names, its head against the
+  record's event, nothing signed beyond the record's end, no event requiring a signature after the last
+  signature; with ``--key``, every signature by that organiser's key (or a key it endorsed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import lru_cache
+from importlib import resources
+from itertools import groupby
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Text, UniqueConstraint, text
+from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlmodel import Field, SQLModel
+
+from ..engine import canonical_json
+from ..tournament.model import SIGNED_EVENTS
+from . import append_only, events as ev
+from .events import Event, LogError
+from .storage import Store, StoreError
+
+if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+KEY_ENV = "REFEREE_KEY_FILE"
+PASSPHRASE_ENV = "REFEREE_KEY_PASSPHRASE"
+MESSAGE_PREFIX = b"referee signed record v1\n"
+ENDORSEMENT_PREFIX = b"referee key change v1\n"
+FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
+KEY_STREAM = "organiser"
+ATTEMPTS = 5
+GAME_SIGNED_FROM = ev.EventType.GAME_ENDED.value  # this event and every one after it
+TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's seatings and each round's close (the last: the final standings)
+
+
+class SigningError(LogError):
+    """A key that cannot be made, read or used; a signature that cannot be checked."""
+
+
+# --- the tables -----------------------------------------------------------------------------------------
+class KeyEventRow(SQLModel, table=True):
+    __tablename__ = "organiser_key_event"
+    __table_args__ = (UniqueConstraint("seq", name="organiser_key_event_seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    seq: int
+    type: str = Field(max_length=40)
+    payload: str = Field(sa_type=Text)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+    recorded_at: str = Field(max_length=40)
+
+
+class SignatureRow(SQLModel, table=True):
+    __tablename__ = "record_signature"
+    __table_args__ = (UniqueConstraint("kind", "stream", "seq", name="record_signature_point"),)
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=16)
+    stream: str = Field(index=True, max_length=64)
+    seq: int
+    head: str = Field(max_length=64)
+    public_key: str = Field(max_length=64)
+    signature: str = Field(max_length=128)
+    signed_at: str = Field(max_length=40)
+
+
+TABLES = [SQLModel.metadata.tables[KeyEventRow.__tablename__], SQLModel.metadata.tables[SignatureRow.__tablename__]]
+TABLE_NAMES = frozenset(t.name for t in TABLES)
+REFUSED = "the organiser keys and the signatures are append-only"
+append_only.guard(TABLES, REFUSED, "referee_signing_append_only")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def ensure_schema(store: Store) -> None:
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            SQLModel.metadata.create_all(store.engine, tables=TABLES)
+            if store.is_sqlite:  # triggers dropped by hand come back
+                with store.engine.begin() as conn:
+                    for table in TABLES:
+                        for sql in append_only.sqlite_triggers(table.name, REFUSED):
+                            conn.execute(text(sql))
+            return
+        except DatabaseError as exc:
+            if attempt == ATTEMPTS:
+                reason = str(getattr(exc, "orig", exc)).splitlines()[0]
+                raise StoreError(f"{store.where}: cannot use this database ({reason})") from None
+            time.sleep(0.05 * attempt)
+
+
+def _has_tables(store: Store) -> bool:
+    with store.engine.connect() as conn:
+        if store.is_sqlite:
+            query = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'record_signature'"
+        else:
+            query = "SELECT count(*) FROM pg_tables WHERE tablename = 'record_signature'"
+        return bool(conn.execute(text(query)).scalar())
+
+
+# --- fingerprints ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def fingerprint(public_key: str) -> str:
+    """The short fingerprint of a public key (64 hex digits): 80 bits of its SHA-256, ``XXXX-XXXX-...``."""
+    digest = hashlib.sha256(bytes.fromhex(public_key)).hexdigest()[: 2 * FINGERPRINT_BYTES].upper()
+    return "-".join(digest[i : i + 4] for i in range(0, len(digest), 4))
+
+
+@lru_cache(maxsize=1)
+def _word_lists() -> tuple[list[str], list[str]]:
+    data = json.loads(resources.files("referee").joinpath("data/pgp_words.json").read_text("utf-8"))
+    return data["even"], data["odd"]
+
+
+def words(fp: str) -> list[str]:
+    """The fingerprint as the PGP word list reads it: one word per byte, alternating two- and
+    three-syllable lists so that a dropped or swapped word is heard."""
+    even, odd = _word_lists()
+    raw = bytes.fromhex(fp.replace("-", ""))
+    return [(odd if i % 2 else even)[b] for i, b in enumerate(raw)]
+
+
+def normal_fingerprint(value: str) -> str | None:
+    """``value`` as a fingerprint (any case, dashes or spaces optional), or None when it is not one."""
+    hexed = value.replace("-", "").replace(" ", "").upper()
+    if len(hexed) != 2 * FINGERPRINT_BYTES or any(c not in "0123456789ABCDEF" for c in hexed):
+        return None
+    return "-".join(hexed[i : i + 4] for i in range(0, len(hexed), 4))
+
+
+def public_hex(key: Ed25519PublicKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+
+
+# --- key files ------------------------------------------------------------------------------------------
+def default_key_file() -> Path:
+    return Path.home() / ".referee" / "organiser.key"
+
+
+def key_file(given: Path | None = None) -> Path:
+    """Where the private key is looked for: the option, else $REFEREE_KEY_FILE, else ~/.referee/organiser.key."""
+    if given is not None:
+        return given
+    env = os.environ.get(KEY_ENV)
+    return Path(env) if env else default_key_file()
+
+
+def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
+    """A new key pair; the private key written to ``path`` (a new file, mode 0600), and the public key beside
+    it (``path`` + ``.pub``, PEM): the file to hand to whoever checks the records."""
+    if path.exists():
+        raise SigningError(f"{path}: a file is already there; nothing was written", hint="name another --key-file")
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    if not path.parent.is_dir():
+        path.parent.mkdir(parents=True, mode=0o700)
+    key = Ed25519PrivateKey.generate()
+    encryption = (
+        serialization.BestAvailableEncryption(passphrase.encode()) if passphrase else serialization.NoEncryption()
+    )
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot write the key ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    os.chmod(path, 0o600)  # whatever the umask
+    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    Path(f"{path}.pub").write_bytes(public)
+    return key
+
+
+def read_key(path: Path, passphrase: str | None = None) -> Ed25519PrivateKey:
+    """The private key in ``path``; an encrypted one takes ``passphrase`` (else $REFEREE_KEY_PASSPHRASE)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    if passphrase is None:
+        passphrase = os.environ.get(PASSPHRASE_ENV) or None
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    mode = path.stat().st_mode
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise SigningError(
+            f"{path}: the key file is readable by others (mode {stat.S_IMODE(mode):o}); it was not used",
+            hint=f"chmod 600 {path}",
+        )
+    try:
+        key = serialization.load_pem_private_key(data, passphrase.encode() if passphrase else None)
+    except TypeError:
+        raise SigningError(
+            f"{path}: the key is protected by a passphrase", hint=f"give it in ${PASSPHRASE_ENV} or when asked"
+        ) from None
+    except ValueError:
+        raise SigningError(f"{path}: not an organiser key, or a wrong passphrase") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise SigningError(f"{path}: not an Ed25519 key")
+    return key
+
+
+def key_from_file(path: Path) -> str:
+    """The public key (hex) of a public key file (PEM) or of a private key file."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    if b"PUBLIC KEY" in data:
+        try:
+            public = serialization.load_pem_public_key(data)
+        except ValueError:
+            raise SigningError(f"{path}: not a public key file") from None
+        if not isinstance(public, Ed25519PublicKey):
+            raise SigningError(f"{path}: not an Ed25519 key")
+        return public_hex(public)
+    return public_hex(read_key(path).public_key())
+
+
+# --- the key stream -------------------------------------------------------------------------------------
+@dataclass
+class OrganiserKey:
+    name: str
+    public_key: str
+    fingerprint: str
+    declared_at: str
+    replaces: str = ""  # the fingerprint of the key it replaced
+    endorsed: bool = False  # the replaced key signed the change
+    endorsement: str = ""
+    lost: str = ""  # the reason, when declared lost
+    replaced_by: str = ""
+
+
+@dataclass
+class Keys:
+    keys: list[OrganiserKey] = field(default_factory=list)
+    head: Event | None = None
+
+    def by_fingerprint(self, fp: str) -> OrganiserKey | None:
+        return next((k for k in self.keys if k.fingerprint == fp), None)
+
+    @property
+    def current(self) -> OrganiserKey | None:
+        """The key the organiser signs with: the last declared, unless it was declared lost."""
+        last = self.keys[-1] if self.keys else None
+        return last if last is not None and not last.lost else None
+
+
+def _key_event(row) -> Event:
+    seq, type_, payload, prev_hash, hash_, recorded_at = row
+    return Event(KEY_STREAM, seq, type_, 1, json.loads(payload), prev_hash, hash_, recorded_at)
+
+
+def key_events(store: Store) -> list[Event]:
+    if not _has_tables(store):
+        return []
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT seq, type, payload, prev_hash, hash, recorded_at FROM organiser_key_event ORDER BY seq")
+        ).all()
+    return [_key_event(r) for r in rows]
+
+
+def keys(store: Store) -> Keys:
+    """The organiser's keys in this database, checked link by link."""
+    out = Keys()
+    prev = ev.GENESIS
+    for e in key_events(store):
+        computed = ev.event_hash(prev, KEY_STREAM, e.seq, e.type, 1, e.payload)
+        if e.prev_hash != prev or e.hash != computed:
+            raise SigningError(f"{store.where}: the organiser's key stream is broken at event {e.seq}")
+        prev = e.hash
+        p = e.payload
+        if e.type == "KeyDeclared":
+            old = out.by_fingerprint(p["replaces"]) if p["replaces"] else None
+            if old is not None:
+                old.replaced_by = p["fingerprint"]
+            out.keys.append(
+                OrganiserKey(
+                    p["name"],
+                    p["public_key"],
+                    p["fingerprint"],
+                    e.recorded_at,
+                    p["replaces"],
+                    bool(p["endorsement"]),
+                    p["endorsement"],
+                )
+            )
+        elif e.type == "KeyLost":
+            lost = out.by_fingerprint(p["fingerprint"])
+            if lost is not None:
+                lost.lost = p["reason"]
+        out.head = e
+    return out
+
+
+def _append_key_event(store: Store, type_: str, payload: dict[str, Any]) -> Event:
+    ensure_schema(store)
+    for _ in range(ATTEMPTS):
+        events = key_events(store)
+        prev = events[-1].hash if events else ev.GENESIS
+        seq = len(events) + 1
+        e = Event(
+            KEY_STREAM, seq, type_, 1, payload, prev, ev.event_hash(prev, KEY_STREAM, seq, type_, 1, payload), _now()
+        )
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(
+                    text(
+                        "INSERT INTO organiser_key_event (seq, type, payload, prev_hash, hash, recorded_at) "
+                        "VALUES (:seq, :type, :payload, :prev_hash, :hash, :recorded_at)"
+                    ),
+                    {
+                        "seq": e.seq,
+                        "type": e.type,
+                        "payload": canonical_json(payload),
+                        "prev_hash": e.prev_hash,
+                        "hash": e.hash,
+                        "recorded_at": e.recorded_at,
+                    },
+                )
+            return e
+        except IntegrityError:  # another organiser's command wrote first: read again
+            continue
+    raise SigningError(f"{store.where}: the organiser's key stream kept changing; nothing was recorded")
+
+
+def _endorsement_message(public_key: str, old_fingerprint: str) -> bytes:
+    return ENDORSEMENT_PREFIX + canonical_json({"new": public_key, "old": old_fingerprint}).encode()
+
+
+def declare(store: Store, name: str, key: Ed25519PrivateKey, old: Ed25519PrivateKey | None = None) -> OrganiserKey:
+    """Record the public key of ``key`` as the organiser's current key; with a current key already declared,
+    the new one replaces it, endorsed by ``old`` (the current key's private half) when it is given."""
+    if not name.strip():
+        raise SigningError("a key needs a name (--name): the tournament or organiser it signs for")
+    state = keys(store)
+    public = public_hex(key.public_key())
+    fp = fingerprint(public)
+    if state.by_fingerprint(fp):
+        raise SigningError(f"key {fp} is already declared in this database")
+    current = state.current
+    endorsement = ""
+    if current is not None and old is not None:
+        if public_hex(old.public_key()) != current.public_key:
+            raise SigningError(f"the old key file does not hold the current key {current.fingerprint}")
+        endorsement = old.sign(_endorsement_message(public, current.fingerprint)).hex()
+    payload = {
+        "name": name.strip(),
+        "public_key": public,
+        "fingerprint": fp,
+        "replaces": current.fingerprint if current else "",
+        "endorsement": endorsement,
+    }
+    _append_key_event(store, "KeyDeclared", payload)
+    declared = keys(store).by_fingerprint(fp)
+    assert declared is not None
+    return declared
+
+
+def declare_lost(store: Store, reason: str) -> OrganiserKey:
+    """The current key declared lost, with the organiser's reason: nothing is signed with it any more; what it
+    signed before stays valid."""
+    if not reason.strip():
+        raise SigningError("a lost key is declared with a reason (--reason)")
+    current = keys(store).current
+    if current is None:
+        raise SigningError("no current organiser key in this database to declare lost")
+    _append_key_event(store, "KeyLost", {"fingerprint": current.fingerprint, "reason": reason.strip()})
+    current.lost = reason.strip()
+    return current
+
+
+# --- signatures -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Signature:
+    kind: str
+    stream: str
+    seq: int
+    head: str
+    public_key: str
+    value: str
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public_key)
+
+    def message(self) -> bytes:
+        return message(self.kind, self.stream, self.seq, self.head)
+
+    def valid(self) -> bool:
+        return _verifies(self.public_key, self.value, self.message())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "stream": self.stream,
+            "seq": self.seq,
+            "head": self.head,
+            "public_key": self.public_key,
+            "signature": self.value,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> Signature:
+        if not isinstance(raw, dict) or set(raw) != {"kind", "stream", "seq", "head", "public_key", "signature"}:
+            raise ValueError("a signature holds kind, stream, seq, head, public_key and signature")
+        if not isinstance(raw["seq"], int) or not all(
+            isinstance(raw[k], str) for k in ("kind", "stream", "head", "public_key", "signature")
+        ):
+            raise ValueError("a signature's fields are text, and its seq a number")
+        return cls(raw["kind"], raw["stream"], raw["seq"], raw["head"], raw["public_key"], raw["signature"])
+
+
+def message(kind: str, stream: str, seq: int, head: str) -> bytes:
+    """What a signature signs: the stream's kind and id and its chain head (the event's number and hash)."""
+    return MESSAGE_PREFIX + canonical_json({"head": head, "kind": kind, "seq": seq, "stream": stream}).encode()
+
+
+def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
+    """The numbers of the events a signed record must have signed (by their own or a later signature)."""
+    if kind == "tournament":
+        return [e.seq for e in events if e.type in TOURNAMENT_SIGNED]
+    ended = next((i for i, e in enumerate(events) if e.type == GAME_SIGNED_FROM), None)
+    return [] if ended is None else [e.seq for e in events[ended:]]
+
+
+def signatures(store: Store, kind: str, stream: str) -> list[Signature]:
+    if not _has_tables(store):
+        return []
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            text(
+                "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
+                "WHERE kind = :kind AND stream = :stream ORDER BY seq"
+            ),
+            {"kind": kind, "stream": stream},
+        ).all()
+    return [Signature(*r) for r in rows]
+
+
+def stream_signatures(store: Store, kind: str) -> Iterator[tuple[str, list[Signature]]]:
+    """Every signed stream of one kind with its signatures, in the order of the streams' ids (``Store.stream``'s
+    order), one stream at a time: an archive is checked without holding its signatures in memory."""
+    if not _has_tables(store):
+        return
+    with store.engine.connect() as conn:
+        rows = conn.execution_options(yield_per=2000).execute(
+            text(
+                "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
+                "WHERE kind = :kind ORDER BY stream, seq"
+            ),
+            {"kind": kind},
+        )
+        for stream, group in groupby(rows, key=lambda r: r[1]):
+            yield stream, [Signature(*r) for r in group]
+
+
+def store_signatures(store: Store, sigs: Iterable[Signature]) -> None:
+    rows = [{**s.to_dict(), "signed_at": _now()} for s in sigs]
+    if not rows:
+        return
+    ensure_schema(store)
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO record_signature (kind, stream, seq, head, public_key, signature, signed_at) "
+                "VALUES (:kind, :stream, :seq, :head, :public_key, :signature, :signed_at)"
+            ),
+            rows,
+        )
+
+
+def sign(key: Ed25519PrivateKey, kind: str, stream: str, event: Event) -> Signature:
+    return Signature(
+        kind,
+        stream,
+        event.seq,
+        event.hash,
+        public_hex(key.public_key()),
+        key.sign(message(kind, stream, event.seq, event.hash)).hex(),
+    )
+
+
+def _warn(text_: str) -> None:
+    print(f"warning: {text_}", file=sys.stderr)
+
+
+def organiser_key(store: Store, path: Path | None = None) -> Ed25519PrivateKey | None:
+    """The key to sign with: the key file's, when it is there, readable and the database's current key (a
+    warning on standard error says why not, when a key file is there but cannot be used)."""
+    where = key_file(path)
+    if not where.is_file():
+        return None
+    try:
+        key = read_key(where)
+    except SigningError as exc:
+        _warn(f"{exc}; the record is left unsigned")
+        return None
+    current = keys(store).current
+    public = public_hex(key.public_key())
+    if current is None or current.public_key != public:
+        _warn(
+            f"{where}: key {fingerprint(public)} is not this database's current organiser key "
+            f"({current.fingerprint if current else 'none declared'}); the record is left unsigned"
+        )
+        return None
+    return key
+
+
+def sign_points(store: Store, kind: str, stream: str, recorded: Sequence[Event], path: Path | None = None) -> int:
+    """Sign the events just recorded that must be signed (``needs_signature`` over the whole stream's new
+    part), when the organiser's key is at hand. The number of signatures made."""
+    wanted = [e for e in recorded if e.type in TOURNAMENT_SIGNED] if kind == "tournament" else list(recorded)
+    if not wanted:
+        return 0
+    key = organiser_key(store, path)
+    if key is None:
+        return 0
+    made = [sign(key, kind, stream, e) for e in wanted]
+    store_signatures(store, made)
+    return len(made)
+
+
+def sign_game(store: Store, game: str, recorded: Sequence[Event]) -> int:
+    """The game service's hook, once a game has ended: its closing and every event recorded after it signed
+    (an event recorded with the closing, in the same write, is covered by the closing's signature)."""
+    start = next((i for i, e in enumerate(recorded) if e.type == GAME_SIGNED_FROM), 0)
+    return sign_points(store, "game", game, recorded[start:])
+
+
+# --- exports --------------------------------------------------------------------------------------------
+def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
+    """The key changes an export carries: each signing key that replaced another, with the old key's
+    endorsement (so that ``verify --key OLD`` accepts what the new key signed)."""
+    state = keys(store)
+    out, seen = [], set()
+    todo = [s.fingerprint for s in sigs]
+    while todo:
+        fp = todo.pop()
+        k = state.by_fingerprint(fp)
+        if fp in seen or k is None or not k.endorsement:
+            continue
+        seen.add(fp)
+        old = state.by_fingerprint(k.replaces)
+        if old is None:
+            continue
+        out.append({"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement})
+        todo.append(old.fingerprint)
+    return out
+
+
+def jsonl_with(text_: str, sigs: Sequence[Signature], key_changes: Sequence[dict[str, Any]] = ()) -> str:
+    """A JSON Lines export with its signature lines, each after the event it signs."""
+    if not sigs:
+        return text_
+    by_seq: dict[int, list[Signature]] = {}
+    for s in sigs:
+        by_seq.setdefault(s.seq, []).append(s)
+    out = [canonical_json({"key": k}) + "\n" for k in key_changes]
+    for n, line in enumerate(text_.splitlines(), 1):
+        out.append(line + "\n")
+        out += [canonical_json({"signature": s.to_dict()}) + "\n" for s in by_seq.pop(n, [])]
+    out += [canonical_json({"signature": s.to_dict()}) + "\n" for rest in by_seq.values() for s in rest]
+    return "".join(out)
+
+
+def signed_line(s: Signature) -> str:
+    return (
+        f"== signed by {s.fingerprint}: {s.kind} {s.stream} event {s.seq} head {s.head} "
+        f"key {s.public_key} signature {s.value}"
+    )
+
+
+def key_line(k: dict[str, Any]) -> str:
+    return (
+        f"== key {fingerprint(k['public_key'])} replaces {fingerprint(k['replaces'])}: key {k['public_key']} "
+        f"old {k['replaces']} endorsement {k['endorsement']}"
+    )
+
+
+UNSIGNED_LINE = "# unsigned: no organiser's signature (no key file was at hand when the game closed)"
+
+
+def text_with(record: str, events: Sequence[Event], sigs: Sequence[Signature], key_changes=()) -> str:
+    """A text record with its signature lines, each after the section of the event it signs (sections are
+    separated by blank lines, one per event after the headers); an unsigned finished record says so under its
+    headers, in a comment (its last line stays the game's result)."""
+    blocks = record.rstrip("\n").split("\n\n")
+    # blocks[0]: the headers (event 1); blocks[i]: event i + 1
+    by_seq: dict[int, list[Signature]] = {}
+    for s in sigs:
+        by_seq.setdefault(s.seq, []).append(s)
+    out = []
+    for i, block in enumerate(blocks):
+        lines = [block]
+        if i == 0:
+            lines += [key_line(k) for k in key_changes]
+            if not sigs and needs_signature("game", events):
+                lines.append(UNSIGNED_LINE)
+        lines += [signed_line(s) for s in by_seq.pop(i + 1, [])]
+        out.append("\n".join(lines))
+    extra = [signed_line(s) for rest in by_seq.values() for s in rest]
+    if extra:
+        out.append("\n".join(extra))
+    return "\n\n".join(out) + "\n"
+
+
+@dataclass
+class Attached:
+    """What a record file carries besides its events: signatures, key changes, and their line numbers."""
+
+    signatures: list[Signature] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    key_changes: list[dict[str, Any]] = field(default_factory=list)
+
+
+class AttachedError(LogError):
+    def __init__(self, problem: str, lineno: int):
+        self.lineno = lineno
+        super().__init__(f"line {lineno}: {problem}")  # one line: the file is refused whole
+
+
+def split_record(text_: str) -> tuple[str, Attached]:
+    """The record without its signature and key lines (blanked, so line numbers stay), and those lines read."""
+    att = Attached()
+    kept: list[str] = []
+    for n, line in enumerate(text_.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith('{"signature"') or stripped.startswith('{"key"'):
+            try:
+                raw = json.loads(stripped)
+                if "signature" in raw:
+                    att.signatures.append(Signature.from_dict(raw["signature"]))
+                    att.lines.append(n)
+                else:
+                    att.key_changes.append(_key_change(raw["key"]))
+            except (ValueError, TypeError, KeyError) as exc:
+                raise AttachedError(f"a signature line that cannot be read ({exc})", n) from None
+            kept.append("")
+        elif stripped.startswith("== signed by "):
+            att.signatures.append(_parse_signed_line(stripped, n))
+            att.lines.append(n)
+            kept.append("")
+        elif stripped.startswith("== key "):
+            att.key_changes.append(_parse_key_line(stripped, n))
+            kept.append("")
+        else:
+            kept.append(line)
+    return "\n".join(kept) + ("\n" if text_.endswith("\n") else ""), att
+
+
+def _key_change(raw: Any) -> dict[str, Any]:
+    if not isinstance(raw, dict) or set(raw) != {"public_key", "replaces", "endorsement"}:
+        raise ValueError("a key change holds public_key, replaces and endorsement")
+    if not all(isinstance(v, str) for v in raw.values()):
+        raise ValueError("a key change's fields are text")
+    return dict(raw)
+
+
+def _parse_signed_line(line: str, n: int) -> Signature:
+    parts = line.split()  # == signed by FP: KIND STREAM event SEQ head HEAD key KEY signature SIG
+    words_ = ("event", "head", "key", "signature")
+    if len(parts) != 14 or tuple(parts[i] for i in (6, 8, 10, 12)) != words_ or not parts[7].isdigit():
+        raise AttachedError(
+            "a signature line reads: == signed by FINGERPRINT: KIND STREAM event N head HASH key KEY signature SIG", n
+        )
+    s = Signature(parts[4], parts[5], int(parts[7]), parts[9], parts[11], parts[13])
+    try:
+        named = fingerprint(s.public_key)
+    except ValueError:
+        raise AttachedError("a signature line's key is not 64 hex digits", n) from None
+    if parts[3].rstrip(":") != named:
+        raise AttachedError(f"the signature line names key {parts[3].rstrip(':')}, but holds key {named}", n)
+    return s
+
+
+def _parse_key_line(line: str, n: int) -> dict[str, Any]:
+    parts = line.split()
+    # == key FP replaces FP: key KEY old KEY endorsement SIG
+    if len(parts) != 11 or parts[5] != "key" or parts[7] != "old" or parts[9] != "endorsement":
+        raise AttachedError("a key line reads: == key FP replaces FP: key KEY old KEY endorsement SIG", n)
+    return {"public_key": parts[6], "replaces": parts[8], "endorsement": parts[10]}
+
+
+# --- checking -------------------------------------------------------------------------------------------
+@dataclass
+class Checked:
+    """What the signatures of a record say: ``problem`` (one line) when refused, else who signed."""
+
+    problem: str | None = None
+    index: int | None = None  # the signature refused, in the order given
+    signers: list[str] = field(default_factory=list)  # fingerprints, in order of first signature
+    signed: bool = False
+    required: bool = False
+    closed: bool = False  # the record holds events that a signed record must have signed
+
+    @property
+    def status(self) -> str:
+        if self.problem:
+            return f"signature refused: {self.problem}"
+        if self.signed:
+            return "signed by " + ", ".join(self.signers)
+        return "unsigned: no organiser's signature" if self.closed else "unsigned: a record is signed when it closes"
+
+
+def accepted_keys(given: Iterable[str], key_changes: Sequence[dict[str, Any]]) -> set[str]:
+    """The fingerprints ``--key`` accepts: the given keys and every key they endorsed, in turn."""
+    accepted = set(given)
+    grew = True
+    while grew:
+        grew = False
+        for k in key_changes:
+            new, old = fingerprint(k["public_key"]), fingerprint(k["replaces"])
+            if old in accepted and new not in accepted and _endorsed(k):
+                accepted.add(new)
+                grew = True
+    return accepted
+
+
+def _endorsed(k: dict[str, Any]) -> bool:
+    return _verifies(k["replaces"], k["endorsement"], _endorsement_message(k["public_key"], fingerprint(k["replaces"])))
+
+
+def _verifies(public_key: str, signature: str, signed: bytes) -> bool:
+    """Whether ``signature`` (hex) is ``public_key``'s (hex) Ed25519 signature of ``signed``."""
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        _public_key(public_key).verify(bytes.fromhex(signature), signed)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@lru_cache(maxsize=64)
+def _public_key(public_key: str) -> Ed25519PublicKey:
+    """A public key read once (an archive is signed by one or two keys)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key))
+
+
+def check(
+    kind: str,
+    events: Sequence[Event],
+    sigs: Sequence[Signature],
+    *,
+    key: Iterable[str] | None = None,
+    key_changes: Sequence[dict[str, Any]] = (),
+) -> Checked:
+    """Check a record's signatures (its chain and contents are ``verify``'s): each names this stream, holds
+    the hash of the record's event at its number, and verifies with its public key; nothing is signed past the
+    record's end; every event that must be signed is signed by its own or a later signature when the record is
+    signed at all, or when ``key`` is given (then every signature must be by one of those keys, or a key they
+    endorsed)."""
+    out = Checked()
+    stream = events[0].game if events else ""
+    accepted = accepted_keys(key, key_changes) if key is not None else None
+    last = events[-1].seq if events else 0
+    for i, s in enumerate(sigs):
+        out.index = i
+        fp = s.fingerprint if len(s.public_key) == 64 else s.public_key[:16]
+        if s.kind != kind or s.stream != stream:
+            out.problem = f"a signature by {fp} is for {s.kind} {s.stream!r}, not this record ({kind} {stream!r})"
+            return out
+        if s.seq > last or s.seq < 1:
+            out.problem = (
+                f"the record was cut after its signature: {fp} signed event {s.seq}, the record ends at event {last}"
+            )
+            return out
+        if events[s.seq - 1].hash != s.head:
+            out.problem = (
+                f"event {s.seq} is not the event {fp} signed (its hash {events[s.seq - 1].hash[:12]}..., signed "
+                f"{s.head[:12]}...): the chain was rebuilt"
+            )
+            return out
+        if not s.valid():
+            out.problem = f"the signature on event {s.seq} does not verify with the key it names ({fp})"
+            return out
+        if accepted is not None and fp not in accepted:
+            out.problem = f"event {s.seq} is signed by key {fp}, not by {', '.join(sorted(key or ()))} (--key)"
+            return out
+        if fp not in out.signers:
+            out.signers.append(fp)
+    out.index = None
+    needed = needs_signature(kind, events)
+    out.closed = bool(needed)
+    out.required = bool(needed) and (bool(sigs) or key is not None)
+    out.signed = bool(sigs)
+    if needed and out.required:
+        top = max((s.seq for s in sigs), default=0)
+        if needed[-1] > top:
+            e = events[needed[-1] - 1]
+            out.problem = f"event {e.seq} ({e.type}) carries no signature, and a signed record must: " + (
+                "--key requires the organiser's signature" if not sigs else f"the last signature is on event {top}"
+            )
+    return out
+
+
+# --- the commands' entry points -------------------------------------------------------------------------
+def with_signatures(store: Store, kind: str, events: Sequence[Event], exported: str, fmt: str) -> str:
+    """An export (``jsonl`` or ``text``) with the stream's signatures and the key changes they need."""
+    sigs = signatures(store, kind, events[0].game) if events else []
+    changes = key_lines(store, sigs)
+    if fmt == "text":
+        return text_with(exported, events, sigs, changes)
+    return jsonl_with(exported, sigs, changes)
+
+
+def read_keys(given: Sequence[str]) -> list[str]:
+    """``--key`` values: fingerprints, or files holding a public or private key."""
+    out = []
+    for value in given:
+        fp = normal_fingerprint(value)
+        if fp is None:
+            path = Path(value)
+            if not path.is_file():
+                raise SigningError(f"--key {value}: neither a fingerprint (XXXX-XXXX-XXXX-XXXX-XXXX) nor a key file")
+            fp = fingerprint(key_from_file(path))
+        out.append(fp)
+    return out
+
+
+def check_stored(store: Store, kind: str, events: Sequence[Event], key: Sequence[str] | None) -> Checked:
+    sigs = signatures(store, kind, events[0].game)
+    return check(kind, events, sigs, key=key, key_changes=key_lines(store, sigs))
+
+
+def refusal(target: str, checked: Checked, lines: Sequence[int] | None = None) -> SigningError:
+    """A refused signature as one line, naming the file's line when there is one."""
+    where = f" (line {lines[checked.index]})" if lines and checked.index is not None else ""
+    return SigningError(f"{target}: {checked.problem}{where}")

@@ -1,0 +1,436 @@
+"""Signed records (issue 25): organiser keys, signatures made when a game closes, exports that carry them,
+and `verify` refusing, with one line each, a rebuilt chain, a signature by another key, a missing signature
+where one is required and a record cut after its signature. Everything through the commands a user types
+(`python -m referee` in a subprocess), each test with its own HOME and its key files in tmp_path; the
+forgeries are made from real exports, as someone holding the files would make them."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+from entry_point import referee
+
+from referee.log import events as ev, parse_jsonl
+from referee.log.records import export_jsonl, export_text
+from referee.log.signing import Signature, fingerprint, message, public_hex
+
+GAME = "demo-five-player-1"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("REFEREE_KEY_FILE", "REFEREE_KEY_PASSPHRASE", "REFEREE_DB"):
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+def ok(db: Path | str, *args: str) -> str:
+    """The command's output, its lines joined (a long path wraps at the terminal's width)."""
+    r = referee(str(db), *args)
+    assert r.returncode == 0, r.stderr
+    return r.stdout if args[0] in ("key", "export") else " ".join(r.stdout.split())
+
+
+def refused(db: Path | str, *args: str) -> str:
+    """The command fails with exit 1 and one error line on standard error (`verify`: that line alone; others
+    may add a hint): that line."""
+    r = referee(str(db), *args)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert lines and lines[0].startswith("error: "), r.stderr
+    assert len(lines) == 1 if args[0] == "verify" else all(x.startswith("hint: ") for x in lines[1:]), r.stderr
+    return lines[0]
+
+
+def new_key(db: Path, name: str = "Spring Open 2026", *extra: str) -> str:
+    out = ok(db, "key", "new", "--name", name, *extra)
+    return next(line.split()[1] for line in out.splitlines() if line.startswith("key "))  # "key FP (name), ..."
+
+
+def signed_game(tmp_path: Path, home: Path) -> tuple[Path, str]:
+    db = tmp_path / "organiser.db"
+    fp = new_key(db)
+    ok(db, "demo")
+    return db, fp
+
+
+def export(db: Path, fmt: str, path: Path) -> Path:
+    ok(db, "export", GAME, "-f", fmt, "-o", str(path))
+    return path
+
+
+# --- keys -------------------------------------------------------------------------------------------------
+def test_key_new_writes_a_private_file_and_declares_the_public_key(tmp_path, home):
+    db = tmp_path / "k.db"
+    fp = new_key(db)
+    private = home / ".referee" / "organiser.key"
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert b"PRIVATE KEY" in private.read_bytes() and b"ENCRYPTED" not in private.read_bytes()
+    assert b"PUBLIC KEY" in (home / ".referee" / "organiser.key.pub").read_bytes()
+    assert b"PRIVATE KEY" not in db.read_bytes()  # the private key never enters the database
+    shown = json.loads(ok(db, "key", "show", "--json"))
+    assert [k["fingerprint"] for k in shown] == [fp] and shown[0]["current"]
+    assert fingerprint(shown[0]["public_key"]) == fp
+    # the words: the PGP word list, one word a byte, even list then odd (0xE5 0x82 is "topmost Istanbul")
+    words = json.loads(Path("referee/data/pgp_words.json").read_text())
+    assert (words["even"][0xE5], words["odd"][0x82]) == ("topmost", "Istanbul")
+    raw = bytes.fromhex(fp.replace("-", ""))
+    expected = [(words["odd"] if i % 2 else words["even"])[b] for i, b in enumerate(raw)]
+    assert shown[0]["words"] == expected
+    text = ok(db, "key", "show")
+    assert fp in text and " ".join(expected[:5]) in text and " ".join(expected[5:]) in text
+    assert "▀" in text or "█" in text  # the QR code, drawn in the terminal
+    again = refused(tmp_path / "k2.db", "key", "new", "--name", "again", "--key-file", str(private))
+    assert "a file is already there" in again
+
+
+def test_a_second_key_new_is_refused_and_change_is_named(tmp_path, home):
+    db = tmp_path / "k.db"
+    new_key(db)
+    line = refused(db, "key", "new", "--name", "another", "--key-file", str(tmp_path / "other.key"))
+    assert "already has an organiser key" in line
+    assert not (tmp_path / "other.key").exists()
+
+
+def test_a_passphrase_protected_key_signs_only_with_its_passphrase(tmp_path, home, monkeypatch):
+    db = tmp_path / "p.db"
+    monkeypatch.setenv("REFEREE_KEY_PASSPHRASE", "kaiu wall")
+    fp = new_key(db, "Spring Open 2026", "--passphrase")
+    assert b"ENCRYPTED PRIVATE KEY" in (home / ".referee" / "organiser.key").read_bytes()
+    monkeypatch.delenv("REFEREE_KEY_PASSPHRASE")
+    r = referee(str(db), "demo")
+    assert r.returncode == 0 and "protected by a passphrase" in r.stderr and "left unsigned" in r.stderr
+    assert "; unsigned" in ok(db, "verify", GAME)
+    assert "carries no signature" in refused(db, "verify", GAME, "--key", fp)
+    monkeypatch.setenv("REFEREE_KEY_PASSPHRASE", "kaiu wall")
+    ok(db, "demo", "--name", "two-player")
+    assert f"signed by {fp}" in ok(db, "verify", "demo-two-player-1", "--key", fp)
+
+
+def test_a_key_file_readable_by_others_is_not_used(tmp_path, home):
+    db = tmp_path / "m.db"
+    new_key(db)
+    (home / ".referee" / "organiser.key").chmod(0o644)
+    r = referee(str(db), "demo")
+    assert r.returncode == 0 and "readable by others" in r.stderr
+    assert "; unsigned" in ok(db, "verify", GAME)
+
+
+def test_no_key_file_closes_the_record_unsigned_and_says_so(tmp_path, home):
+    db = tmp_path / "u.db"
+    ok(db, "demo")
+    assert "; unsigned" in ok(db, "verify", GAME)
+    assert "organiser's signature: unsigned: no organiser's signature" in ok(db, "show", GAME)
+    text = export(db, "text", tmp_path / "g.txt").read_text()
+    headers = text.split("\n\n")[0].splitlines()
+    assert headers[-1].startswith("# unsigned: no organiser's signature")  # under the headers, where one looks
+    assert text.rstrip().splitlines()[-1].startswith("result: ")  # the record still ends with the result
+    assert "; unsigned" in ok(db, "verify", str(tmp_path / "g.txt"))
+    assert "Organiser's signature: unsigned" in export(db, "html", tmp_path / "g.html").read_text()
+
+
+# --- signed records -----------------------------------------------------------------------------------------
+def test_a_closed_game_is_signed_and_its_exports_verify_with_the_key(tmp_path, home):
+    db, fp = signed_game(tmp_path, home)
+    assert f"finished; signed by {fp}" in ok(db, "verify", GAME)
+    assert f"organiser's signature: signed by {fp}" in ok(db, "show", GAME)
+    text = export(db, "text", tmp_path / "g.txt")
+    last = text.read_text().rstrip().splitlines()[-1]
+    assert last.startswith(f"== signed by {fp}: game {GAME} event 9 head ")  # the text record ends with it
+    jsonl = export(db, "jsonl", tmp_path / "g.jsonl")
+    assert json.loads(jsonl.read_text().splitlines()[-1])["signature"]["seq"] == 9
+    pub = home / ".referee" / "organiser.key.pub"
+    for f in (text, jsonl):
+        for key in (fp, fp.lower().replace("-", ""), str(pub)):
+            assert f"signed by {fp}" in ok(db, "verify", str(f), "--key", key)
+    html = export(db, "html", tmp_path / "g.html").read_text()
+    assert f"Organiser's signature: signed by {fp}" in html
+
+
+def test_a_correction_after_the_end_is_signed(tmp_path, home):
+    db, fp = signed_game(tmp_path, home)
+    sheet = _round5_changed(db, tmp_path)
+    ok(db, "correct", GAME, "5", str(sheet), "--reason", "the judge's ruling: crab's token was a 2")
+    jsonl = export(db, "jsonl", tmp_path / "g.jsonl").read_text()
+    signed = [json.loads(line)["signature"]["seq"] for line in jsonl.splitlines() if line.startswith('{"signature"')]
+    assert signed == [9, 11]  # the closing, and the correction's re-closing (10: the correction, 11: GameEnded)
+    assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)
+
+
+def _round5_changed(db: Path, tmp_path: Path) -> Path:
+    text = export(db, "text", tmp_path / "before.txt").read_text()
+    block = text.split("== round 5 ")[1].split("\n\n")[0].splitlines()[1:]
+    entries = [line for line in block if not line.startswith("==")]
+    changed = [e.replace("crab: army 1 @ shadowlands_north", "crab: army 2 @ shadowlands_north") for e in entries]
+    assert changed != entries
+    sheet = tmp_path / "r5.txt"
+    sheet.write_text("\n".join(changed) + "\n")
+    return sheet
+
+
+# --- forgeries, each refused with one line ------------------------------------------------------------------
+def _events_and_signatures(jsonl: str):
+    events = parse_jsonl("".join(line + "\n" for line in jsonl.splitlines() if line.startswith('{"game"')))[0]
+    sigs = [json.loads(line) for line in jsonl.splitlines() if line.startswith('{"signature"')]
+    return events, sigs
+
+
+def _rebuilt(events, change) -> list:
+    """The game with one payload changed and every hash computed anew, as whoever holds the database can."""
+    items = [(e.type, change(e), e.payload_version) for e in events]
+    return ev.chain_all(events[0].game, items)
+
+
+def _with_players(e, name="Mallory"):
+    if e.type != "GameCreated":
+        return e.payload
+    return {**e.payload, "players": {**e.payload["players"], "crab": name}}
+
+
+def test_a_rebuilt_chain_is_refused(tmp_path, home):
+    db, fp = signed_game(tmp_path, home)
+    jsonl = export(db, "jsonl", tmp_path / "g.jsonl").read_text()
+    events, sigs = _events_and_signatures(jsonl)
+    forged = export_jsonl(_rebuilt(events, _with_players)) + "".join(json.dumps(s) + "\n" for s in sigs)
+    (tmp_path / "forged.jsonl").write_text(forged)
+    assert f"signed by {fp}" in ok(db, "verify", str(tmp_path / "g.jsonl"))
+    line = refused(db, "verify", str(tmp_path / "forged.jsonl"))
+    assert "the chain was rebuilt" in line and "event 9" in line
+    # the text record: a header changed by hand (its seals no longer match: refused as altered), then the
+    # record rebuilt, every seal recomputed, the organiser's signature line kept
+    text = export(db, "text", tmp_path / "g.txt").read_text()
+    crab = events[0].payload["players"]["crab"]
+    (tmp_path / "edited.txt").write_text(text.replace(f"crab: {crab}", "crab: Mallory", 1))
+    assert "the record was altered" in referee(str(db), "verify", str(tmp_path / "edited.txt")).stderr
+    signature = [x for x in text.splitlines() if x.startswith("== signed")]
+    (tmp_path / "forged.txt").write_text(export_text(_rebuilt(events, _with_players)) + "\n".join(signature) + "\n")
+    line = refused(db, "verify", str(tmp_path / "forged.txt"), "--key", fp)
+    assert "the chain was rebuilt" in line and "event 9" in line
+    # and the signature's head rewritten to the rebuilt chain's: the signature no longer verifies
+    rebuilt = _rebuilt(events, _with_players)
+    moved = [{"signature": {**s["signature"], "head": rebuilt[s["signature"]["seq"] - 1].hash}} for s in sigs]
+    (tmp_path / "moved.jsonl").write_text(export_jsonl(rebuilt) + "".join(json.dumps(s) + "\n" for s in moved))
+    line = refused(db, "verify", str(tmp_path / "moved.jsonl"))
+    assert "does not verify with the key it names" in line
+    # nothing of a refused record is imported
+    assert "chain was rebuilt" in refused(tmp_path / "other.db", "import", str(tmp_path / "forged.jsonl"))
+
+
+def test_a_signature_by_another_key_is_refused(tmp_path, home):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    db, fp = signed_game(tmp_path, home)
+    events, _ = _events_and_signatures(export(db, "jsonl", tmp_path / "g.jsonl").read_text())
+    rebuilt = _rebuilt(events, _with_players)
+    mallory = Ed25519PrivateKey.generate()
+    head = rebuilt[-1]
+    sig = Signature(
+        "game",
+        GAME,
+        head.seq,
+        head.hash,
+        public_hex(mallory.public_key()),
+        mallory.sign(message("game", GAME, head.seq, head.hash)).hex(),
+    )
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(export_jsonl(rebuilt) + json.dumps({"signature": sig.to_dict()}) + "\n")
+    assert f"signed by {sig.fingerprint}" in ok(db, "verify", str(forged))  # a valid signature, by someone
+    line = refused(db, "verify", str(forged), "--key", fp)
+    assert f"signed by key {sig.fingerprint}, not by {fp}" in line
+    # the text record: the rebuilt game, signed by Mallory's key
+    body = export_text(rebuilt).rstrip("\n")
+    line_ = (
+        f"== signed by {sig.fingerprint}: game {GAME} event {head.seq} head {head.hash} "
+        f"key {sig.public_key} signature {sig.value}"
+    )
+    (tmp_path / "forged.txt").write_text(body + "\n" + line_ + "\n")
+    assert f"not by {fp}" in refused(db, "verify", str(tmp_path / "forged.txt"), "--key", fp)
+    # the organiser's key named on a line that holds another key: refused as it is read
+    (tmp_path / "lying.txt").write_text(body + "\n" + line_.replace(sig.fingerprint, fp, 1) + "\n")
+    assert "names key" in refused(db, "verify", str(tmp_path / "lying.txt"))
+
+
+def test_a_missing_signature_is_refused_where_one_is_required(tmp_path, home):
+    db, fp = signed_game(tmp_path, home)
+    jsonl = export(db, "jsonl", tmp_path / "g.jsonl").read_text()
+    stripped = tmp_path / "stripped.jsonl"
+    stripped.write_text("".join(line + "\n" for line in jsonl.splitlines() if not line.startswith('{"signature"')))
+    assert "; unsigned" in ok(db, "verify", str(stripped))  # without --key: an unsigned record, and says so
+    line = refused(db, "verify", str(stripped), "--key", fp)
+    assert "event 9 (GameEnded) carries no signature" in line
+    text = export(db, "text", tmp_path / "g.txt").read_text()
+    (tmp_path / "stripped.txt").write_text("\n".join(x for x in text.splitlines() if not x.startswith("== signed")))
+    assert "carries no signature" in refused(db, "verify", str(tmp_path / "stripped.txt"), "--key", fp)
+    # a correction recorded after the signed end without the key: the signed record now ends unsigned
+    (home / ".referee" / "organiser.key").rename(tmp_path / "away.key")
+    ok(db, "correct", GAME, "5", str(_round5_changed(db, tmp_path)), "--reason", "the judge's ruling")
+    line = refused(db, "verify", GAME)
+    assert "event 11 (GameEnded) carries no signature" in line and "the last signature is on event 9" in line
+    for fmt in ("jsonl", "text"):
+        f = export(db, fmt, tmp_path / f"late.{fmt}")
+        assert "carries no signature" in refused(db, "verify", str(f))
+    # the key back: the organiser signs the record's head now
+    (tmp_path / "away.key").rename(home / ".referee" / "organiser.key")
+    assert "event 11 (GameEnded) signed" in ok(db, "key", "sign", GAME)
+    assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)
+    assert "already signed" in refused(db, "key", "sign", GAME)
+
+
+def test_a_record_cut_after_its_signature_is_refused(tmp_path, home):
+    db, fp = signed_game(tmp_path, home)
+    jsonl = export(db, "jsonl", tmp_path / "g.jsonl").read_text().splitlines()
+    cut = [line for line in jsonl if not line.startswith('{"game"') or json.loads(line)["seq"] < 9]
+    (tmp_path / "cut.jsonl").write_text("\n".join(cut) + "\n")
+    line = refused(db, "verify", str(tmp_path / "cut.jsonl"), "--allow-incomplete")
+    assert "cut after its signature" in line and "event 9" in line and "ends at event 8" in line
+    text = export(db, "text", tmp_path / "g.txt").read_text().splitlines()
+    cut_text = [x for x in text if not x.startswith(("== end", "result:"))]
+    (tmp_path / "cut.txt").write_text("\n".join(cut_text) + "\n")
+    assert "cut after its signature" in refused(db, "verify", str(tmp_path / "cut.txt"), "--allow-incomplete")
+
+
+def test_a_clean_record_from_another_database_verifies_with_its_key_only(tmp_path, home, monkeypatch):
+    db, fp = signed_game(tmp_path, home)
+    other_home = tmp_path / "other-home"
+    other_home.mkdir()
+    monkeypatch.setenv("HOME", str(other_home))
+    other = tmp_path / "other.db"
+    other_fp = new_key(other, "Autumn Cup")
+    assert other_fp != fp
+    ok(other, "demo", "--name", "four-player")
+    record = tmp_path / "autumn.txt"
+    ok(other, "export", "demo-four-player-1", "-f", "text", "-o", str(record))
+    monkeypatch.setenv("HOME", str(home))  # checked elsewhere, by someone holding only the record
+    assert f"signed by {other_fp}" in ok(db, "verify", str(record), "--key", other_fp)
+    assert f"not by {fp}" in refused(db, "verify", str(record), "--key", fp)
+    # imported into the first database, it keeps its signature
+    ok(db, "import", str(record))
+    assert f"signed by {other_fp}" in ok(db, "verify", "demo-four-player-1", "--key", other_fp)
+    assert f"not by {fp}" in refused(db, "verify", "demo-four-player-1", "--key", fp)
+
+
+# --- keys change ----------------------------------------------------------------------------------------------
+def test_a_changed_key_is_endorsed_by_the_old_one_and_old_records_stay_valid(tmp_path, home, monkeypatch):
+    db, old_fp = signed_game(tmp_path, home)
+    new_file = tmp_path / "keys" / "2027.key"
+    out = ok(db, "key", "change", "--name", "Spring Open 2027", "--new-key-file", str(new_file))
+    new_fp = out.split("\nkey ")[1].split()[0]
+    assert stat.S_IMODE(new_file.stat().st_mode) == 0o600
+    assert "endorsed by it" in out
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(new_file))
+    ok(db, "demo", "--name", "two-player")
+    assert f"signed by {new_fp}" in ok(db, "verify", "demo-two-player-1", "--key", new_fp)
+    assert f"signed by {old_fp}" in ok(db, "verify", GAME, "--key", old_fp)  # signed before: still valid
+    record = export_of(db, "demo-two-player-1", tmp_path / "2027.txt")
+    assert "== key " in record.read_text()  # the endorsement travels with the record
+    assert f"signed by {new_fp}" in ok(tmp_path / "elsewhere.db", "verify", str(record), "--key", old_fp)
+    # the old key file no longer signs here
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(home / ".referee" / "organiser.key"))
+    r = referee(str(db), "demo", "--name", "four-player")
+    assert "not this database's current organiser key" in r.stderr
+    assert "; unsigned" in ok(db, "verify", "demo-four-player-1")
+
+
+def export_of(db: Path, game: str, path: Path) -> Path:
+    ok(db, "export", game, "-f", "text", "-o", str(path))
+    return path
+
+
+def test_a_lost_key_is_declared_with_a_reason_and_its_records_stay_valid(tmp_path, home, monkeypatch):
+    db, old_fp = signed_game(tmp_path, home)
+    record = export(db, "jsonl", tmp_path / "before.jsonl")
+    assert "with a reason" in refused(db, "key", "lost", "--reason", " ")
+    out = ok(db, "key", "lost", "--reason", "laptop stolen at the venue")
+    assert f"key {old_fp}" in out and "laptop stolen" in out
+    r = referee(str(db), "demo", "--name", "two-player")  # the lost key's file is still there: not used
+    assert "not this database's current organiser key" in r.stderr
+    new_file = tmp_path / "new.key"
+    new_fp = new_key(db, "Spring Open 2026 (second key)", "--key-file", str(new_file))
+    shown = ok(db, "key", "show", "--no-qr")
+    assert new_fp in shown and f"{old_fp} (Spring Open 2026), lost: laptop stolen at the venue" in shown
+    assert f"signed by {old_fp}" in ok(db, "verify", str(record), "--key", old_fp)  # signed before: valid
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(new_file))
+    ok(db, "demo", "--name", "four-player")
+    assert f"signed by {new_fp}" in ok(db, "verify", "demo-four-player-1", "--key", new_fp)
+    after = export_of(db, "demo-four-player-1", tmp_path / "after.txt")
+    assert "not by" in refused(db, "verify", str(after), "--key", old_fp)  # not endorsed: the old key was lost
+
+
+# --- tournaments: each round's seating and close, the standings ----------------------------------------------
+def _tournament(tmp_path: Path, monkeypatch) -> tuple[Path, str]:
+    db = tmp_path / "cup.db"
+    ok(db, "tournament", "new", "cup", "--name", "Cup", "--rounds", "2")
+    for i in range(8):
+        ok(db, "tournament", "players", "add", "cup", f"P{i}")
+    key = tmp_path / "cup.key"
+    fp = new_key(db, "Cup", "--key-file", str(key))
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(key))  # found through the environment, not the default place
+    ok(db, "tournament", "seat", "cup", "1")
+    for table in json.loads(ok(db, "tournament", "seating", "cup", "1", "--json")):
+        ok(db, "tournament", "call", "cup", table["game"], "--reason", "time ran out")
+    ok(db, "tournament", "close", "cup", "1")
+    return db, fp
+
+
+def test_a_tournament_signs_its_seatings_and_closes(tmp_path, home, monkeypatch):
+    db, fp = _tournament(tmp_path, monkeypatch)
+    ok(db, "tournament", "export", "cup", "-o", str(tmp_path / "cup.jsonl"))
+    lines = (tmp_path / "cup.jsonl").read_text().splitlines()
+    types = {json.loads(x)["seq"]: json.loads(x)["type"] for x in lines if x.startswith('{"game"')}
+    signed = [types[json.loads(x)["signature"]["seq"]] for x in lines if x.startswith('{"signature"')]
+    assert signed == ["RoundSeated", "RoundClosed"]
+    for target in ("cup", str(tmp_path / "cup.jsonl")):
+        assert f"signed by {fp}" in ok(db, "tournament", "verify", target, "--key", fp)
+    assert f"organiser's signature: signed by {fp}" in ok(db, "tournament", "standings", "cup")
+    # forged from the export: signature lines dropped, a chain rebuilt, the record cut after its signature
+    bare = [x for x in lines if not x.startswith('{"signature"')]
+    (tmp_path / "bare.jsonl").write_text("\n".join(bare) + "\n")
+    assert "carries no signature" in refused(db, "tournament", "verify", str(tmp_path / "bare.jsonl"), "--key", fp)
+    events = parse_jsonl("".join(x + "\n" for x in lines if x.startswith('{"game"')))[0]
+    rebuilt = ev.chain_all(
+        "cup", [(e.type, {**e.payload, "name": "Other Cup"} if e.seq == 1 else e.payload, 1) for e in events]
+    )
+    sigs = [x for x in lines if x.startswith('{"signature"')]
+    (tmp_path / "rebuilt.jsonl").write_text(export_jsonl(rebuilt) + "\n".join(sigs) + "\n")
+    assert "the chain was rebuilt" in refused(db, "tournament", "verify", str(tmp_path / "rebuilt.jsonl"))
+    last = max(json.loads(x)["signature"]["seq"] for x in sigs)
+    cut = [x for x in lines if not x.startswith('{"game"') or json.loads(x)["seq"] < last]
+    (tmp_path / "cut.jsonl").write_text("\n".join(cut) + "\n")
+    assert "cut after its signature" in refused(db, "tournament", "verify", str(tmp_path / "cut.jsonl"))
+    other = tmp_path / "elsewhere.db"
+    ok(other, "tournament", "import", str(tmp_path / "cup.jsonl"))
+    assert f"signed by {fp}" in ok(other, "tournament", "verify", "cup", "--key", fp)
+
+
+def test_the_venue_pages_and_the_printed_sheets_show_the_fingerprint(tmp_path, home, monkeypatch):
+    db, fp = _tournament(tmp_path, monkeypatch)
+    ok(db, "tournament", "post", "cup", "1")
+    site = tmp_path / "site"
+    ok(db, "tournament", "publish", "cup", str(site))
+    pages = {p.relative_to(site).as_posix(): p.read_text() for p in site.rglob("*.html")}
+    shown = [name for name, html in pages.items() if f"Organiser's signature: signed by {fp}" in html]
+    assert {"index.html", "seating-1.html"} <= set(shown)
+    assert any("sheet" in name for name in shown)  # the printed seating sheet
+
+
+def test_the_keys_and_signatures_are_append_only(tmp_path, home):
+    import sqlite3
+
+    db, _ = signed_game(tmp_path, home)
+    conn = sqlite3.connect(db)
+    for sql in (
+        "DELETE FROM record_signature",
+        "UPDATE record_signature SET public_key = 'x'",
+        "DELETE FROM organiser_key_event",
+        "UPDATE organiser_key_event SET payload = '{}'",
+    ):
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            conn.execute(sql)
+    conn.close()
+    assert "the database is healthy" in ok(db, "doctor")  # a referee database, its new tables known

@@ -1,0 +1,163 @@
+"""A Kotei through the commands (`python -m referee` in a subprocess): 32 players, 5 Swiss rounds and a
+top-8 cut, one result read from a verified card game match log, the others entered by the judge; checked
+against the pure standings (two paths to one answer) and for rematches."""
+
+import json
+from fractions import Fraction
+
+from entry_point import referee
+
+from referee.tournament.swiss import Result, bracket_order, standings
+
+NAMES = [f"Player {i:02d}" for i in range(1, 33)]
+
+
+def ok(db, *args):
+    result = referee(db, *args)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+def test_a_32_player_5_round_kotei_with_a_top_8_cut(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    db = str(tmp_path / "kotei.db")
+    ok(db, "tournament", "swiss", "new", "kotei", "--name", "Kotei Oslo", "--rounds", "5", "--cut", "8")
+    roster = tmp_path / "players.txt"
+    roster.write_text("\n".join(NAMES) + "\n")
+    assert "32 players" in ok(db, "tournament", "swiss", "players", "kotei", "--file", str(roster))
+    ids = [f"player-{i:02d}" for i in range(1, 33)]
+    recorded: list[Result] = []
+    met: set[frozenset] = set()
+    for rnd in range(1, 6):
+        paired = json.loads(ok(db, "tournament", "swiss", "pair", "kotei", "--json"))
+        assert paired["round"] == rnd and paired["bye"] is None and paired["cost"]["rematches"] == 0
+        lines = []
+        for t in paired["tables"]:
+            a, b = t["players"]
+            pair = frozenset((a, b))
+            assert pair not in met, f"round {rnd}: {a} and {b} meet again"
+            met.add(pair)
+            if rnd == 1 and t["table"] == 1:
+                # the first table plays its match through `referee ccg`: an honor victory for a
+                ok(
+                    db,
+                    "ccg",
+                    "new",
+                    "kotei-r1-t1",
+                    "--player",
+                    f"{a}: honor 8, strength 6, gold 5",
+                    "--player",
+                    f"{b}: honor 6, strength 6, gold 5",
+                )
+                ok(db, "ccg", "event", "kotei-r1-t1", f"honor {a} +32: Lobby, Ambition and battles", "pass", "pass")
+                out = ok(db, "tournament", "swiss", "accept", "kotei", "1", "kotei-r1-t1")
+                assert "wins (honor), match kotei-r1-t1" in out
+                recorded.append(Result(1, a, b, a, "honor"))
+                continue
+            if (ids.index(a) + ids.index(b) + rnd) % 11 == 0:  # now and then time is called: a draw (C-10)
+                lines.append(f"{t['table']}: draw time")
+                recorded.append(Result(rnd, a, b, None, "time"))
+            else:
+                winner = min(a, b, key=ids.index) if (ids.index(a) * 7 + rnd) % 5 else max(a, b, key=ids.index)
+                lines.append(f"{t['table']}: {winner} military")
+                recorded.append(Result(rnd, a, b, winner, "military"))
+        sheet = tmp_path / f"r{rnd}.txt"
+        sheet.write_text("\n".join(lines) + "\n")
+        assert f"round {rnd} complete" in ok(
+            db, "tournament", "swiss", "result", "kotei", str(rnd), "--file", str(sheet)
+        )
+    shown = json.loads(ok(db, "tournament", "swiss", "standings", "kotei", "--json"))["standings"]
+    expected = standings(ids, recorded)  # the pure standings of the same results
+    assert [s["player"] for s in shown] == [s.player for s in expected]
+    assert [Fraction(s["points"]) for s in shown] == [s.points for s in expected]
+    assert sum(Fraction(s["points"]) for s in shown) == 80  # 16 matches a round, one point each
+    explained = ok(db, "tournament", "swiss", "standings", "kotei", "--explain")
+    assert "OMW%" in explained and "each at least 1/3" in explained
+    # the cut: the top 8 seeded 1-8, 4-5, 2-7, 3-6
+    top = [s["player"] for s in shown[:8]]
+    cut = json.loads(ok(db, "tournament", "swiss", "pair", "kotei", "--json"))
+    assert cut["round"] == 6 and cut["kind"] == "cut"
+    seeds = bracket_order(8)
+    assert [t["players"] for t in cut["tables"]] == [[top[seeds[i] - 1], top[seeds[i + 1] - 1]] for i in range(0, 8, 2)]
+    for rnd in (6, 7, 8):
+        if rnd > 6:
+            ok(db, "tournament", "swiss", "pair", "kotei")
+        tables = json.loads(ok(db, "tournament", "swiss", "pairings", "kotei", str(rnd), "--json"))["tables"]
+        lines = [f"{t['table']}: {t['players'][0]} military" for t in tables]
+        out = ok(db, "tournament", "swiss", "result", "kotei", str(rnd), *lines)
+    assert f"{NAMES[ids.index(top[0])]} wins the tournament" in out
+    assert "verified" in ok(db, "tournament", "swiss", "verify", "kotei")
+    final = json.loads(ok(db, "tournament", "swiss", "standings", "kotei", "--json"))
+    assert final["champion"] == top[0]
+    # the exports: CSV standings as the JSON says, and JSON Lines that import (verified) into another database
+    sheet = tmp_path / "standings.csv"
+    ok(db, "tournament", "swiss", "standings", "kotei", "--csv", str(sheet))
+    rows = sheet.read_text().splitlines()
+    assert rows[0].startswith("rank,id,name,points") and len(rows) == 33
+    assert [r.split(",")[1] for r in rows[1:]] == [s["player"] for s in final["standings"]]
+    exported = tmp_path / "kotei.jsonl"
+    ok(db, "tournament", "swiss", "export", "kotei", "-o", str(exported))
+    other = str(tmp_path / "other.db")
+    assert "verified" in ok(other, "tournament", "swiss", "import", str(exported))
+    assert json.loads(ok(other, "tournament", "swiss", "standings", "kotei", "--json")) == final
+    lines = exported.read_text().splitlines()
+    assert json.loads(lines[2])["type"] == "SwissRoundPaired"  # round 1's pairing, edited: the chain breaks
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join([*lines[:2], lines[2].replace("player-01", "player-0X"), *lines[3:]]) + "\n")
+    refused = referee(str(tmp_path / "third.db"), "tournament", "swiss", "import", str(tampered))
+    assert refused.returncode == 1 and "nothing was stored" in refused.stderr
+
+
+def test_refusals_are_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    db = str(tmp_path / "k.db")
+    ok(db, "tournament", "swiss", "new", "k", "--name", "K", "--rounds", "3", "--cut", "0", "--no-time-draws")
+    ok(db, "tournament", "swiss", "players", "k", "Ann", "Bob", "Cat", "Dan")
+    ok(db, "tournament", "swiss", "pair", "k")
+    for args, says in [
+        (["result", "k", "1", "1: draw time"], "time called is not a draw in this tournament"),
+        (["result", "k", "1", "1: zed military"], "no player 'zed'"),
+        (["result", "k", "1", "9: ann military"], "round 1 has tables 1 to 2, not 9"),
+        (["result", "k", "1", "1: ann sleeping"], "a win is by"),
+        (["pair", "k"], "round 1 still has tables without a result"),
+        (["standings", "nope"], "no tournament 'nope'"),
+    ]:
+        result = referee(db, "tournament", "swiss", *args)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, (args, result.stderr)
+        errors = [ln for ln in result.stderr.splitlines() if ln.startswith("error:")]
+        assert len(errors) == 1 and says in errors[0], (args, result.stderr)
+    ok(db, "tournament", "swiss", "result", "k", "1", "1: ann military", "2: draw")
+    again = referee(db, "tournament", "swiss", "result", "k", "1", "1: bob military")
+    assert again.returncode == 1 and "a correction needs a reason" in again.stderr
+    ok(db, "tournament", "swiss", "result", "k", "1", "1: bob military", "--reason", "the scores were swapped")
+    table_cmd = referee(db, "tournament", "standings", "k")
+    assert table_cmd.returncode == 1 and "a Swiss tournament, not one seated at tables" in table_cmd.stderr
+
+
+def test_verify_finds_a_pairing_its_algorithm_does_not_give():
+    """A pairing recorded with a whole chain but not the one "swiss-blossom" gives is named by verify."""
+    from referee.log.swiss import verify
+    from referee.log.tournaments import chain
+    from referee.tournament.swiss import pair_round
+    from referee.tournament.swiss_desk import (
+        SwissCreated,
+        SwissPlayersRegistered,
+        SwissRoundPaired,
+        pairing_event,
+        payload_of,
+    )
+
+    players = [{"id": p, "name": p} for p in ("ann", "bob", "cat", "dan")]
+    right = pairing_event(pair_round(1, [p["id"] for p in players], []))
+    wrong = SwissRoundPaired(1, [["ann", "dan"], ["bob", "cat"]], None, right.algorithm, right.version, right.cost)
+    assert wrong.pairs != right.pairs
+    for pairing, problems in ((right, 0), (wrong, 1)):
+        events, after = [], None
+        for item in (SwissCreated("k", "K"), SwissPlayersRegistered(players), pairing):
+            after = chain("k", after, *payload_of(item))
+            events.append(after)
+        found = verify(events)
+        assert len(found) == problems, found
+        if problems:
+            assert "round 1's pairing is not what swiss-blossom gives" in found[0]
