@@ -8,6 +8,7 @@
     retract     retract
     table_session  `referee table`: the interactive table session (its logic: session.py)
     champions   `referee champions ...`: Champions of Rokugan's scenario tracker and campaign log
+    entry       `referee links`, `referee confirm`: the seats' phone links, the moderator's confirmation
     tournament  `referee tournament ...`: roll call, seating, results, standings
     ccg         `referee ccg ...`: the card game's matches and decklists
     rules       `referee rules`: the shipped rulings document, listed, printed, searched
@@ -28,7 +29,7 @@ from typer.main import get_command
 
 from ..engine import RefereeError
 from ..shown import plain
-from . import champions, games, keys, logcmds, retract, rules, serve, standalone, table_session
+from . import champions, entry, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import CCG_HELP, TOURNAMENT_HELP
 
@@ -100,7 +101,8 @@ MODULES = (
     rules,
     champions,
     serve,
-)  # `--help` order (and `tournament`)
+    entry,
+)  # `--help` order (and `tournament`, placed before `rules`)
 for module in MODULES:
     app.add_typer(module.commands)
 

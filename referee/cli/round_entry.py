@@ -9,13 +9,22 @@ from collections.abc import Sequence
 
 import typer
 
-from ..engine import GameState, Kind, NotationError, RefereeError, check_placements, format_entry, parse_entry
-from ..log.game import RoundMoved as RoundMovedError
+from ..engine import (
+    EntriesRefused,
+    GameState,
+    Kind,
+    NotationError,
+    RefereeError,
+    check_placements,
+    format_entry,
+    parse_entry,
+)
+from ..log.game import RoundMoved as RoundMovedError, check_token
 
 
 def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
-    """Enter a round: read by the game service (one parse, R-27, one placement check, the game-over guard),
-    confirmed when asked, recorded by the service; what it did printed."""
+    """Enter a round (``sheet``: a file, or the sheet's text itself): read by the game service (one parse, R-27,
+    one placement check, the game-over guard), confirmed when asked, recorded by the service; what it did printed."""
     from ..log import OpenGame
     from . import render
     from .checks import no_tokens_on_purpose
@@ -23,7 +32,7 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
 
     log = OpenGame(store, game)
     if sheet is not None:
-        read = log.read_round(read_input(sheet), round_opt)
+        read = log.read_round(sheet if isinstance(sheet, str) else read_input(sheet), round_opt)
     else:
         log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
         read = log.read_round(enter_round(log.state), round_opt)
@@ -105,14 +114,13 @@ def enter_round(state: GameState) -> str:
             return "\n".join(lines)
         shown_missing = False
         try:
-            entry = parse_entry(line, state.board)
+            entry = check_token(state, lines, line)  # the one check of a token as it is entered
         except NotationError as exc:
             hint = f"\n  hint: {render.markup(exc.hint)}" if exc.hint else ""
             render.console.print(f"[red]{render.markup(exc)}[/red]{hint}")
             continue
-        refusals = check_placements(state, [*(parse_entry(x, state.board) for x in lines), entry], complete=False)
-        if refusals:
-            for r in refusals:
+        except EntriesRefused as exc:
+            for r in exc.refusals:
                 render.console.print(f"[red]{render.markup(r.line(state.round))}[/red]")
             continue
         lines.append(format_entry(entry))

@@ -26,6 +26,12 @@ def serve(
             "other host are refused."
         ),
     ] = None,
+    entry: Annotated[
+        bool,
+        typer.Option(
+            "--entry", help="Serve the seats' phone pages as well (/e/<secret>, `referee links`): players' drafts."
+        ),
+    ] = False,
 ) -> None:
     """Serve read-only pages of the games (boards, reports, honor) and their JSON, until Ctrl-C."""
     import socket
@@ -46,10 +52,12 @@ def serve(
 
     from ..web import venue_app
 
-    web = venue_app(store=store, names=served_names(host, name or []))
+    web = venue_app(store=store, names=served_names(host, name or []), entry=entry)
     shown = f"[{host}]" if ":" in host else host
     print(f"serving the games of {web.state.store.where} at http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
-    if host not in LOOPBACK:
+    if entry:
+        print("the seats' phone pages are served: a seat's link (`referee links`) writes that seat's draft", flush=True)
+    elif host not in LOOPBACK:
         print(
             "these pages are public and read-only: anyone who can reach this address can read them; nothing can be "
             "recorded through them",

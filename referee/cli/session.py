@@ -99,17 +99,15 @@ class TableSession:
     # --- lines ------------------------------------------------------------------------------------
     def add(self, line: str) -> str:
         """One typed line: a table event (recorded now) or a token (held until the round resolves)."""
-        from ..engine import format_entry, parse_entry, split_clan
+        from ..engine import format_entry, split_clan
+        from ..log.game import check_token
 
         self.check_current()
         _, rest = split_clan(line)
         if not is_token_line(rest):
             return self.table_event(line)
         self.log.check_round()  # the game-over guard, and round 1's tokens wait for the setup (p.4)
-        entry = parse_entry(line, self.state.board)
-        refusals = self.check([*self.pending, entry])
-        if refusals:
-            raise RefereeError("\n".join(r.line(self.round) for r in refusals))
+        entry = check_token(self.state, self.pending, line)  # the one check of a token as it is entered
         if not self.pending:
             self._pending_round = self.round
         self.pending.append(entry)

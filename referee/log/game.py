@@ -29,6 +29,7 @@ from ..engine import (
     check_placements,
     format_entry,
     in_round,
+    parse_entry,
     parse_round,
     sheet_for,
     split_round_header,
@@ -109,6 +110,20 @@ def new_game(
         items.append((ev.EventType.SETUP_RECORDED, ev.setup_recorded(lines)))
         Fold.of(ev.chain_all(game, [(t, p, None) for t, p in items]), board)  # refused before anything is stored
     return store.append(game, items, None)
+
+
+def check_token(state: GameState, lines: Sequence[str | Entry], line: str) -> Entry:
+    """One token added to a round being entered (``lines``: those entered so far): parsed, and the round so far
+    checked as a round still being typed (R-08, no minimum yet). The one check of a token as it is entered
+    (`referee round` typed, the table session, a seat's phone): the entry, or ``NotationError`` /
+    ``EntriesRefused`` with the one-line reasons."""
+    start = begin_round(state)
+    entry = parse_entry(line, start.board)
+    before = [x if isinstance(x, Entry) else parse_entry(x, start.board) for x in lines]
+    refusals = check_placements(start, [*before, entry], complete=False)
+    if refusals:
+        raise EntriesRefused(refusals, state.round)
+    return entry
 
 
 @dataclass(frozen=True, slots=True)

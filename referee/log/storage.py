@@ -664,6 +664,7 @@ class Store:
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
 VENUE_TABLES = frozenset({"venue_notice"})
 SIGNING_TABLES = frozenset({"organiser_key_event", "record_signature"})  # log/signing.py
+ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (log/entry.py)
 
 
 def is_referee_table(name: str) -> bool:
@@ -672,6 +673,7 @@ def is_referee_table(name: str) -> bool:
         or name in TOURNAMENT_TABLES
         or name in VENUE_TABLES
         or name in SIGNING_TABLES
+        or name in ENTRY_TABLES
         or name.startswith("sqlite_")  # sqlite_sequence, sqlite_stat1...
     )
 

@@ -1,7 +1,7 @@
 """The venue web app, put together: the routers by resource (a game's pages, a tournament's pages, the JSON
 API), the error pages, and the guard around it all (Host check, security headers, HEAD). The routers read
 through ``reading.Reader``, which each request receives as a dependency on the app's store and cache. The app
-only reads: nothing here records anything."""
+only reads, except the seats' phone pages (``entry``, asked for explicitly), which write drafts, never a round."""
 
 from __future__ import annotations
 
@@ -10,14 +10,23 @@ from collections.abc import Iterable
 from fastapi import FastAPI
 
 from ..log import Store
-from . import api, games, pages, tournaments
+from . import api, entry as entry_pages, games, pages, tournaments
+from .entry import RATE, RateLimit
 from .reading import Cache
 from .security import LOOPBACK, Guard, ServedNames
 
 
-def venue_app(db: str | None = None, *, store: Store | None = None, names: Iterable[str] = LOOPBACK) -> FastAPI:
+def venue_app(
+    db: str | None = None,
+    *,
+    store: Store | None = None,
+    names: Iterable[str] = LOOPBACK,
+    entry: bool = False,
+    rate: int = RATE,
+) -> FastAPI:
     """The read-only venue pages over ``store`` (or the database ``db``, which must exist: nothing is made),
-    answering to the host ``names`` only."""
+    answering to the host ``names`` only. ``entry``: the seats' phone pages as well (``/e/<secret>``, the only
+    pages that write: players' drafts, never a round), at most ``rate`` requests a minute per link."""
     store = store or Store(db, create=False)
     app = FastAPI(
         title="referee",
@@ -32,8 +41,9 @@ def venue_app(db: str | None = None, *, store: Store | None = None, names: Itera
     app.state.served = ServedNames.of(names)
     for exc, handler in pages.HANDLERS.items():
         app.add_exception_handler(exc, handler)
-    # A router per resource; a future one (the phone entry of a round) is included here the same way.
-    for router in (games.router, tournaments.router, api.router):
+    # A router per resource; the phone entry only when asked for (`referee serve --entry`).
+    for router in (games.router, tournaments.router, api.router, *([entry_pages.router] if entry else [])):
         app.include_router(router)
+    app.state.entry_rate = RateLimit(rate)
     app.add_middleware(Guard, served=app.state.served)
     return app

@@ -1,0 +1,99 @@
+"""Benchmark the phone entry of a round (issue 23), server side.
+
+    python bench/bench_entry.py [--rounds 4]
+
+The bench round (round 1 of the bundled five-player game, 25 tokens) entered by its five seats through the
+no-JavaScript forms of `referee serve --entry` (the ASGI test client, SQLite on local disk), --rounds times
+on fresh games: the server time of each token added (the POST: parse, CSRF, the engine's check, the draft
+event written), median and p95; the seat page read after it (the GET the redirect asks); and the choices a
+player makes per token on the form (token, province, the border when the token crosses one, a blessing,
+the Add button).
+
+Not a timed test: it prints figures. Lines starting with RESULT carry the figures (RESULT key=value).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args()
+
+    from fastapi.testclient import TestClient
+
+    from referee.log import EventType, Store, entry as en, golden, new_game, recorded_header
+    from referee.web import venue_app
+
+    events = golden("five-player")
+    header = events[0].data
+    setup = next(e.data["lines"] for e in events if e.type == EventType.SETUP_RECORDED)
+    sheet = next(e.data["entries"] for e in events if e.type == EventType.ROUND_RESOLVED)
+    posts: list[float] = []
+    gets: list[float] = []
+    choices: list[int] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "bench.db")
+        store = Store(db)
+        app = venue_app(store=store, names=["testserver"], entry=True, rate=10_000)
+        for n in range(args.rounds):
+            game = f"bench-{n}"
+            new_game(store, game, header["clans"], **recorded_header(header), setup=setup)
+            seats = {c: en.issue_link(store, game, c) for c in header["clans"]}
+            stack = ExitStack()
+            clients = {c: stack.enter_context(TestClient(app)) for c in seats}  # one event loop each, kept
+            pages = {c: clients[c].get(f"/e/{s}").text for c, s in seats.items()}
+            for line in sheet:
+                clan, rest = line.split(":", 1)
+                rest = rest.strip()
+                blessing = ""
+                if " + " in rest:
+                    rest, blessing = rest.split(" + ", 1)
+                if " @ " in rest:
+                    token, to = rest.split(" @ ")
+                    source = ""
+                else:
+                    m = re.fullmatch(r"(.+?) (\S+) > (\S+)", rest)
+                    assert m, line
+                    token, source, to = m.groups()
+                page = pages[clan]
+                form = {
+                    name: re.search(rf'name="{name}" value="([^"]*)"', page).group(1)  # type: ignore[union-attr]
+                    for name in ("csrf", "version", "round")
+                }
+                form |= {"token": token, "to": to, "from": source, "blessing": blessing}
+                start = time.perf_counter()
+                r = clients[clan].post(f"/e/{seats[clan]}/add", data=form, follow_redirects=False)
+                posts.append((time.perf_counter() - start) * 1000)
+                assert r.status_code == 303, r.text
+                start = time.perf_counter()
+                pages[clan] = clients[clan].get(f"/e/{seats[clan]}").text
+                gets.append((time.perf_counter() - start) * 1000)
+                choices.append(3 + bool(source) + bool(blessing))
+            stack.close()
+        store.close()
+    print(f"tokens entered: {len(posts)} ({args.rounds} rounds of {len(sheet)})")
+    print(f"RESULT entry_post_median_ms={statistics.median(posts):.2f}")
+    print(f"RESULT entry_post_p95_ms={p95(posts):.2f}")
+    print(f"RESULT entry_page_median_ms={statistics.median(gets):.2f}")
+    print(f"RESULT entry_choices_per_token={statistics.mean(choices):.2f}")
+
+
+if __name__ == "__main__":
+    main()

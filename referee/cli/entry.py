@@ -1,0 +1,90 @@
+"""`referee links` and `referee confirm`: the seats' phone links, and the moderator's side of a round the
+players enter on their phones (`referee serve --entry` serves the phone pages; the logic is ``log.entry``)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..engine import RefereeError
+from .common import DbOpt, GameArg, JsonOpt, open_store
+
+commands = typer.Typer()
+
+
+@commands.command()
+def links(
+    game: GameArg,
+    base: Annotated[
+        str, typer.Option(help="The address the phones reach `referee serve --entry` by.")
+    ] = "http://127.0.0.1:8000",
+    revoke: Annotated[
+        list[str] | None, typer.Option(help="Revoke this clan's link and issue a new one; repeatable.")
+    ] = None,
+    qr: Annotated[
+        Path | None, typer.Option(help="Write each new link's QR code as CLAN.svg in this folder.", show_default=False)
+    ] = None,
+    db: DbOpt = None,
+) -> None:
+    """Issue one phone-entry link per seat (a link is shown once: only its hash is stored).
+
+    Seats that already hold a live link keep it; --revoke CLAN ends a link and issues a new one."""
+    from ..log import OpenGame, entry as en
+
+    if qr is not None and not qr.is_dir():
+        raise RefereeError(f"{qr}: no such folder", hint="make it first, or name an existing folder with --qr")
+    with open_store(db) as store:
+        clans = [str(c) for c in OpenGame(store, game).state.clans]
+        for clan in revoke or []:
+            if clan.lower() not in clans:
+                raise RefereeError(f"game {game!r}: {clan!r} does not play in this game ({', '.join(clans)})")
+        live = {link.clan for link in en.links_of(store, game) if not link.revoked}
+        fresh = {clan.lower() for clan in revoke or []}
+        for clan in clans:
+            if clan in live and clan not in fresh:
+                typer.echo(
+                    f"{clan}: a link is live (issued earlier, stored only as a hash; --revoke {clan} for a new one)"
+                )
+                continue
+            url = f"{base.rstrip('/')}/e/{en.issue_link(store, game, clan)}"
+            typer.echo(f"{clan}: {url}")
+            if qr is not None:
+                import segno
+
+                segno.make(url, error="m").save(str(qr / f"{clan}.svg"), scale=4, title=f"{game}: {clan}")
+
+
+@commands.command()
+def confirm(
+    game: GameArg,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Resolve without asking, once every clan submitted.")
+    ] = False,
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Show the round the players are entering on their phones; once every clan submitted and the round
+    passes the placement check, confirm it: recorded exactly as the same sheet typed (`referee round`)."""
+    from ..log import entry as en
+    from .round_entry import play
+
+    with open_store(db) as store:
+        t = en.table_state(store, game)
+        if t.closed:
+            raise RefereeError(t.closed)
+        if not json_out:
+            typer.echo(f"game {game!r}, round {t.round}: entered on the phones")
+            for d in t.drafts:
+                typer.echo(f"  {d.clan:<10} {d.state}" + (f" ({len(d.lines)} token(s))" if d.version else ""))
+            typer.echo("the merged sheet:")
+            typer.echo("".join(f"  {line}\n" for line in t.sheet.splitlines()), nl=False)
+        waiting = [d.clan for d in t.drafts if not d.submitted]
+        if waiting:
+            raise RefereeError(
+                f"game {game!r}, round {t.round}: not every clan has submitted ({', '.join(waiting)}); "
+                "nothing recorded",
+                hint=f"run `referee confirm {game}` again once they have",
+            )
+        if t.problems:
+            raise RefereeError("\n".join(t.problems), hint="the seat corrects it on its phone (Change my tokens)")
+        play(store, game, t.sheet, t.round, yes, json_out)

@@ -1,0 +1,285 @@
+"""The phone entry of a round: per-seat links and the players' drafts, kept in the event store.
+
+- A **link** is a capability for one clan of one game: ``/e/<secret>``, the secret 192 random bits
+  (``secrets.token_urlsafe(24)``). Only its SHA-256 is stored: the link's own stream (kind ``entry-link``),
+  whose id is that hash; its first event ``LinkIssued`` names the game and the clan, a ``LinkRevoked`` event
+  ends it. A link works while it is not revoked and its game is not over.
+- A **draft** is what one clan has entered for one round: its own stream (kind ``entry-draft``), every change
+  an event ``DraftChanged`` holding the whole list after the change, who made it (``phone`` or ``moderator``)
+  and whether it is submitted. A writer names the version it read (the number of events); a write on another
+  version is refused with what the other writer wrote (``DraftChanged`` error): the store's ``(stream, seq)``
+  key makes the same check when two writers race.
+- Nothing here records a round: the moderator's confirmation merges the drafts into a sheet, in seat order,
+  and records it through ``OpenGame.read_round``/``record_sheet``, exactly as a typed sheet.
+
+Both kinds live in their own family of tables (``entry``/``entry_event``): the games' list never shows them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import (
+    Clan,
+    GameState,
+    Kind,
+    NotationError,
+    RefereeError,
+    Token,
+    begin_round,
+    describe_inventory,
+    format_entry,
+    parse_entry,
+)
+from .events import Event, LogError
+from .game import OpenGame, check_token as game_check_token
+from .round_identity import last_seal
+from .storage import Family, Store
+
+LINK_KIND = "entry-link"
+DRAFT_KIND = "entry-draft"
+LINK_ISSUED, LINK_REVOKED, DRAFT_CHANGED = "LinkIssued", "LinkRevoked", "DraftChanged"
+SECRET_BYTES = 24  # 192 bits
+
+
+class DraftStale(LogError):
+    """A draft written on a version that is no longer the last: nothing written."""
+
+    def __init__(self, stream: str, seq: int):
+        self.stream, self.seq = stream, seq
+        self.draft: Draft | None = None
+        super().__init__("this list was changed meanwhile (on another phone or by the moderator); nothing written")
+
+
+def _changed(stream: str, seq: int) -> LogError:
+    return DraftStale(stream, seq)
+
+
+ENTRY = Family(
+    "entry",
+    "entry_event",
+    "stream_id",
+    "entry_event_seq",
+    "the entry log is append-only",
+    "referee_entry_append_only",
+    changed=_changed,
+    kinds=True,
+)
+
+
+def link_hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def draft_id(game: str, round_no: int, clan: str) -> str:
+    return "d-" + hashlib.sha256(f"{game}\n{round_no}\n{clan}".encode()).hexdigest()[:40]
+
+
+def csrf_token(secret: str, session: str) -> str:
+    """A form's token: bound to the seat's link and the browser's session cookie."""
+    return hmac.new(secret.encode(), b"csrf\n" + session.encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_ok(secret: str, session: str, token: str) -> bool:
+    return bool(session) and bool(token) and hmac.compare_digest(csrf_token(secret, session), token)
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    game: str
+    clan: str
+    hash: str
+    issued_at: str
+    revoked: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    game: str
+    round: int
+    clan: str
+    lines: tuple[str, ...] = ()
+    submitted: bool = False
+    version: int = 0  # events in the draft's stream
+    by: str = ""
+    at: str = ""
+
+    @property
+    def state(self) -> str:
+        return "submitted" if self.submitted else "entering" if self.version else "not started"
+
+
+class EntryRefused(RefereeError):
+    """A link or a write the phone entry refuses, said in one line."""
+
+
+# --- links ------------------------------------------------------------------------------------------
+def links_of(store: Store, game: str) -> list[Link]:
+    """Every link issued for ``game``, oldest first."""
+    out = []
+    for info in store.games(ENTRY):
+        if info.kind == LINK_KIND and info.header.get("game") == game:
+            out.append(Link(game, info.header["clan"], info.game, info.created_at, info.events > 1))
+    return out
+
+
+def issue_link(store: Store, game: str, clan: str) -> str:
+    """A new link for ``clan`` of ``game`` (the clan's live links revoked first); returns the secret, which
+    is never stored."""
+    log = OpenGame(store, game)
+    clans = [str(c) for c in log.state.clans]
+    if clan not in clans:
+        raise EntryRefused(f"game {game!r}: {clan!r} does not play in this game ({', '.join(clans)})")
+    log.check_open()
+    revoke(store, game, clan)
+    secret = secrets.token_urlsafe(SECRET_BYTES)
+    store.append(link_hash(secret), [(LINK_ISSUED, {"game": game, "clan": clan})], None, kind=LINK_KIND, family=ENTRY)
+    return secret
+
+
+def revoke(store: Store, game: str, clan: str) -> int:
+    """Revoke every live link of ``clan`` in ``game``; how many were revoked."""
+    n = 0
+    for link in links_of(store, game):
+        if link.clan == clan and not link.revoked:
+            last = store.events(link.hash, ENTRY)[-1]
+            store.append(link.hash, [(LINK_REVOKED, {"clan": clan})], last, family=ENTRY)
+            n += 1
+    return n
+
+
+def seat_of(store: Store, secret: str) -> tuple[str, str]:
+    """The (game, clan) a secret opens; ``EntryRefused`` for an unknown or revoked link, or a finished game."""
+    if not secret or len(secret) > 100:
+        raise EntryRefused("this entry link is not known: ask the moderator for your seat's link")
+    stream = link_hash(secret)
+    events = store.events(stream, ENTRY) if store.exists(stream, ENTRY) else []
+    if not events or events[0].type != LINK_ISSUED:
+        raise EntryRefused("this entry link is not known: ask the moderator for your seat's link")
+    if any(e.type == LINK_REVOKED for e in events):
+        raise EntryRefused("this entry link was revoked: ask the moderator for your seat's new link")
+    first = events[0].payload
+    return first["game"], first["clan"]
+
+
+# --- drafts -----------------------------------------------------------------------------------------
+def _draft_events(store: Store, game: str, round_no: int, clan: str) -> list[Event]:
+    stream = draft_id(game, round_no, clan)
+    return store.events(stream, ENTRY) if store.exists(stream, ENTRY) else []
+
+
+def draft_of(store: Store, game: str, round_no: int, clan: str) -> Draft:
+    events = _draft_events(store, game, round_no, clan)
+    if not events:
+        return Draft(game, round_no, clan)
+    p = events[-1].payload
+    return Draft(game, round_no, clan, tuple(p["lines"]), p["submitted"], len(events), p["by"], events[-1].recorded_at)
+
+
+def history(store: Store, game: str, round_no: int, clan: str) -> list[Draft]:
+    """Every version of a draft: who entered what, when (for a dispute)."""
+    out = []
+    for i, e in enumerate(_draft_events(store, game, round_no, clan), 1):
+        p = e.payload
+        out.append(Draft(game, round_no, clan, tuple(p["lines"]), p["submitted"], i, p["by"], e.recorded_at))
+    return out
+
+
+def write_draft(store: Store, draft: Draft, lines: list[str], submitted: bool, version: int, by: str) -> Draft:
+    """Write a new version of a draft read at ``version``; a stale version is refused (``DraftStale``, with
+    the draft as the other writer left it)."""
+    events = _draft_events(store, draft.game, draft.round, draft.clan)
+    stream = draft_id(draft.game, draft.round, draft.clan)
+    payload: dict[str, Any] = {
+        "game": draft.game,
+        "round": draft.round,
+        "clan": draft.clan,
+        "lines": list(lines),
+        "submitted": submitted,
+        "by": by,
+    }
+    try:
+        if len(events) != version:
+            raise DraftStale(stream, len(events))
+        if events:
+            store.append(stream, [(DRAFT_CHANGED, payload)], events[-1], family=ENTRY)
+        else:
+            store.append(stream, [(DRAFT_CHANGED, payload)], None, kind=DRAFT_KIND, family=ENTRY)
+    except (DraftStale, LogError) as exc:
+        if not isinstance(exc, DraftStale) and store.head(stream, ENTRY) == (events[-1].hash if events else None):
+            raise
+        stale = exc if isinstance(exc, DraftStale) else DraftStale(stream, version)
+        stale.draft = draft_of(store, draft.game, draft.round, draft.clan)
+        raise stale from None
+    return draft_of(store, draft.game, draft.round, draft.clan)
+
+
+# --- the engine's answers ---------------------------------------------------------------------------
+def check_token(state: GameState, clan: str, lines: list[str], line: str) -> str:
+    """One token added to a clan's list, checked by the game service's one check of a token entered
+    (``game.check_token``, as `referee round` checks a typed line): its canonical line, or ``RefereeError``
+    with the same one-line reasons (R-08, the notation's own message)."""
+    entry = game_check_token(state, lines, line)
+    if str(entry.clan) != clan:
+        raise EntryRefused(f"round {state.round}, {clan}: a seat enters its own clan's tokens only")
+    return format_entry(entry)
+
+
+def tokens_left(state: GameState, clan: str, lines: list[str]) -> list[tuple[str, int]]:
+    """The clan's tokens still available this round (the engine's inventory less the list): (token, count)."""
+    start = begin_round(state)
+    avail = dict(describe_inventory(start, Clan(clan))["available"])
+    for line in lines:
+        try:
+            e = parse_entry(line, start.board)
+        except NotationError:
+            continue
+        for t in (e.token, *(Token(Kind.BLESSING, b) for b in e.blessings)):
+            avail[str(t)] = avail.get(str(t), 0) - 1
+    return [(t, n) for t, n in avail.items() if n > 0]
+
+
+# --- the moderator ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class TableState:
+    game: str
+    round: int
+    drafts: tuple[Draft, ...]
+    sheet: str  # the merged sheet, seat order
+    problems: tuple[str, ...]  # the placement check of the whole round (once every clan submitted)
+    closed: str | None  # why no round can be entered (the game over), else None
+
+    @property
+    def all_submitted(self) -> bool:
+        return all(d.submitted for d in self.drafts)
+
+
+def merged_sheet(round_no: int, drafts: list[Draft]) -> str:
+    return "\n".join([f"round: {round_no}", *(line for d in drafts for line in d.lines)]) + "\n"
+
+
+def table_state(store: Store, game: str) -> TableState:
+    log = OpenGame(store, game)
+    r = log.state.round
+    closed = None
+    try:
+        log.check_round()  # the game open, round 1 after the setup (p.4)
+    except LogError as exc:
+        closed = str(exc)
+    drafts = [draft_of(store, game, r, str(c)) for c in log.state.clans]
+    sheet = merged_sheet(r, drafts)
+    problems: list[str] = []
+    if closed is None and all(d.submitted for d in drafts):
+        try:
+            log.read_round(sheet, r)
+        except (RefereeError, LogError) as exc:
+            problems = str(exc).splitlines()
+    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed)
+
+
+def seal_of(store: Store, game: str, round_no: int) -> str | None:
+    return last_seal(store.events(game), round_no)

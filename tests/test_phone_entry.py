@@ -1,0 +1,420 @@
+"""The phone entry of a round (issue 23): per-seat links, drafts in the store, the no-JavaScript forms, the
+moderator's confirmation through the game service; and every refusal an open venue network calls for."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from http.cookiejar import CookieJar
+
+import pytest
+from entry_point import ROOT, referee
+from fastapi.testclient import TestClient
+
+from referee.engine import state_digest
+from referee.log import EventType, LogError, OpenGame, Store, entry as en, golden, new_game, recorded_header
+from referee.web import venue_app
+
+HOST = "http://localhost"
+EVIL = "<script>alert(1)</script>"
+
+
+def five_player_game(db: str, *games: str) -> list[str]:
+    """Games set up as the bundled five-player game before its round 1; that round's sheet (seat order)."""
+    events = golden("five-player")
+    header = events[0].data
+    setup = next(e.data["lines"] for e in events if e.type == EventType.SETUP_RECORDED)
+    round1 = next(e.data["entries"] for e in events if e.type == EventType.ROUND_RESOLVED)
+    with Store(db) as store:
+        for game in games:
+            new_game(store, game, header["clans"], **recorded_header(header), setup=setup)
+    order = [c for c in header["clans"]]
+    return sorted(round1, key=lambda line: order.index(line.split(":")[0]))
+
+
+def env_home(tmp_path) -> dict[str, str]:
+    return {**os.environ, "HOME": str(tmp_path)}
+
+
+def issue_links(db: str, game: str) -> dict[str, str]:
+    """`referee links GAME`: clan -> secret."""
+    out = referee(db, "links", game, "--base", HOST)
+    assert out.returncode == 0, out.stderr
+    found = dict(re.findall(r"^(\w+): " + re.escape(HOST) + r"/e/(\S+)$", out.stdout, re.M))
+    assert found, out.stdout
+    return found
+
+
+class Phone:
+    """One seat's phone: its session cookie, its page, its forms (no JavaScript)."""
+
+    def __init__(self, client: TestClient, secret: str):
+        self.client, self.base = TestClient(client.app, base_url=HOST), f"/e/{secret}"  # its own cookies
+        self.page = self.get()
+
+    def get(self):
+        r = self.client.get(self.base)
+        assert r.status_code == 200, r.text
+        self.cookie = self.client.cookies.get("seat")
+        self.page = r.text
+        return r.text
+
+    def field(self, name: str) -> str:
+        m = re.search(rf'name="{name}" value="([^"]*)"', self.page)
+        assert m, name
+        return m.group(1)
+
+    def post(self, action: str, **fields):
+        data = {"csrf": self.field("csrf"), "version": self.field("version"), "round": self.field("round"), **fields}
+        r = self.client.post(f"{self.base}/{action}", data=data, follow_redirects=True)
+        self.page = r.text
+        return r
+
+    def add(self, line: str):
+        """A notation line as the three choices of the form: the token, the province, the border (if any)."""
+        _, rest = line.split(":", 1)
+        token, _, place = rest.strip().partition(" @ ") if " @ " in rest else (None, None, None)
+        if token is None:
+            m = re.fullmatch(r"\s*(.+?) (\S+) > (\S+)", rest)
+            assert m, line
+            return self.post("add", token=m.group(1), to=m.group(3), **{"from": m.group(2)})
+        blessing = ""
+        if " + " in place:
+            place, blessing = place.split(" + ", 1)
+        return self.post("add", token=token, to=place, **{"from": ""}, blessing=blessing)
+
+
+@pytest.fixture
+def table(tmp_path):
+    db = str(tmp_path / "games.db")
+    sheet = five_player_game(db, "typed", "phones")
+    return db, sheet
+
+
+def client_of(db: str, rate: int = 1000) -> TestClient:
+    return TestClient(venue_app(db, entry=True, rate=rate), base_url=HOST)
+
+
+def drafts_written(db: str) -> int:
+    with Store(db) as store:
+        return sum(i.events for i in store.games(en.ENTRY) if i.kind == en.DRAFT_KIND)
+
+
+def test_five_seats_enter_a_round_that_equals_the_typed_sheet(table, tmp_path):
+    db, sheet = table
+    secrets_ = issue_links(db, "phones")
+    assert len(secrets_) == 5 and all(len(s) >= 22 for s in secrets_.values())  # >= 128 bits
+    with client_of(db) as client:
+        phones = {clan: Phone(client, s) for clan, s in secrets_.items()}
+        for line in sheet:
+            clan = line.split(":")[0]
+            p = phones[clan]
+            r = p.add(line)
+            assert r.status_code == 200 and 'class="refused"' not in r.text, r.text
+            assert line in html.unescape(p.page)
+        waiting = referee(db, "confirm", "phones", "--yes")
+        assert waiting.returncode == 1 and "not every clan has submitted" in waiting.stderr
+        assert "entering" in waiting.stdout
+        for p in phones.values():
+            assert p.post("submit").status_code == 200
+            assert 'id="submitted"' in p.page
+        confirmed = referee(db, "confirm", "phones", "--yes")
+        assert confirmed.returncode == 0, confirmed.stderr
+        typed = referee(db, "round", "typed", "-", "--yes", stdin="\n".join(sheet) + "\n")
+        assert typed.returncode == 0, typed.stderr
+        # the same report, printed the same way (the seal is the game's own)
+        seal = re.compile(r"\b[0-9A-Z]{4}(-[0-9A-Z]{4})+\b")
+        assert seal.sub("S", typed.stdout) in seal.sub("S", confirmed.stdout)
+        with Store(db) as store:
+            a, b = OpenGame(store, "typed"), OpenGame(store, "phones")
+            ra = [e for e in a.events if e.type == EventType.ROUND_RESOLVED][-1].data
+            rb = [e for e in b.events if e.type == EventType.ROUND_RESOLVED][-1].data
+            assert ra["entries"] == rb["entries"] and ra["digest"] == rb["digest"] == state_digest(b.state)
+            seal_b = en.seal_of(store, "phones", 1)
+        # the phones show the seal, and the next round
+        p = next(iter(phones.values()))
+        stale = p.page
+        page = p.get()
+        assert seal_b in page and "round 2" in page
+        # a form of round 1 posted after round 1 was recorded: refused, nothing written
+        before = drafts_written(db)
+        p.page = stale
+        r = p.post("add", token="army 1", to="crab_capital", **{"from": ""})
+        assert r.status_code == 409 and "Round 1 is closed" in r.text and seal_b in r.text
+        assert drafts_written(db) == before
+
+
+def test_user_strings_are_escaped(table):
+    db, sheet = table
+    secrets_ = issue_links(db, "phones")
+    clan = sheet[0].split(":")[0]
+    with client_of(db) as client:
+        p = Phone(client, secrets_[clan])
+        r = p.post("add", token="army 1", to=EVIL, **{"from": ""})
+        assert r.status_code == 422 and EVIL not in r.text and html.escape(EVIL) in r.text
+        assert drafts_written(db) == 0
+
+
+def test_a_token_is_checked_at_once_with_the_clis_reason(table):
+    db, sheet = table
+    secrets_ = issue_links(db, "phones")
+    clan = sheet[0].split(":")[0]
+    with client_of(db) as client:
+        p = Phone(client, secrets_[clan])
+        r = p.post("add", token="army 9", to="nowhere", **{"from": ""})
+        assert r.status_code == 422 and "nowhere" in html.unescape(r.text) and 'class="refused"' in r.text
+        assert drafts_written(db) == 0
+
+
+def test_refusals_write_nothing(table):
+    db, sheet = table
+    secrets_ = issue_links(db, "phones")
+    crab, other = list(secrets_)[:2]
+    line = next(x for x in sheet if x.startswith(crab))
+    with client_of(db) as client:
+        mine = Phone(client, secrets_[crab])
+        token = mine.field("csrf")
+        version = mine.field("version")
+        form = {"token": "army 1", "to": "x", "from": ""}
+        # another seat's form posted to this link: its CSRF token is bound to the other link
+        theirs = Phone(client, secrets_[other])
+        r = client.post(
+            f"/e/{secrets_[crab]}/add",
+            data={**form, "csrf": theirs.field("csrf"), "version": "0", "round": "1"},
+            cookies={"seat": theirs.cookie},
+        )
+        assert r.status_code == 403
+        # no CSRF token, a wrong one
+        for csrf in ("", "0" * 64):
+            r = client.post(
+                f"/e/{secrets_[crab]}/add",
+                data={**form, "csrf": csrf, "version": version, "round": "1"},
+                cookies={"seat": mine.cookie},
+            )
+            assert r.status_code == 403 and "expired" in r.text
+        # the right token with another session cookie (a replayed form)
+        r = client.post(
+            f"/e/{secrets_[crab]}/add",
+            data={**form, "csrf": token, "version": version, "round": "1"},
+            cookies={"seat": "someone-else"},
+        )
+        assert r.status_code == 403
+        # an oversized body
+        r = client.post(
+            f"/e/{secrets_[crab]}/add",
+            content=b"csrf=" + b"a" * 10000,
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            cookies={"seat": mine.cookie},
+        )
+        assert r.status_code == 413
+        # an unknown link, a revoked link
+        assert client.get("/e/" + "A" * 32).status_code == 404
+        out = referee(db, "links", "phones", "--base", HOST, "--revoke", crab)
+        assert out.returncode == 0
+        new = re.search(rf"^{crab}: {re.escape(HOST)}/e/(\S+)$", out.stdout, re.M).group(1)
+        assert new != secrets_[crab]
+        page = client.get(f"/e/{secrets_[crab]}")
+        assert page.status_code == 404 and "revoked" in page.text
+        r = client.post(
+            f"/e/{secrets_[crab]}/add",
+            data={**form, "csrf": token, "version": version, "round": "1"},
+            cookies={"seat": mine.cookie},
+        )
+        assert r.status_code == 404
+        assert drafts_written(db) == 0
+        # the new link works
+        fresh = Phone(client, new)
+        assert fresh.add(line).status_code == 200 and line in html.unescape(fresh.page)
+        assert drafts_written(db) == 1
+
+
+def test_a_stale_version_is_refused_with_what_the_first_wrote(table):
+    db, sheet = table
+    secrets_ = issue_links(db, "phones")
+    clan = sheet[0].split(":")[0]
+    mine = [x for x in sheet if x.startswith(clan + ":")]
+    with client_of(db) as client:
+        a = Phone(client, secrets_[clan])
+        b = Phone(client, secrets_[clan])  # a second phone of the seat, read at the same version
+        b_page = b.page
+        assert a.add(mine[0]).status_code == 200
+        b.page = b_page
+        r = b.post("submit")
+        assert r.status_code == 409 and mine[0] in html.unescape(r.text) and "Not written" in r.text
+    with Store(db) as store:
+        drafts = en.history(store, "phones", 1, clan)
+        assert [d.lines for d in drafts] == [(mine[0],)] and drafts[0].by == "phone"
+
+
+def test_a_closed_round_and_a_finished_game_refuse(table, tmp_path):
+    db, _ = table
+    out = referee(db, "demo")
+    assert out.returncode == 0
+    with Store(db) as store:
+        finished = next(g.game for g in store.games() if g.game.startswith("demo-"))
+        with pytest.raises(LogError, match="ended"):
+            en.issue_link(store, finished, "crab")
+    refused = referee(db, "links", finished, "--base", HOST)
+    assert refused.returncode == 1 and "has ended" in refused.stderr
+    # a link issued before the game ended stops working
+    secrets_ = issue_links(db, "phones")
+    with Store(db) as store:
+        log = OpenGame(store, "phones")
+        for e in golden("five-player")[1:]:
+            if e.type == EventType.ROUND_RESOLVED:
+                log.record_round(e.data["entries"])
+    with client_of(db) as client:
+        p = client.get(f"/e/{next(iter(secrets_.values()))}")
+        assert p.status_code == 410 and 'id="closed"' in p.text and 'action="' not in p.text.split('id="closed"')[1]
+        cookie = p.cookies.get("seat")
+        csrf = en.csrf_token(next(iter(secrets_.values())), cookie)
+        r = client.post(
+            f"/e/{next(iter(secrets_.values()))}/submit",
+            data={"csrf": csrf, "version": "0", "round": "1"},
+            cookies={"seat": cookie},
+        )
+        assert r.status_code == 409 and "has ended" in r.text
+    assert drafts_written(db) == 0
+
+
+def test_rate_limit_per_link(table):
+    db, _ = table
+    secrets_ = issue_links(db, "phones")
+    a, b = list(secrets_.values())[:2]
+    with client_of(db, rate=5) as client:
+        codes = [client.get(f"/e/{a}").status_code for _ in range(7)]
+        assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]
+        assert client.get(f"/e/{b}").status_code == 200  # another link is not slowed
+
+
+def test_plain_serve_has_no_entry_pages(table):
+    db, _ = table
+    secrets_ = issue_links(db, "phones")
+    with TestClient(venue_app(db), base_url=HOST) as client:
+        assert client.get(f"/e/{next(iter(secrets_.values()))}").status_code == 404
+
+
+def test_links_show_once_and_qr_files(table, tmp_path):
+    db, _ = table
+    qr = tmp_path / "qr"
+    qr.mkdir()
+    out = referee(db, "links", "phones", "--base", HOST, "--qr", str(qr))
+    assert out.returncode == 0 and len(list(qr.glob("*.svg"))) == 5
+    again = referee(db, "links", "phones", "--base", HOST)
+    assert "/e/" not in again.stdout and again.stdout.count("a link is live") == 5
+    with Store(db) as store:  # only hashes are stored
+        secrets_ = re.findall(r"/e/(\S+)", out.stdout)
+        for s in secrets_:
+            assert store.exists(en.link_hash(s), en.ENTRY)
+    raw = open(db, "rb").read()
+    assert not any(s.encode() in raw for s in secrets_)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_server_killed_mid_entry_loses_nothing(table, tmp_path):
+    db, sheet = table
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    out = referee(db, "links", "phones", "--base", base)
+    secrets_ = dict(re.findall(r"^(\w+): " + re.escape(base) + r"/e/(\S+)$", out.stdout, re.M))
+
+    def start():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee", "serve", "--entry", "--port", str(port), "--db", db],
+            cwd=ROOT,
+            env=env_home(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(base + "/favicon.ico", timeout=1)
+                return proc
+            except OSError:
+                time.sleep(0.1)
+        proc.kill()
+        raise AssertionError(proc.stderr.read() if proc.stderr else "no server")
+
+    def post_line(clan: str, line: str) -> None:
+        jar = CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        page = opener.open(f"{base}/e/{secrets_[clan]}").read().decode()
+        csrf = re.search(r'name="csrf" value="([^"]*)"', page).group(1)
+        version = re.search(r'name="version" value="([^"]*)"', page).group(1)
+        _, rest = line.split(":", 1)
+        token, place = rest.strip().split(" @ ") if " @ " in rest else (None, None)
+        if token is None:
+            m = re.fullmatch(r"\s*(.+?) (\S+) > (\S+)", rest)
+            fields = {"token": m.group(1), "to": m.group(3), "from": m.group(2)}
+        else:
+            place, _, blessing = place.partition(" + ")
+            fields = {"token": token, "to": place, "from": "", "blessing": blessing}
+        data = urllib.parse.urlencode({"csrf": csrf, "version": version, "round": "1", **fields}).encode()
+        opener.open(f"{base}/e/{secrets_[clan]}/add", data=data).read()
+
+    half = sheet[: len(sheet) // 2]
+    server = start()
+    try:
+        for line in half:
+            post_line(line.split(":")[0], line)
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    server = start()
+    try:
+        with Store(db) as store:
+            found = [x for c in secrets_ for x in en.draft_of(store, "phones", 1, c).lines]
+        assert sorted(found) == sorted(half)
+        page = urllib.request.urlopen(f"{base}/e/{secrets_[half[0].split(':')[0]]}").read().decode()
+        assert half[0] in html.unescape(page)
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+
+
+def test_confirm_refuses_a_round_the_placement_check_refuses(table):
+    """R-08: at most five tokens a clan at reveal (p.7); lists written past the phone's check (as the moderator's
+    side may) with six tokens for one clan: the clan is named, and nothing is recorded."""
+    db, sheet = table
+    with Store(db) as store:
+        clans = [str(c) for c in OpenGame(store, "phones").state.clans]
+        for clan in clans:
+            mine = [x for x in sheet if x.startswith(clan + ":")]
+            if clan == clans[0]:
+                mine = [*mine, f"{clan}: bluff @ {clan}_capital"]
+            en.write_draft(store, en.draft_of(store, "phones", 1, clan), mine, True, 0, "phone")
+        before = len(store.events("phones"))
+    out = referee(db, "confirm", "phones", "--yes")
+    assert out.returncode == 1 and f"{clans[0]}: " in out.stderr and "R-08" in out.stderr
+    assert "submitted" in out.stdout
+    with Store(db) as store:
+        assert len(store.events("phones")) == before
+
+
+def test_two_writers_on_one_version(table):
+    """The store's (stream, seq) key is the version check: the second writer on version N is refused and told
+    what the first wrote; every version is kept."""
+    db, sheet = table
+    clan = sheet[0].split(":")[0]
+    with Store(db) as store:
+        read = en.draft_of(store, "phones", 1, clan)
+        en.write_draft(store, read, [sheet[0]], False, 0, "phone")
+        with pytest.raises(en.DraftStale) as refused:
+            en.write_draft(store, read, [], True, 0, "moderator")
+        assert refused.value.draft is not None and refused.value.draft.lines == (sheet[0],)
+        assert [d.by for d in en.history(store, "phones", 1, clan)] == ["phone"]
