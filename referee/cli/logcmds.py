@@ -88,7 +88,7 @@ def verify(
     signature is checked against the key it names; with --key, the record must be signed by that key."""
     from ..log import parse_records, verify as verify_log
     from ..log.ending import check_complete
-    from ..log.events import SEAL_BITS, is_legacy_seal, legacy_seal, typed_seal
+    from ..log.events import NO_SEAL_CHECKED, SEAL_BITS, is_legacy_seal, legacy_seal, typed_seal
     from ..log.records import unsealed_sections
     from ..log.signing import check, check_stored, read_keys, refusal, split_record
     from ..views.data import verify_status
@@ -136,14 +136,11 @@ def verify(
                 f"one in hours; this log's 80-bit seal for it is {sealed.seal}"
             )
     elif code is None and not found:
-        notes.append(
-            "no seal checked: the chain and the engine agree, but only a seal noted at the table "
-            "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
-        )
+        notes.append(NO_SEAL_CHECKED)
     from ..log.replay import superseded_by
 
     later = superseded_by(events, sealed) if sealed is not None else None
-    status = f"{verify_status(events)}; {checked.status}"
+    status = verify_status(events, checked.status)
     render.verified(
         target,
         events,

@@ -67,6 +67,10 @@ class EventType(StrEnum):
 CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType} | {"RoundResolved": 2, "EntryCorrected": 2}
 SEALED = frozenset({EventType.ROUND_RESOLVED.value})  # payloads that carry their own seal code
 ORDERED = frozenset({EventType.ROUND_RESOLVED.value, EventType.ENTRY_CORRECTED.value})  # v2+: entries sorted
+NO_SEAL_CHECKED = (  # what `verify` says of a log whose seals nobody gave (the CLI and the JSON API)
+    "no seal checked: the chain and the engine agree, but only a seal noted at the table "
+    "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
+)
 SEAL_BITS = 80
 
 SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload version

@@ -194,15 +194,18 @@ def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: Any = None) 
     }
 
 
-def verify_status(events: Sequence[Event]) -> str:
-    """Where a verified log stands: finished, or in progress and what is left."""
+def verify_status(events: Sequence[Event], signature: str = "") -> str:
+    """Where a verified log stands: finished, or in progress and what is left; then its organiser's
+    signature as checked (``signature``: the signing check's status line)."""
     from ..log.ending import game_ended, rounds_in
 
     if game_ended(events):
-        return "finished"
-    if rounds_in(events) >= 5:
-        return "in progress: objectives to reveal"
-    return f"in progress: round {rounds_in(events) + 1} to play"
+        where = "finished"
+    elif rounds_in(events) >= 5:
+        where = "in progress: objectives to reveal"
+    else:
+        where = f"in progress: round {rounds_in(events) + 1} to play"
+    return f"{where}; {signature}" if signature else where
 
 
 def superseded_line(later: Event) -> str:

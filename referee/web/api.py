@@ -77,9 +77,14 @@ def one_round(game: str, round_no: str, read: Read):
 )
 def verify(game: str, read: Read):
     from ..log import verify as verify_log
+    from ..log.events import NO_SEAL_CHECKED
+    from ..log.signing import check_stored
 
     events = read.events_of(game)
-    return gdata.verify_data(game, events, verify_log(events), status=gdata.verify_status(events))
+    found = verify_log(events)
+    signature = check_stored(read.store, "game", events, None).status
+    notes = [NO_SEAL_CHECKED] if found is None else []
+    return gdata.verify_data(game, events, found, status=gdata.verify_status(events, signature), notes=notes)
 
 
 @router.get("/games/{game}/head", summary="A game's head: a cheap check for new results (ETag)")
