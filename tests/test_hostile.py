@@ -10,9 +10,13 @@ import io
 import json
 import os
 import re
+import select
+import signal
 import sqlite3
 import subprocess
 import sys
+import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -231,22 +235,32 @@ def test_the_reveal_code_is_shown_on_the_alternate_screen_until_noted_then_clear
         env = {**os.environ, "HOME": str(tmp_path), "TERM": "xterm", "COLUMNS": "100"}
         os.execve(sys.executable, [sys.executable, "-m", "referee", "seal", "g", "crab", "--db", db], env)
     out = b""
+    deadline = time.monotonic() + 120  # a child that waits for input it never gets fails the test, not the run
 
     def read_until(marker: bytes) -> None:
         nonlocal out
         while marker not in out:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                raise AssertionError(f"no {marker!r} within the time allowed: {out!r}")
             chunk = os.read(fd, 4096)
             if not chunk:
                 raise AssertionError(out)
             out += chunk
 
     read_until(b"(not shown)")
+    # The prompt is printed before the terminal's echo is turned off, and turning it off discards what was
+    # typed ahead (TCSAFLUSH): type only once the hidden prompt is really listening.
+    while termios.tcgetattr(fd)[3] & termios.ECHO:
+        assert time.monotonic() < deadline, "the hidden prompt never turned the echo off"
+        time.sleep(0.01)
     os.write(fd, b"the_last_line_of_defense\n")
     read_until(b"press Enter")
     shown = out
     os.write(fd, b"\n")
     try:
-        while chunk := os.read(fd, 4096):
+        while select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0] and (chunk := os.read(fd, 4096)):
             out += chunk
     except OSError:  # the terminal closed with the child
         pass
