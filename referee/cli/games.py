@@ -354,8 +354,9 @@ def reveal(
 ) -> None:
     """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring, or
     declare it not met (--not-met, R-28)."""
-    from ..engine import parse_clan, resolve_name
+    from ..engine import parse_clan
     from ..log import OpenGame
+    from ..log.game import typed_reveal
     from . import render
 
     seat = str(parse_clan(clan, clan))
@@ -368,7 +369,7 @@ def reveal(
             log.reveal_objective(seat, "", "")
             render.console.print(f"{seat} declares its sealed objective not met (R-28): it scores nothing")
         else:
-            name = resolve_name(objective, {o: o for o in board.objectives}, "objective", objective)
+            seat, name = typed_reveal(board, clan, objective)
             log.reveal_objective(seat, name, code)
             facts = board.objectives[name]
             render.console.print(f"{seat} reveals {facts.name} ({facts.honor} honor if met)")

@@ -484,27 +484,67 @@ def call(
     game: Annotated[str, typer.Argument(help="The table's game.")],
     reason: ReasonOpt,
     objective: Annotated[
-        list[str] | None, typer.Option("--objective", help="CLAN=OBJECTIVE revealed at the call (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--objective",
+            help="CLAN=OBJECTIVE:CODE, a sealed objective revealed with its reveal code, as `referee reveal` "
+            "takes them (CLAN=OBJECTIVE for one never sealed); repeatable.",
+        ),
+    ] = None,
+    not_met: Annotated[
+        list[str] | None,
+        typer.Option("--not-met", help="CLAN: its sealed objective declared not met, unrevealed (R-28); repeatable."),
     ] = None,
     db: DbOpt = None,
 ) -> None:
-    """Call a game (time ran out): scored as it stands after the last full round, objectives revealed."""
+    """Call a game (time ran out): scored as it stands after the last full round; every sealed objective revealed
+    with its code (checked as `referee reveal` checks it) or declared not met."""
     from ..log.tournaments import call_game
 
     if not reason.strip():
         raise typer.BadParameter("calling a game needs a reason", param_hint="--reason")
-    objectives = {}
+    reveals = []
     for item in objective or ():
-        clan, eq, obj = item.partition("=")
-        if not eq:
-            raise typer.BadParameter(f"{item!r}: expected CLAN=OBJECTIVE", param_hint="--objective")
-        objectives[clan.strip().lower()] = obj.strip().lower()
+        clan, eq, rest = item.partition("=")
+        name, _, code = rest.partition(":")
+        if not eq or not clan.strip() or not name.strip():
+            raise typer.BadParameter(f"{item!r}: expected CLAN=OBJECTIVE:CODE", param_hint="--objective")
+        reveals.append((clan.strip(), name.strip(), code.strip()))
+    reveals += [(clan.strip(), "", "") for clan in not_met or ()]
     with open_store(db) as store:
         log = _open(store, tid)
-        event = call_game(store, log, game, reason, objectives)
+        event = call_game(store, log, game, reason, reveals)
+    shown = [
+        f"{clan} {objective}" if objective else f"{clan} not met"
+        for clan, objective in event.objectives.items()
+        if clan in event.codes
+    ]
     _say(
         f"game {game} called after round {event.after_round}: "
         + ", ".join(f"{log.t.name(r['player'])} {r['honor']}" for r in event.rows)
+        + (f" (objectives: {', '.join(shown)})" if shown else "")
+    )
+
+
+@tapp.command("retract-call")
+def retract_call(
+    tid: TidArg,
+    game: Annotated[str, typer.Argument(help="The called game.")],
+    reason: ReasonOpt,
+    db: DbOpt = None,
+) -> None:
+    """Take back a mistaken call, with a reason, before the round is closed (recorded as an event): the table's
+    result is its log's again, and the game may be called again."""
+    from ..log.tournaments import retract_call as retract
+
+    if not reason.strip():
+        raise typer.BadParameter("retracting a call needs a reason", param_hint="--reason")
+    with open_store(db) as store:
+        log = _open(store, tid)
+        event = retract(log, game, reason)
+    _say(
+        f"the call of game {game} (event {event.call}) is retracted: round {event.round}, table {event.table} "
+        "takes its result from the game's log again (or from a new call, or the judge's entry)"
     )
 
 
@@ -517,9 +557,19 @@ def result(
         list[str], typer.Argument(help="NAME=HONOR or NAME=HONOR:TERRITORIES:PROVINCES, one per player.")
     ],
     reason: ReasonOpt,
+    replaces: Annotated[
+        int,
+        typer.Option(
+            "--replaces",
+            min=0,
+            help="The event number of the table's result this one replaces (0: none); a result recorded meanwhile "
+            "refuses yours, saying what it is.",
+        ),
+    ] = 0,
     db: DbOpt = None,
 ) -> None:
-    """Enter a table's result by hand (the head judge; a table that played on paper), with a reason."""
+    """Enter a table's result by hand (the head judge; a table that played on paper), with a reason. Replacing a
+    result names its event (--replaces); after the round is closed a result is a correction, marked c."""
     from ..tournament.model import ResultEntered, TournamentError
 
     if not reason.strip():
@@ -548,8 +598,12 @@ def result(
         seat = tb.table(table) if tb else None
         clans = {s.player: s.clan for s in seat.seats} if seat else {}
         rows = [{**r, "clan": clans.get(r["player"], "")} for r in rows]
-        log.record([ResultEntered(round_no, table, reason, rows)])
-    _say(f"round {round_no}, table {table}: result entered by the judge")
+        closed = round_no in log.t.closed
+        (recorded,) = log.record([ResultEntered(round_no, table, reason, rows, replaces)])
+    _say(
+        f"round {round_no}, table {table}: result entered by the judge (event {recorded.seq})"
+        + (": a correction of a closed round, marked c in the standings" if closed else "")
+    )
 
 
 @tapp.command("adjust", context_settings={"ignore_unknown_options": True})  # POINTS may be -4 (a penalty)
@@ -615,7 +669,9 @@ def status(
                 x["rounds_played"],
                 x["state"],
                 x["sealed_objectives_left"],
-                ("provisional" if x["provisional"] else "accepted") + (", corrected" if x["corrected"] else "")
+                ("provisional" if x["provisional"] else "accepted")
+                + (", corrected" if x["corrected"] else "")
+                + (f" (event {x['event']})" if x["event"] else "")
                 if x["result"]
                 else "-",
             ]
@@ -672,6 +728,8 @@ def standings(
             + ", ".join(f"{c['clan']} {c['average_shown']} ({c['games']})" for c in data["clans"])
         )
     _say("* provisional (round not closed)   c corrected after acceptance")
+    for c in data["corrections"]:
+        _say(f"c {c['shown']}")
     _say(f"organiser's signature: {loaded.signed}")
 
 

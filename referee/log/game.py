@@ -29,8 +29,10 @@ from ..engine import (
     check_placements,
     format_entry,
     in_round,
+    parse_clan,
     parse_entry,
     parse_round,
+    resolve_name,
     sheet_for,
     split_round_header,
     state_digest,
@@ -124,6 +126,13 @@ def check_token(state: GameState, lines: Sequence[str | Entry], line: str) -> En
     if refusals:
         raise EntriesRefused(refusals, state.round)
     return entry
+
+
+def typed_reveal(board, clan: str, objective: str) -> tuple[str, str]:
+    """A reveal as a moderator types it (`referee reveal`, `referee tournament call`): the clan's seat and the
+    objective's id (an alias or a unique prefix works); an empty objective declares it not met (R-28)."""
+    seat = str(parse_clan(clan, clan))
+    return seat, resolve_name(objective, {o: o for o in board.objectives}, "objective", objective) if objective else ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -401,20 +401,30 @@ class Fold:
         seat = self._seat(clan)
         if len(self.rounds) < ROUNDS:
             raise ReplayError(f"{seat}: objectives are revealed at the end of the game (p.10), after round 5")
+        self.revealed[self.check_reveal(clan, objective, code)] = objective
+
+    def check_reveal(self, clan: str, objective: str, code: str) -> Clan:
+        """The one check of a secret objective revealed (``objective`` with its reveal ``code``), or declared not
+        met (``objective`` "", R-28): the clan's seat, or ReplayError. ``referee reveal`` (through the log) and a
+        called game's reveals (``referee tournament call``) both ask it; when a reveal may happen is the
+        caller's (after round 5 in the log; at the call for a called game)."""
+        seat = self._seat(clan)
         if not objective:  # R-28: the player declares its sealed objective not met, without revealing it
             if seat not in self.seals or seat in self.revealed:
                 raise ReplayError(f"{seat}: only an objective still sealed is declared not met (R-28)")
-            self.revealed[seat] = ""
-            return
+            return seat
         if objective not in self.board.objectives:
             raise ReplayError(f"{seat}: unknown objective {objective!r}")
         if seat in self.revealed or seat in self._created_game[1].objectives:
             raise ReplayError(f"{seat} has already revealed its objective")
-        if seat in self.seals and not opens_commitment(
-            self.seals[seat], self._created_game[0].game, str(seat), objective, code
-        ):
-            raise ReplayError(f"{seat}: {objective} with code {code!r} does not match the objective sealed at setup")
-        self.revealed[seat] = objective
+        if seat in self.seals:
+            if not code:
+                raise ReplayError(f"{seat}: its objective is sealed: the reveal code given at sealing is needed")
+            if not opens_commitment(self.seals[seat], self._created_game[0].game, str(seat), objective, code):
+                raise ReplayError(
+                    f"{seat}: {objective} with code {code!r} does not match the objective sealed at setup"
+                )
+        return seat
 
     def _seat(self, clan: str) -> Clan:
         seat = Clan(clan)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..engine import RefereeError
 from ..tournament.model import SIGNED_EVENTS, Tournament, TournamentError, event_of, payload_of
 from ..tournament.standings import LiveGame, Loaded, rows_from_scores
 from . import Event, Fold, Store, check_chain, new_game, verify as verify_game
@@ -88,12 +89,18 @@ class OpenTournament:
         return self.events[-1].hash
 
     def record(self, items: Iterable[Any]) -> list[Event]:
-        trial = fold(self.events)  # the refusal leaves self.t as it was
-        payloads = []
-        for item in items:
-            trial.apply(item)
-            payloads.append(payload_of(item))
-        out = self.store.append(self.tid, payloads, self.events[-1], family=TOURNAMENTS) if payloads else []
+        items = list(items)
+        trial = self._trial(items)  # the refusal leaves self.t as it was
+        payloads = [payload_of(item) for item in items]
+        try:
+            out = self.store.append(self.tid, payloads, self.events[-1], family=TOURNAMENTS) if payloads else []
+        except TournamentChanged:
+            # Another writer recorded first: read the log again. If the events are refused now (a judge's result
+            # whose version was replaced meanwhile), that refusal says what the other writer recorded.
+            self.events = read_events(self.store, self.tid)
+            self.t = fold(self.events)
+            self._trial(items)
+            raise
         self.events += out
         self.t = trial
         if any(e.type in SIGNED_EVENTS for e in out):  # a seating, a round's close: signed when the key is at hand
@@ -101,6 +108,12 @@ class OpenTournament:
 
             sign_points(self.store, "tournament", self.tid, out)
         return out
+
+    def _trial(self, items: Sequence[Any]) -> Tournament:
+        trial = fold(self.events)
+        for item in items:
+            trial.apply(item)
+        return trial
 
 
 def create(store: Store, created: Any) -> Event:
@@ -257,35 +270,73 @@ def started_games(store: Store, games: Sequence[str]) -> set[str]:
     return {g for g, n in heads(store, games).items() if n > 2}
 
 
-def call_game(store: Store, log: OpenTournament, game: str, reason: str, objectives: dict[str, str]) -> Any:
-    """A game called when time ran out: scored as it stands after the last full round, objectives revealed."""
-    from ..tournament.model import GameCalled
-
+def _table_of_game(log: OpenTournament, game: str) -> tuple[int, Any]:
     found = log.t.table_of_game(game)
     if found is None:
         raise TournamentError(
             f"game {game!r} is not a game of tournament {log.tid!r}", hint=f"referee tournament status {log.tid}"
         )
-    round_no, table = found
+    return found
+
+
+def call_game(
+    store: Store, log: OpenTournament, game: str, reason: str, reveals: Sequence[tuple[str, str, str]] = ()
+) -> Any:
+    """A game called when time ran out: scored as it stands after the last full round. ``reveals``: (clan,
+    objective, reveal code) as typed, the objective "" for one declared not met (R-28); each is read as `referee
+    reveal` reads it (``typed_reveal``) and checked against the game's seal by the one reveal check
+    (``Fold.check_reveal``), and every objective still sealed must be revealed or declared not met. Refused
+    whole, nothing recorded."""
+    from ..tournament.model import GameCalled
+    from ..tournament.scoring import Finish, winners
+    from .commitment import canonical_code
+    from .events import ReplayError
+    from .game import typed_reveal
+
+    round_no, table = _table_of_game(log, game)
     events = store.events(game)
     f = Fold.of(events)
+    where = f"game {game!r}, called after round {len(f.rounds)}"
     if f.complete:
         raise TournamentError(f"game {game!r} is finished: its result comes from its log; nothing to call")
-    board = f.board
     revealed = {str(c): o for c, o in f.revealed.items()}
-    for clan, objective in objectives.items():
-        if clan not in {s.clan for s in table.seats}:
-            raise TournamentError(f"game {game!r}: {clan} is not playing at this table")
-        if objective not in board.objectives:
-            raise TournamentError(f"game {game!r}, {clan}: unknown objective {objective!r}")
-    revealed.update(objectives)
+    codes: dict[str, str] = {}
+    for typed_clan, typed_objective, code in reveals:
+        try:
+            clan, objective = typed_reveal(f.board, typed_clan, typed_objective)
+            if clan in codes:
+                raise ReplayError(f"{clan} is named twice")
+            f.check_reveal(clan, objective, code)
+        except ReplayError as exc:
+            raise TournamentError(f"{where}: {exc.problem}", hint="nothing was recorded") from None
+        except RefereeError as exc:  # a clan or an objective not understood
+            raise TournamentError(f"{where}: {exc}", hint=exc.hint) from None
+        revealed[clan] = objective
+        codes[clan] = canonical_code(code) if code else ""
+    left = [str(c) for c in f.sealed_left if str(c) not in codes]
+    if left:
+        raise TournamentError(
+            f"{where}: {', '.join(left)} sealed an objective: reveal it with its code "
+            f"(--objective {left[0]}=OBJECTIVE:CODE) or declare it not met (--not-met {left[0]}, R-28)",
+            hint="nothing was recorded",
+        )
     state = f.rounds[-1].after if f.rounds else f.start
     scores = scores_of(state, revealed)
     rows = list(rows_from_scores(table, scores))
-    from ..tournament.scoring import Finish, winners
-
     won = [rows[i]["player"] for i in winners([Finish(*scores[s.clan]) for s in table.seats])]
-    event = GameCalled(round_no, table.number, game, reason.strip(), len(f.rounds), revealed, rows, won, events[-1].seq)
+    event = GameCalled(
+        round_no, table.number, game, reason.strip(), len(f.rounds), revealed, rows, won, events[-1].seq, codes
+    )
+    log.record([event])
+    return event
+
+
+def retract_call(log: OpenTournament, game: str, reason: str) -> Any:
+    """Take back a mistaken call, as a new event, before its round is closed: the game may be called again."""
+    from ..tournament.model import CallRetracted
+
+    round_no, table = _table_of_game(log, game)
+    event = CallRetracted(round_no, table.number, game, reason.strip(), log.t.result_version(round_no, table.number))
     log.record([event])
     return event
 

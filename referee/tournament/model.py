@@ -146,10 +146,23 @@ class GameCalled:
     game: str
     reason: str
     after_round: int  # the last full round played
-    objectives: dict  # clan -> objective revealed when the game was called
+    objectives: dict  # clan -> objective revealed when the game was called ("": declared not met, R-28)
     rows: list
     winners: list
     head: int
+    codes: dict = field(default_factory=dict)  # clan -> the reveal code given for its sealed objective
+
+
+@dataclass(frozen=True)
+class CallRetracted:
+    """A mistaken call taken back before its round is closed: the table's result is its log's again, and the
+    game may be called again."""
+
+    round: int
+    table: int
+    game: str
+    reason: str
+    call: int  # the event number of the call taken back
 
 
 @dataclass(frozen=True)
@@ -158,6 +171,10 @@ class ResultEntered:
     table: int
     reason: str
     rows: list  # [{"player", "clan", "honor", "territories", "provinces"}]
+    # The version of the table's result this entry replaces: the event number of the table's last result event
+    # (a judge's entry, a call or its retraction, the acceptance at close), 0 for none. None: recorded before
+    # results carried a version (not checked).
+    replaces: int | None = None
 
 
 @dataclass(frozen=True)
@@ -195,6 +212,7 @@ EVENT_CLASSES = {
         GameLinked,
         ResultAccepted,
         GameCalled,
+        CallRetracted,
         ResultEntered,
         PointsAdjusted,
         RoundClosed,
@@ -296,8 +314,12 @@ class Tournament:
         self.rollcalls: dict[int, dict[str, str]] = {}
         self.seatings: dict[int, Seating] = {}
         self.accepted: dict[str, ResultAccepted] = {}  # game id -> acceptance (the latest)
-        self.called: dict[str, GameCalled] = {}
+        self.called: dict[str, GameCalled] = {}  # game id -> the call in effect (a retracted call is not)
         self.entered: dict[tuple[int, int], ResultEntered] = {}  # (round, table) -> the judge's latest entry
+        # (round, table) -> the table's last result event (a judge's entry, a call or its retraction, the acceptance
+        # at close) and its event number: the version a judge's entry replaces
+        self.result_events: dict[tuple[int, int], tuple[int, Any]] = {}
+        self.corrections: set[tuple[int, int]] = set()  # tables whose judge's entry came after their round closed
         self.adjustments: list[PointsAdjusted] = []
         self.closed: set[int] = set()
         self.final: FinalTableSeated | None = None
@@ -388,6 +410,35 @@ class Tournament:
     def dropped_in(self, pid: str, round_no: int) -> bool:
         """Whether the player had dropped (and was not yet reinstated) when ``round_no`` was seated."""
         return any(start < round_no and (end is None or round_no <= end) for start, end in self.drops.get(pid, []))
+
+    @property
+    def seq(self) -> int:
+        """The event number of the event being folded in (the events are numbered from 1)."""
+        return self.count + 1
+
+    def result_version(self, round_no: int, table: int) -> int:
+        """The version of a table's result: the event number of its last result event (0: none)."""
+        return self.result_events.get((round_no, table), (0, None))[0]
+
+    def describe_result_event(self, round_no: int, table: int) -> str:
+        """What the table's last result event recorded (its event number, what, the honors), for the judge about
+        to replace it."""
+        seq, e = self.result_events.get((round_no, table), (0, None))
+        if e is None:
+            return "no result recorded"
+        what = (
+            f"the judge's result (reason {e.reason!r})"
+            if isinstance(e, ResultEntered)
+            else f"game {e.game} called after round {e.after_round} (reason {e.reason!r})"
+            if isinstance(e, GameCalled)
+            else f"the call of game {e.game} retracted (reason {e.reason!r}): the result is its log's"
+            if isinstance(e, CallRetracted)
+            else f"the result accepted from game {e.game}'s log"
+        )
+        honors = "" if isinstance(e, CallRetracted) else ": " + ", ".join(
+            f"{self.name(r['player'])} {r['honor']}" for r in e.rows
+        )
+        return f"event {seq}, {what}{honors}"
 
     def adjustment_total(self, pid: str) -> Fraction:
         return sum((Fraction(a.points) for a in self.adjustments if a.player == pid), Fraction(0))
@@ -570,17 +621,51 @@ class Tournament:
         table = self._find_table(e.round, e.table, f"game {e.game}")
         self._check_rows(e.round, table, e.rows, f"game {e.game}")
         self.accepted[e.game] = e
+        self.result_events[(e.round, e.table)] = (self.seq, e)
 
     def _GameCalled(self, e: GameCalled) -> None:
         table = self._find_table(e.round, e.table, f"game {e.game}")
         if table.game != e.game:
             raise TournamentError(f"game {e.game!r} is not the game of round {e.round}, table {e.table}")
         if e.game in self.called:
-            raise TournamentError(f"game {e.game!r} was already called")
+            seq = self.result_version(e.round, e.table)
+            raise TournamentError(
+                f"game {e.game!r} was already called (event {seq})",
+                hint=f"a mistaken call is retracted first: referee tournament retract-call {self.id} {e.game} "
+                "--reason ...",
+            )
+        if e.round in self.closed:
+            raise TournamentError(
+                f"game {e.game!r}: round {e.round} is closed: a game is called before its round is closed",
+                hint="a judge's result corrects a closed round (referee tournament result ... --reason ...)",
+            )
+        if (e.round, e.table) in self.entered:
+            raise TournamentError(
+                f"game {e.game!r}: round {e.round}, table {e.table} has the judge's result "
+                f"({self.describe_result_event(e.round, e.table)}): a call does not replace it"
+            )
         if not e.reason.strip():
             raise TournamentError(f"game {e.game!r}: calling a game needs a reason")
         self._check_rows(e.round, table, e.rows, f"game {e.game}")
         self.called[e.game] = e
+        self.result_events[(e.round, e.table)] = (self.seq, e)
+
+    def _CallRetracted(self, e: CallRetracted) -> None:
+        called = self.called.get(e.game)
+        if called is None or (called.round, called.table) != (e.round, e.table):
+            raise TournamentError(f"game {e.game!r} is not called: no call to retract")
+        if e.round in self.closed:
+            raise TournamentError(
+                f"game {e.game!r}: round {e.round} is closed: its call can no longer be retracted",
+                hint="a judge's result corrects a closed round (referee tournament result ... --reason ...)",
+            )
+        if not e.reason.strip():
+            raise TournamentError(f"game {e.game!r}: retracting a call needs a reason")
+        seq = self.result_version(e.round, e.table)
+        if e.call != seq:
+            raise TournamentError(f"game {e.game!r}: the call in effect is event {seq}, not event {e.call}")
+        del self.called[e.game]
+        self.result_events[(e.round, e.table)] = (self.seq, e)
 
     def _ResultEntered(self, e: ResultEntered) -> None:
         table = self._find_table(e.round, e.table, "result")
@@ -593,7 +678,26 @@ class Tournament:
                     f"round {e.round}, table {e.table}: {self.name(r['player'])}: honor must be a "
                     f"whole number, 0 or more, got {r.get('honor')!r}"
                 )
-        self.entered[(e.round, e.table)] = e
+        key = (e.round, e.table)
+        current = self.result_version(*key)
+        if e.replaces is not None and e.replaces != current:
+            where = f"round {e.round}, table {e.table}"
+            now = self.describe_result_event(*key)
+            if not current:
+                raise TournamentError(
+                    f"{where}: --replaces {e.replaces}, but the table has no result recorded to replace",
+                    hint="enter the result without --replaces",
+                )
+            raise TournamentError(
+                f"{where} already has a result ({now})"
+                if not e.replaces
+                else f"{where}: the result of event {e.replaces} was replaced ({now})",
+                hint=f"nothing was recorded; to replace that result, enter yours again with --replaces {current}",
+            )
+        self.entered[key] = e
+        if e.round in self.closed:
+            self.corrections.add(key)  # a result after the round closed: a correction, marked as one from a log is
+        self.result_events[key] = (self.seq, e)
 
     def _PointsAdjusted(self, e: PointsAdjusted) -> None:
         if e.player not in self.players:

@@ -70,7 +70,9 @@ class TableResult:
     source: str  # log | called | judge
     rows: tuple  # ({"player", "clan", "honor", "territories", "provinces"}, ...) in seat order
     provisional: bool
-    corrected: bool
+    corrected: bool  # changed after the round closed: the log corrected after acceptance, or the judge's entry
+    event: int = 0  # the tournament event that recorded it (0: read from the game's log, not yet accepted)
+    reason: str = ""  # the judge's or the call's reason
 
 
 def rows_from_scores(table: Table, scores: dict) -> tuple:
@@ -90,22 +92,31 @@ def rows_from_scores(table: Table, scores: dict) -> tuple:
 def table_result(loaded: Loaded, round_no: int, table: Table) -> TableResult | None:
     t = loaded.tournament
     provisional = round_no not in t.closed
-    entered = t.entered.get((round_no, table.number))
+    key = (round_no, table.number)
+    version = t.result_version(*key)
+    entered = t.entered.get(key)
     if entered is not None:
         clan = {s.player: s.clan for s in table.seats}
         rows = tuple({**r, "clan": clan.get(r["player"], r.get("clan", ""))} for r in entered.rows)
-        return TableResult(round_no, table.number, table.game, "judge", rows, provisional, False)
+        corrected = key in t.corrections  # entered after the round closed
+        return TableResult(
+            round_no, table.number, table.game, "judge", rows, provisional, corrected, version, entered.reason
+        )
     called = t.called.get(table.game)
     if called is not None:
-        return TableResult(round_no, table.number, table.game, "called", tuple(called.rows), provisional, False)
+        return TableResult(
+            round_no, table.number, table.game, "called", tuple(called.rows), provisional, False, version, called.reason
+        )
     live = loaded.live.get(table.game)
     accepted = t.accepted.get(table.game)
     if accepted is not None:
         if live is not None and live.head != accepted.head and live.finished:
             return TableResult(
-                round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, True
+                round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, True, version
             )
-        return TableResult(round_no, table.number, table.game, "log", tuple(accepted.rows), provisional, False)
+        return TableResult(
+            round_no, table.number, table.game, "log", tuple(accepted.rows), provisional, False, version
+        )
     if live is not None and live.finished:
         return TableResult(
             round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, False
@@ -210,6 +221,7 @@ class Standings:
     rows: list[Row]
     clans: list[dict[str, Any]]  # best-clan award: clan, games, average points
     settings: list[str]
+    corrections: list[dict[str, Any]] = field(default_factory=list)  # the results marked c: what and why
 
     def row(self, player: str) -> Row:
         return next(r for r in self.rows if r.player == player)
@@ -223,6 +235,7 @@ class Standings:
             "standings": [r.to_dict() for r in self.rows],
             "clans": self.clans,
             "settings": self.settings,
+            "corrections": self.corrections,
         }
 
 
@@ -313,7 +326,27 @@ def standings(loaded: Loaded) -> Standings:
         for c, v in clan_points.items()
     ]
     clans.sort(key=lambda c: (-Fraction(c["average"]), c["clan"]))
-    return Standings(t.id, info.name, sorted(t.seatings), list(info.tiebreaks), ordered, clans, settings_lines(t))
+    corrections = [correction(res) for res in found.values() if res.corrected]
+    return Standings(
+        t.id, info.name, sorted(t.seatings), list(info.tiebreaks), ordered, clans, settings_lines(t), corrections
+    )
+
+
+def correction(res: TableResult) -> dict[str, Any]:
+    """A result changed after its round closed (marked ``c``): where, by what, and why."""
+    if res.source == "judge":
+        what = f"the judge's result entered after the round closed (event {res.event}): {res.reason}"
+    else:
+        what = f"its game log corrected after the result was accepted (referee replay {res.game})"
+    return {
+        "round": res.round,
+        "table": res.table,
+        "game": res.game,
+        "source": res.source,
+        "event": res.event,
+        "reason": res.reason,
+        "shown": f"round {res.round}, table {res.table}: {what}",
+    }
 
 
 def _cells(t: Tournament, pid: str, games: list[GameLine]) -> dict[int, str]:

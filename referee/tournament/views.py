@@ -152,6 +152,7 @@ def table_status(loaded: Loaded, round_no: int) -> list[dict[str, Any]]:
                 "result": res is not None,
                 "provisional": bool(res and res.provisional),
                 "corrected": bool(res and res.corrected),
+                "event": res.event if res else 0,  # the result's version: what a judge's entry --replaces
             }
         )
     return out
