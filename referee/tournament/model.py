@@ -435,8 +435,10 @@ class Tournament:
             if isinstance(e, CallRetracted)
             else f"the result accepted from game {e.game}'s log"
         )
-        honors = "" if isinstance(e, CallRetracted) else ": " + ", ".join(
-            f"{self.name(r['player'])} {r['honor']}" for r in e.rows
+        honors = (
+            ""
+            if isinstance(e, CallRetracted)
+            else ": " + ", ".join(f"{self.name(r['player'])} {r['honor']}" for r in e.rows)
         )
         return f"event {seq}, {what}{honors}"
 

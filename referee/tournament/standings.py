@@ -111,12 +111,9 @@ def table_result(loaded: Loaded, round_no: int, table: Table) -> TableResult | N
     accepted = t.accepted.get(table.game)
     if accepted is not None:
         if live is not None and live.head != accepted.head and live.finished:
-            return TableResult(
-                round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, True, version
-            )
-        return TableResult(
-            round_no, table.number, table.game, "log", tuple(accepted.rows), provisional, False, version
-        )
+            rows = rows_from_scores(table, live.scores)
+            return TableResult(round_no, table.number, table.game, "log", rows, provisional, True, version)
+        return TableResult(round_no, table.number, table.game, "log", tuple(accepted.rows), provisional, False, version)
     if live is not None and live.finished:
         return TableResult(
             round_no, table.number, table.game, "log", rows_from_scores(table, live.scores), provisional, False
