@@ -171,7 +171,7 @@ def _kill_inside_writes(store: Store, kill_at: int) -> None:
 
     sa_event.listen(store.engine, "connect", lambda conn, _: conn.set_progress_handler(progress, 1))
     store.engine.dispose()  # new connections get the handler
-    insert = store_module.Store._insert
+    insert = store_module.Store.insert
 
     def watched(self, *args, **kwargs):
         calls["writing"] = True
@@ -180,4 +180,4 @@ def _kill_inside_writes(store: Store, kill_at: int) -> None:
         finally:
             calls["writing"] = False
 
-    store._insert = watched.__get__(store)
+    store.insert = watched.__get__(store)  # type: ignore[method-assign]

@@ -60,7 +60,7 @@ def enter_round(db, tmp_path, game, number, path, table, tokens):
         typed = [*table, *tokens, "", "y", "quit"]
         out = run(db, "table", game, input="".join(t + "\n" for t in typed))
         assert f"Resolve round {number}?" in out
-    assert re.search(r"seal [0-9A-F]{4}-[0-9A-F]{4}", out), out
+    assert re.search(r"seal [0-9A-Z]{4}(-[0-9A-Z]{4}){3}", out), out
     return out
 
 
