@@ -487,3 +487,14 @@ def test_the_time_an_event_was_recorded_is_shown_as_unsealed(tmp_path):
     ok(db, "round", "g", "-", "--yes", input=ROUND)
     replayed = referee(db, "replay", "g").stdout
     assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(unsealed\)  event 3", replayed), replayed
+
+
+def test_the_venue_commands_show_a_hostile_path_and_address_escaped(tmp_path):
+    """Item 1: `tournament publish` prints the folder and the address the organiser typed: with their control
+    characters made visible, as every other command prints user text."""
+    db = str(tmp_path / "t.db")
+    ok(db, "tournament", "new", "t", "--name", "Open", "--date", "2026-11-21", "--rounds", "2")
+    folder = tmp_path / "site\x1b[2Khere"
+    out = ok(db, "tournament", "publish", "t", str(folder), "--url", "http://x.example/\x1b]8;;evil\x07")
+    clean(out)
+    assert "\\x1b" in out and folder.is_dir()

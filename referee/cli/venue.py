@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..engine import RefereeError
+from ..shown import plain
 from .common import DbOpt, open_store
 from .tournament import TidArg, tapp
 
@@ -35,7 +36,7 @@ def post(
                 hint=f"referee tournament seat {tid} {round_no}",
             )
         venue.record(store, tid, "post", str(round_no))
-    print(f"{tid}: the seating of round {round_no} is on the pages" if round_no else f"{tid}: no seating on the pages")
+    _say(f"{tid}: the seating of round {round_no} is on the pages" if round_no else f"{tid}: no seating on the pages")
 
 
 @tapp.command("clock")
@@ -72,7 +73,7 @@ def clock(
     with open_store(db) as store:
         _tournament(store, tid)
         venue.record(store, tid, "clock", value)
-    print(
+    _say(
         f"{tid}: clock stopped"
         if not value
         else f"{tid}: the round ends at {datetime.fromisoformat(value).astimezone().strftime('%H:%M')}"
@@ -100,7 +101,7 @@ def announce(
         _tournament(store, tid)
         words = "" if clear or text is None else text.strip()  # without --clear, the text is given
         venue.record(store, tid, "clear" if clear else "announce", words)
-    print(f"{tid}: announcements cleared" if clear else f"{tid}: announced")
+    _say(f"{tid}: announcements cleared" if clear else f"{tid}: announced")
 
 
 @tapp.command("publish")
@@ -119,4 +120,10 @@ def publish(
 
     with open_store(db) as store:
         written = publish_site(store, tid, directory, url=url)
-    print(f"{tid}: {written} files written to {directory}" + (f" (for {url})" if url else ""))
+    _say(f"{tid}: {written} files written to {directory}" + (f" (for {url})" if url else ""))
+
+
+def _say(line: str) -> None:
+    """A line for the terminal: the ids, paths and addresses a user gave are shown with their control
+    characters made visible (``plain``), as every other command shows them."""
+    print(plain(line))
