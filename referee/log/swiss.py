@@ -13,17 +13,11 @@ from ..tournament.swiss_desk import SwissCreated, SwissResultRecorded, SwissTour
 from . import ccg as ccg_log
 from .events import Event, check_chain
 from .storage import Store
-from .tournaments import TOURNAMENTS, read_events
+from .tournaments import TOURNAMENTS, fold_into, read_events
 
 
 def fold(events: Sequence[Event]) -> SwissTournament:
-    t = SwissTournament()
-    for e in events:
-        try:
-            t.apply(event_of(e.type, e.payload))
-        except TournamentError as exc:
-            raise TournamentError(f"tournament {e.game!r}, event {e.seq}: {exc}") from None
-    return t
+    return fold_into(SwissTournament(), events, event_of)
 
 
 class OpenSwiss:

@@ -66,10 +66,15 @@ def read_events(store: Store, tid: str) -> list[Event]:
 
 
 def fold(events: Sequence[Event]) -> Tournament:
-    t = Tournament()
+    return fold_into(Tournament(), events, event_of)
+
+
+def fold_into(t: Any, events: Sequence[Event], decode: Any) -> Any:
+    """Apply each stored event, decoded by ``decode(type, payload)``, to the tournament ``t`` (either kind of
+    tournament desk): a refusal names the tournament and the event."""
     for e in events:
         try:
-            t.apply(event_of(e.type, e.payload))
+            t.apply(decode(e.type, e.payload))
         except TournamentError as exc:
             raise TournamentError(f"tournament {e.game!r}, event {e.seq}: {exc}") from None
     return t
