@@ -260,27 +260,31 @@ class Space:
         self.boxes: list[Box] = []
 
     def clear(self, box: Box, own: int = -1) -> bool:
-        x0, y0, x1, y1 = box
+        """Whether ``box`` lies inside the bounds and covers no label, circle or arrow (but arrow ``own``)."""
         b = self.bounds
-        if x0 < b[0] or y0 < b[1] or x1 > b[2] or y1 > b[3]:
-            return False
-        for o in self.boxes:
-            if x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1:
-                return False
-        for x, y, r, _ in self.discs:
-            if x + r > x0 and x - r < x1 and y + r > y0 and y - r < y1 and _box_disc(box, x, y, r):
-                return False
+        inside = b[0] <= box[0] and b[1] <= box[1] and box[2] <= b[2] and box[3] <= b[3]
+        return inside and not self._hits_label(box) and not self._hits_disc(box) and not self._hits_bar(box, own)
+
+    def _hits_label(self, box: Box) -> bool:
+        x0, y0, x1, y1 = box
+        return any(x0 < o[2] and o[0] < x1 and y0 < o[3] and o[1] < y1 for o in self.boxes)
+
+    def _hits_disc(self, box: Box) -> bool:
+        x0, y0, x1, y1 = box
+        return any(
+            x + r > x0 and x - r < x1 and y + r > y0 and y - r < y1 and _box_disc(box, x, y, r)
+            for x, y, r, _ in self.discs
+        )
+
+    def _hits_bar(self, box: Box, own: int) -> bool:
+        x0, y0, x1, y1 = box
         for p, q, h, n in self.bars:
-            if (
-                n != own
-                and min(p[0], q[0]) - h < x1
-                and max(p[0], q[0]) + h > x0
-                and min(p[1], q[1]) - h < y1
-                and max(p[1], q[1]) + h > y0
-                and _box_bar(box, p, q, h)
-            ):
-                return False
-        return True
+            if n == own:
+                continue
+            near = min(p[0], q[0]) - h < x1 and max(p[0], q[0]) + h > x0
+            if near and min(p[1], q[1]) - h < y1 and max(p[1], q[1]) + h > y0 and _box_bar(box, p, q, h):
+                return True
+        return False
 
     def place(self, w: float, h: float, centres, own: int = -1) -> Box:
         """The first clear box of ``w`` x ``h`` centred on one of ``centres`` (each a point, or a point and
@@ -845,12 +849,29 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
     """The revealed tokens and the outcomes, laid out in ``space``: the arrows first (each from circle to
     circle, or from the sea), then the provinces' names moved off any arrow, then every badge where it is
     clear of circles, arrows, names and the badges before it."""
-    board = state.board
     tokens = ET.SubElement(svg, "g", {"id": "tokens", "data-round": str(report.round)})
     radius = {pid: COAST if state.is_coastal(pid) else RADIUS for pid in centre}
     fates = sorted(report.fates, key=lambda f: f.entry.key)
+    arrows = _arrows(tokens, state, fates, centre, radius, space)
+    _move_names(names, centre, space)
+    for i, (arrow, g) in arrows.items():
+        e, fate = fates[i].entry, str(fates[i].fate)
+        text = ("✕ " if fate in DISCARDED else "") + token_text(e)
+        w = badge_width(text)
+        half = ARROW_STYLE[str(e.token.kind)][1] / 2 + 2
+        box = space.place(w, BADGE_H, _along(arrow, w, i, half))
+        _badge(g, box, text, str(e.clan), faded=fate in DISCARDED, cls="strength")
+    stacks: dict[str, int] = {}
+    for i, tf in enumerate(fates):
+        if i not in arrows:
+            _token_badge(tokens, state, tf, centre, radius, space, stacks)
+    _outcomes(svg, report, centre, radius, space)
+
+
+def _arrows(tokens, state: GameState, fates, centre, radius, space: Space) -> dict[int, tuple[Arrow, _Node]]:
+    """The arrows of the tokens that cross a border: the land's, then the sea's (which turn away from the
+    others), each marked in ``space``."""
     arrows: dict[int, tuple[Arrow, _Node]] = {}
-    # the land arrows, then the sea's (which turn away from the others)
     order = sorted(
         (i for i, tf in enumerate(fates) if tf.entry.source is not None and str(tf.entry.token.kind) in ARROW_STYLE),
         key=lambda i: (fates[i].entry.on_sea, fates[i].entry.key),
@@ -859,7 +880,7 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
         e, fate = fates[i].entry, str(fates[i].fate)
         half = ARROW_STYLE[str(e.token.kind)][1] / 2 + 2
         if e.on_sea:
-            out = _seaward(e.province, centre, board.neighbours)
+            out = _seaward(e.province, centre, state.board.neighbours)
             arrow = _sea_arrow(space, centre[e.province], radius[e.province], out, frozenset({e.province}), half)
         else:
             assert e.source is not None  # an arrow crosses a border
@@ -871,7 +892,11 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
             space.bars.append((p, q, half, i))
         space.bars.append((arrow.head, arrow.tip, 9.0, i))
         arrows[i] = (arrow, _draw_arrow(tokens, arrow, e, fate, i))
-    # the names, moved where an arrow crosses them
+    return arrows
+
+
+def _move_names(names, centre, space: Space) -> None:
+    """The provinces' names kept where they are when clear, moved where an arrow crosses them."""
     for pid in sorted(names):
         x, baseline, anchor = names[pid]
         box = text_box(x, baseline, anchor, label_width(pid))
@@ -879,43 +904,40 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
             space.boxes.append(box)
         else:
             names[pid] = _name_at(space, pid, *centre[pid])
-    for i, (arrow, g) in arrows.items():
-        e, fate = fates[i].entry, str(fates[i].fate)
-        text = token_text(e)
-        w = badge_width(("✕ " if fate in DISCARDED else "") + text)
-        half = ARROW_STYLE[str(e.token.kind)][1] / 2 + 2
-        box = space.place(w, BADGE_H, _along(arrow, w, i, half))
-        _badge(g, box, ("✕ " if fate in DISCARDED else "") + text, str(e.clan), faded=fate in DISCARDED, cls="strength")
-    stacks: dict[str, int] = {}
-    for i, tf in enumerate(fates):
-        e, fate = tf.entry, str(tf.fate)
-        if i in arrows:
-            continue
-        text = _badge_text(e, fate)
-        w = badge_width(text)
-        kind = str(e.token.kind)
-        if e.source is not None:  # a raid, diplomacy or bluff on a border: marked on the border
-            if e.on_sea:
-                to = centre[e.province]
-                out = _seaward(e.province, centre, board.neighbours)
-                at = (to[0] + out[0] * (COAST + 14), to[1] + out[1] * (COAST + 14))
-            else:
-                a, b = centre[e.source], centre[e.province]
-                at = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            box = space.place(
-                w, BADGE_H, around(at[0], at[1], 0, w, BADGE_H, math.pi / 2, gaps=(0, 4, 10, 18, 30, 46, 64, 90, 120))
-            )
-            cls = f"border-token {kind}"
-        else:  # in the province: beside its circle, stacked at its left
-            x, y = centre[e.province]
-            n = stacks.get(e.province, 0)
-            stacks[e.province] = n + 1
-            r = radius[e.province]
-            stack = [(x - r - 3 - w / 2, y - 3 + 16 * k) for k in (n, -n, n + 1, -n - 1, n + 2)]
-            box = space.place(w, BADGE_H, chain(stack, around(x, y, r, w, BADGE_H, math.pi)))
-            cls = f"centre-token {kind}"
-        _badge(tokens, box, text, str(e.clan), cls=cls, faded=fate in DISCARDED, entry=str(e))
-    outcomes = ET.SubElement(svg, "g", {"id": "outcomes"})
+
+
+def _token_badge(tokens, state: GameState, tf, centre, radius, space: Space, stacks: dict[str, int]) -> None:
+    """The badge of a token without an arrow: a raid, diplomacy or bluff on a border is marked on the
+    border; a token in a province beside its circle, stacked at its left."""
+    e, fate = tf.entry, str(tf.fate)
+    text = _badge_text(e, fate)
+    w = badge_width(text)
+    kind = str(e.token.kind)
+    if e.source is not None:
+        if e.on_sea:
+            to = centre[e.province]
+            out = _seaward(e.province, centre, state.board.neighbours)
+            at = (to[0] + out[0] * (COAST + 14), to[1] + out[1] * (COAST + 14))
+        else:
+            a, b = centre[e.source], centre[e.province]
+            at = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        box = space.place(
+            w, BADGE_H, around(at[0], at[1], 0, w, BADGE_H, math.pi / 2, gaps=(0, 4, 10, 18, 30, 46, 64, 90, 120))
+        )
+        cls = f"border-token {kind}"
+    else:
+        x, y = centre[e.province]
+        n = stacks.get(e.province, 0)
+        stacks[e.province] = n + 1
+        r = radius[e.province]
+        stack = [(x - r - 3 - w / 2, y - 3 + 16 * k) for k in (n, -n, n + 1, -n - 1, n + 2)]
+        box = space.place(w, BADGE_H, chain(stack, around(x, y, r, w, BADGE_H, math.pi)))
+        cls = f"centre-token {kind}"
+    _badge(tokens, box, text, str(e.clan), cls=cls, faded=fate in DISCARDED, entry=str(e))
+
+
+def _outcome_marks(report: RoundReport) -> dict[str, list[tuple[str, str]]]:
+    """Each province's outcome marks (text, class): battles, triggered raids, peace, defenses."""
     marks: dict[str, list[tuple[str, str]]] = {}
     for battle in report.battles:
         if battle.outcome == "captured" and battle.winner:
@@ -932,7 +954,12 @@ def _round(svg, state: GameState, report: RoundReport, centre: dict[str, Point],
         marks.setdefault(pid, []).append(("☮ peace made", "peace"))
     for d in report.defenses:
         marks.setdefault(d.province, []).append(("defended: +1▲", "defense"))
-    for pid, items in sorted(marks.items()):
+    return marks
+
+
+def _outcomes(svg, report: RoundReport, centre, radius, space: Space) -> None:
+    outcomes = ET.SubElement(svg, "g", {"id": "outcomes"})
+    for pid, items in sorted(_outcome_marks(report).items()):
         x, y = centre[pid]
         r = radius[pid]
         for k, (text, cls) in enumerate(items):
