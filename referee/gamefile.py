@@ -67,31 +67,7 @@ class PlayedGame:
 
 
 def read_game(text: str, board: Board) -> GameRecord:
-    headers: dict[str, tuple[int, str]] = {}
-    section: tuple[str, int] | None = None
-    raw: dict[tuple[str, int], list[tuple[int, str]]] = {}
-    for n, line in enumerate(text.splitlines(), start=1):
-        line = strip_comment(line)
-        if not line:
-            continue
-        m = re.fullmatch(r"==\s*(setup|round\s+(\d+))\s*==", line, flags=re.I)
-        if m:
-            section = ("setup", 0) if m.group(2) is None else ("table", int(m.group(2)))
-            raw.setdefault(section, [])
-            continue
-        if re.fullmatch(r"--\s*tokens\s*--", line, flags=re.I):
-            if section is None or section[0] != "table":
-                raise NotUnderstood(line, "'-- tokens --' belongs inside a '== round N ==' section", lineno=n)
-            section = ("tokens", section[1])
-            raw.setdefault(section, [])
-            continue
-        if section is None:
-            key, colon, value = line.partition(":")
-            if not colon:
-                raise NotUnderstood(line, "expected a header 'name: value' or a '== setup ==' section", lineno=n)
-            headers[key.strip().lower()] = (n, value.strip())
-            continue
-        raw[section].append((n, line))
+    headers, raw = _sections(text)
     if "clans" not in headers:
         raise NotUnderstood("", "the game file names its clans: 'clans: crab, lion, ...'")
     n, value = headers["clans"]
@@ -109,18 +85,51 @@ def read_game(text: str, board: Board) -> GameRecord:
         )
         for r in numbers
     ]
-    final = None
-    if "final honor" in headers:
-        n, value = headers["final honor"]
-        final = {}
-        for part in value.split(","):
-            m = re.fullmatch(r"(\S+)\s+(-?\d{1,4})", part.strip())
-            if not m:
-                raise NotUnderstood(
-                    value, f"final honor: expected '<clan> <honor>, ...', got {part.strip()!r}", lineno=n
-                )
-            final[parse_clan(m.group(1), value, n)] = int(m.group(2))
+    final = _final_honor(headers["final honor"]) if "final honor" in headers else None
     return GameRecord(headers.get("game", (0, "game"))[1], clans, options, setup, rounds, final)
+
+
+Sections = dict[tuple[str, int], list[tuple[int, str]]]
+
+
+def _sections(text: str) -> tuple[dict[str, tuple[int, str]], Sections]:
+    """The file's headers (name: (line, value)) and its numbered lines by section: ("setup", 0), and
+    ("table", N) and ("tokens", N) for round N."""
+    headers: dict[str, tuple[int, str]] = {}
+    section: tuple[str, int] | None = None
+    raw: Sections = {}
+    for n, line in enumerate(text.splitlines(), start=1):
+        line = strip_comment(line)
+        if not line:
+            continue
+        m = re.fullmatch(r"==\s*(setup|round\s+(\d+))\s*==", line, flags=re.I)
+        if m:
+            section = ("setup", 0) if m.group(2) is None else ("table", int(m.group(2)))
+            raw.setdefault(section, [])
+        elif re.fullmatch(r"--\s*tokens\s*--", line, flags=re.I):
+            if section is None or section[0] != "table":
+                raise NotUnderstood(line, "'-- tokens --' belongs inside a '== round N ==' section", lineno=n)
+            section = ("tokens", section[1])
+            raw.setdefault(section, [])
+        elif section is None:
+            key, colon, value = line.partition(":")
+            if not colon:
+                raise NotUnderstood(line, "expected a header 'name: value' or a '== setup ==' section", lineno=n)
+            headers[key.strip().lower()] = (n, value.strip())
+        else:
+            raw[section].append((n, line))
+    return headers, raw
+
+
+def _final_honor(header: tuple[int, str]) -> dict:
+    n, value = header
+    final = {}
+    for part in value.split(","):
+        m = re.fullmatch(r"(\S+)\s+(-?\d{1,4})", part.strip())
+        if not m:
+            raise NotUnderstood(value, f"final honor: expected '<clan> <honor>, ...', got {part.strip()!r}", lineno=n)
+        final[parse_clan(m.group(1), value, n)] = int(m.group(2))
+    return final
 
 
 def _options(header: tuple[int, str] | None) -> RulesOptions:

@@ -47,61 +47,78 @@ def round_report(report: RoundReport, state: GameState, *, json_out: bool = Fals
     if json_out:
         print_json(data.round_data(report, data.board_data(state), seal))
         return
-    out: list[Segment] = []  # the report's text, each part with its style, printed as it is
+    out = _Lines()
+    console.rule(f"[bold]Round {report.round}[/bold]")
+    _tokens(out, report)
+    for r in report.raids:
+        outcome = "triggered" if r.triggered else "no effect"
+        out.line(f"raid on {r.province} ({r.clan}): {outcome}: {r.why}", _cite("R-12"))
+    for p in report.peace:
+        out.line(f"peace in {p}", _cite("R-13"))
+    for b in report.battles:
+        _battle(out, b)
+    for d in report.defenses:
+        out.line(f"successful defense of {d.province} ({d.clan}): {d.why}", _cite("R-17"))
+    out.line(("On the board:", "bold"))
+    for c in report.changes:
+        out.line(f"  • {c.text}")
+    for w in report.warnings:
+        out.line(("warning:", "yellow"), f" {w}")
+    if seal:
+        out.line((f"seal {seal}", "bold"))
+    console.print(_Printed(out.segments), soft_wrap=True)
 
-    def line(*parts: str | tuple[str, str]) -> None:
+
+class _Lines:
+    """A report's text, each part with its style, printed as it is."""
+
+    def __init__(self) -> None:
+        self.segments: list[Segment] = []
+
+    def line(self, *parts: str | tuple[str, str]) -> None:
         for part in parts:
             text, style = (part, "") if isinstance(part, str) else part
             if text:
-                out.append(Segment(text, console.get_style(style) if style else None))
-        out.append(NEWLINE)
+                self.segments.append(Segment(text, console.get_style(style) if style else None))
+        self.segments.append(NEWLINE)
 
-    def cite(*rulings: str) -> tuple[str, str]:
-        named = ", ".join(r for r in rulings if r)
-        return ("  " + named if named else "", "dim")
 
-    console.rule(f"[bold]Round {report.round}[/bold]")
-    line(("Tokens", "bold"))
+def _cite(*rulings: str) -> tuple[str, str]:
+    """The rulings a line applies, dimmed after it."""
+    named = ", ".join(r for r in rulings if r)
+    return ("  " + named if named else "", "dim")
+
+
+def _tokens(out: _Lines, report: RoundReport) -> None:
+    out.line(("Tokens", "bold"))
     tokens = [(format_entry(f.entry), str(f.fate).replace("_", " "), f) for f in report.fates]
     width = max((len(t) for t, _, _ in tokens), default=0)
     fate_width = max((len(fate) for _, fate, _ in tokens), default=0)
     for token, fate, f in tokens:
         why = f.reason + ("; its blessing is discarded (R-10)" if f.blessings_discarded else "")
-        line(f"  {token:<{width}}  ", (f"{fate:<{fate_width}}", "bold"), f"  {why}", cite(f.ruling or ""))
-    for r in report.raids:
-        line(f"raid on {r.province} ({r.clan}): {'triggered' if r.triggered else 'no effect'}: {r.why}", cite("R-12"))
-    for p in report.peace:
-        line(f"peace in {p}", cite("R-13"))
-    for b in report.battles:
-        against = dict(b.against)
-        sides = [
-            (
-                f"{b.defender} (defender)" if b.defender else "no defender",
-                " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing",
-                b.defence_total,
-            )
-        ]
-        for side in b.attackers:
-            note = f" (faces {against[side.clan]}, R-05)" if against[side.clan] != b.defence_total else ""
-            sides.append(
-                (f"{side.clan} (attacker){note}", " + ".join(f"{p.label} {p.value}" for p in side.parts), side.total)
-            )
-        who_width = max(len(who) for who, _, _ in sides)
-        parts_width = max(len(parts) for _, parts, _ in sides)
-        line(("Battle for ", "bold"), (b.province, "bold"))
-        for who, parts, total in sides:
-            line(f"  {who:<{who_width}}  {parts:<{parts_width}}  = ", (str(total), "bold"))
-        line(f"  → {b.outcome}: {b.why}", cite(*b.rulings))
-    for d in report.defenses:
-        line(f"successful defense of {d.province} ({d.clan}): {d.why}", cite("R-17"))
-    line(("On the board:", "bold"))
-    for c in report.changes:
-        line(f"  • {c.text}")
-    for w in report.warnings:
-        line(("warning:", "yellow"), f" {w}")
-    if seal:
-        line((f"seal {seal}", "bold"))
-    console.print(_Printed(out), soft_wrap=True)
+        out.line(f"  {token:<{width}}  ", (f"{fate:<{fate_width}}", "bold"), f"  {why}", _cite(f.ruling or ""))
+
+
+def _battle(out: _Lines, b) -> None:
+    """A battle's sides, each with its parts and total aligned, then its outcome."""
+    against = dict(b.against)
+    sides = [
+        (
+            f"{b.defender} (defender)" if b.defender else "no defender",
+            " + ".join(f"{p.label} {p.value}" for p in b.defence) or "nothing",
+            b.defence_total,
+        )
+    ]
+    for side in b.attackers:
+        note = f" (faces {against[side.clan]}, R-05)" if against[side.clan] != b.defence_total else ""
+        parts = " + ".join(f"{p.label} {p.value}" for p in side.parts)
+        sides.append((f"{side.clan} (attacker){note}", parts, side.total))
+    who_width = max(len(who) for who, _, _ in sides)
+    parts_width = max(len(parts) for _, parts, _ in sides)
+    out.line(("Battle for ", "bold"), (b.province, "bold"))
+    for who, parts, total in sides:
+        out.line(f"  {who:<{who_width}}  {parts:<{parts_width}}  = ", (str(total), "bold"))
+    out.line(f"  → {b.outcome}: {b.why}", _cite(*b.rulings))
 
 
 class _Printed:

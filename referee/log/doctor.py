@@ -105,27 +105,47 @@ def _sqlite_pages(conn, found: Diagnosis) -> None:
         found.problems += [f"integrity check: {r}" for r in rows]
 
 
-def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
+def _names(conn, backend: str) -> tuple[set[str], set[str]]:
+    """The database's tables and the referee tables' triggers."""
     if backend == "sqlite":
         rows = conn.execute(text("SELECT type, name FROM sqlite_master")).all()
         tables = {n for k, n in rows if k == "table" and not n.startswith("sqlite_")}
-        triggers = {n for k, n in rows if k == "trigger"}
-    else:
-        tables = {
-            r[0]
-            for r in conn.execute(
-                text("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
-            ).all()
-        }
-        triggers = {
-            r[0]
-            for r in conn.execute(
-                text(
-                    "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                    "WHERE NOT t.tgisinternal AND c.relname IN ('game', 'event')"
-                )
-            ).all()
-        }
+        return tables, {n for k, n in rows if k == "trigger"}
+    tables = {
+        r[0]
+        for r in conn.execute(
+            text("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+        ).all()
+    }
+    triggers = {
+        r[0]
+        for r in conn.execute(
+            text(
+                "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                "WHERE NOT t.tgisinternal AND c.relname IN ('game', 'event')"
+            )
+        ).all()
+    }
+    return tables, triggers
+
+
+def _columns(conn, backend: str, table: str) -> set[str]:
+    if backend == "sqlite":
+        return {r[1] for r in conn.execute(text(f"PRAGMA table_info({table})")).all()}
+    return {
+        r[0]
+        for r in conn.execute(
+            text(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = :t"
+            ),
+            {"t": table},
+        ).all()
+    }
+
+
+def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
+    tables, triggers = _names(conn, backend)
     wanted = {t.name for t in TABLES}
     foreign = sorted(n for n in tables - wanted if not is_referee_table(n))
     if foreign:
@@ -134,19 +154,7 @@ def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
         if table.name not in tables:
             found.problems.append(f"the referee's table {table.name!r} is missing")
             continue
-        if backend == "sqlite":
-            have = {r[1] for r in conn.execute(text(f"PRAGMA table_info({table.name})")).all()}
-        else:
-            have = {
-                r[0]
-                for r in conn.execute(
-                    text(
-                        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
-                        "AND table_name = :t"
-                    ),
-                    {"t": table.name},
-                ).all()
-            }
+        have = _columns(conn, backend, table.name)
         missing = sorted(set(table.columns.keys()) - have - {c for t, c in MIGRATED if t == table.name})
         if missing:  # a column added later is added when the store next opens the database
             found.problems.append(f"the table {table.name!r} lacks the column(s) {', '.join(missing)}")
