@@ -267,11 +267,7 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         line = raw.strip()
         m = SECTION.match(line)
         if m:
-            kind = m.group("what").split()[0].lower()
-            if kind == "correction":
-                kind += "-table" if m.group("tables") else "" if m.group("corrected") else "-setup"
-            number = m.group("table") or m.group("round") or m.group("corrected") or m.group("retracted") or 0
-            sections.append(_Section(kind, int(number), ev.typed_seal(m.group("seal")) if m.group("seal") else None, n))
+            sections.append(_section_at(m, n))
         elif sections and sections[-1].kind in REASONED and line.startswith("reason:") and not sections[-1].lines:
             sections[-1].lines.append((n, line))
         elif sections and strip_comment(line):
@@ -284,6 +280,15 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
         elif strip_comment(line):
             raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {_cut(line)}", n)
     return headers, sections
+
+
+def _section_at(m: re.Match, n: int) -> _Section:
+    """The section a ``== ... ==`` line on line ``n`` opens: its kind, number and seal."""
+    kind = m.group("what").split()[0].lower()
+    if kind == "correction":
+        kind += "-table" if m.group("tables") else "" if m.group("corrected") else "-setup"
+    number = m.group("table") or m.group("round") or m.group("corrected") or m.group("retracted") or 0
+    return _Section(kind, int(number), ev.typed_seal(m.group("seal")) if m.group("seal") else None, n)
 
 
 def _cut(line: str, most: int = 80) -> str:
@@ -390,68 +395,102 @@ def _sealed_by(e: Event, seal: str) -> bool:
 
 
 def _section_payload(fold: Fold, sec: _Section, *, ordered: bool = True) -> tuple[str, dict[str, Any]]:
-    board = fold.board
-    if sec.kind == "setup":
-        lines = [format_board_fact(parse_board_line(line, board, n)) for n, line in sec.lines]
-        return EventType.SETUP_RECORDED, ev.setup_recorded(lines)
-    if sec.kind == "round":
-        if sec.round != fold.state.round:
-            raise RecordError(f"round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
-        entries = [format_entry(parse_entry(line, board, n)) for n, line in sec.lines]
-        canonical, state, report = round_outcome(fold, entries, ordered=ordered)
-        return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, canonical, state_digest(state))
-    if sec.kind in ("sealed", "objective"):
-        return _objective_payload(sec)
-    if sec.kind == "table":
-        if sec.round != fold.state.round:
-            raise RecordError(
-                f"table events of round {sec.round} found where round {fold.state.round} comes next", sec.lineno
-            )
-        lines = [format_table_event(parse_table_event(line, board, n)) for n, line in sec.lines]
-        return EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(sec.round, lines)
-    if sec.kind == "end":
-        score = game_score(fold)
-        if not fold.complete:
-            raise RecordError(
-                "the game ends here, but it is not complete (five rounds, every objective revealed)", sec.lineno
-            )
-        expected = result_line(score)
-        got = sec.lines[0][1] if len(sec.lines) == 1 else None
-        if got != expected:
-            raise RecordError(
-                f"the end's result line is {got!r}, the re-run's is {expected!r}",
-                sec.lines[0][0] if sec.lines else sec.lineno,
-            )
-        return EventType.GAME_ENDED, game_ended_payload(score)
+    """The event a record's section stands for, checked against the game so far (``fold``)."""
+    plain = _PLAIN.get(sec.kind)
+    if plain is not None:
+        return plain(fold, sec, ordered)
+    reason = _reason_of(sec)
+    return _REASONED.get(sec.kind, _entry_correction)(fold, sec, reason, ordered)
+
+
+def _setup(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
+    lines = [format_board_fact(parse_board_line(line, fold.board, n)) for n, line in sec.lines]
+    return EventType.SETUP_RECORDED, ev.setup_recorded(lines)
+
+
+def _round(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
+    if sec.round != fold.state.round:
+        raise RecordError(f"round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
+    entries = [format_entry(parse_entry(line, fold.board, n)) for n, line in sec.lines]
+    canonical, state, report = round_outcome(fold, entries, ordered=ordered)
+    return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, canonical, state_digest(state))
+
+
+def _objective(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
+    return _objective_payload(sec)
+
+
+def _table(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
+    if sec.round != fold.state.round:
+        raise RecordError(
+            f"table events of round {sec.round} found where round {fold.state.round} comes next", sec.lineno
+        )
+    lines = [format_table_event(parse_table_event(line, fold.board, n)) for n, line in sec.lines]
+    return EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(sec.round, lines)
+
+
+def _end(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
+    score = game_score(fold)
+    if not fold.complete:
+        raise RecordError(
+            "the game ends here, but it is not complete (five rounds, every objective revealed)", sec.lineno
+        )
+    expected = result_line(score)
+    got = sec.lines[0][1] if len(sec.lines) == 1 else None
+    if got != expected:
+        raise RecordError(
+            f"the end's result line is {got!r}, the re-run's is {expected!r}",
+            sec.lines[0][0] if sec.lines else sec.lineno,
+        )
+    return EventType.GAME_ENDED, game_ended_payload(score)
+
+
+def _reason_of(sec: _Section) -> str:
+    """A correction's or retraction's reason: its first line, ``reason: "..."``."""
     if not sec.lines or not sec.lines[0][1].startswith("reason:"):
         raise RecordError(f'a {sec.kind.split("-")[0]} starts with its reason: reason: "..."', sec.lineno)
     n, first = sec.lines[0]
     try:
-        reason = json.loads(first.partition(":")[2])
+        return str(json.loads(first.partition(":")[2]))
     except ValueError:
         raise RecordError('the reason is written as a quoted string: reason: "..."', n) from None
-    if sec.kind == "retraction":
-        if len(sec.lines) > 1:
-            raise RecordError("a retraction holds only its reason", sec.lines[1][0])
-        target = to_retract(fold)
-        if target.seq != sec.round:
-            raise RecordError(
-                f"retracts event {sec.round}, but the last event in effect is event {target.seq}", sec.lineno
-            )
-        return EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, str(reason))
-    if sec.kind == "correction-table":
-        table = tuple(format_table_event(parse_table_event(line, board, m)) for m, line in sec.lines[1:])
-        digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, table=table)}
-        return EventType.TABLE_EVENTS_CORRECTED, ev.table_events_corrected(sec.round, table, str(reason), digests)
-    if sec.kind == "correction-setup":
-        facts = tuple(format_board_fact(parse_board_line(line, board, m)) for m, line in sec.lines[1:])
-        start = setup_board(fold, facts)
-        digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
-        return EventType.SETUP_CORRECTED, ev.setup_corrected(facts, str(reason), digests)
-    corrected = tuple(format_entry(parse_entry(line, board, m)) for m, line in sec.lines[1:])
+
+
+def _retraction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
+    if len(sec.lines) > 1:
+        raise RecordError("a retraction holds only its reason", sec.lines[1][0])
+    target = to_retract(fold)
+    if target.seq != sec.round:
+        raise RecordError(f"retracts event {sec.round}, but the last event in effect is event {target.seq}", sec.lineno)
+    return EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason)
+
+
+def _table_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
+    table = tuple(format_table_event(parse_table_event(line, fold.board, m)) for m, line in sec.lines[1:])
+    digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, table=table)}
+    return EventType.TABLE_EVENTS_CORRECTED, ev.table_events_corrected(sec.round, table, reason, digests)
+
+
+def _setup_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
+    facts = tuple(format_board_fact(parse_board_line(line, fold.board, m)) for m, line in sec.lines[1:])
+    start = setup_board(fold, facts)
+    digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
+    return EventType.SETUP_CORRECTED, ev.setup_corrected(facts, reason, digests)
+
+
+def _entry_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
+    corrected = tuple(format_entry(parse_entry(line, fold.board, m)) for m, line in sec.lines[1:])
     corrected = tuple(sorted(corrected)) if ordered else corrected
     digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, corrected)}
-    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, str(reason), digests)
+    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, reason, digests)
+
+
+_PLAIN = {"setup": _setup, "round": _round, "sealed": _objective, "objective": _objective, "table": _table, "end": _end}
+_REASONED = {
+    "retraction": _retraction,
+    "correction-table": _table_correction,
+    "correction-setup": _setup_correction,
+}
 
 
 def unsealed_sections(text: str) -> tuple[int, int]:
