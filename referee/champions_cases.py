@@ -39,6 +39,7 @@ glorified P, intermission P"``), ``refused``/``refused_says`` (the last play ref
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ from .champions import (
     set_up,
 )
 from .champions.campaign import Campaign, CampaignResult, Play
+from .champions.model import Champion
 from .champions.notation import lines
 from .engine import RefereeError
 
@@ -171,7 +173,6 @@ def play_text(p: Play) -> str:
 
 def run_case(case: Case) -> list[str]:
     exp = case.data.get("expect", {})
-    problems: list[str] = []
     if "players" in case.data:
         return _run_campaign(case, exp)
     try:
@@ -179,25 +180,47 @@ def run_case(case: Case) -> list[str]:
     except ChampionsError as exc:
         if "refused" not in exp:
             return [f"refused: {exc.message}"]
-        problems = _refusal(exc, exp)
-        numbered = lines(case.data.get("reports", ""))
-        at = getattr(exc, "line", None)
-        if at is not None and "end" not in case.data and at != numbered[-1][0]:
-            problems.append(f"refused at report line {at}, not at the last line ({numbered[-1][0]})")
-        return problems
+        return _scenario_refusal(case, exc, exp)
     if "refused" in exp:
         return [f"expected a refusal citing {exp['refused']}, nothing was refused"]
+    problems: list[str] = []
+    _check_scenario(problems, scenario, notes, exp)
+    if ENDING_KEYS & set(exp) and ending is None:
+        return [*problems, "the case expects an ending but has no 'end'"]
+    if ending is not None:
+        _check_ending(problems, ending, exp)
+    return problems
+
+
+# what a case may expect of its Champions, and how each is read
+CHAMPION_KEYS: tuple[tuple[str, Callable[[Champion], object]], ...] = (
+    ("honor", lambda c: c.honor),
+    ("glory", lambda c: c.glory),
+    ("purity", lambda c: c.purity),
+    ("status", lambda c: c.status.value),
+    ("bonuses", lambda c: list(c.bonuses)),
+)
+ENDING_KEYS = {"final_glory", "victory", "reasons_say", "glorified", "difference", "lines_say"}
+
+
+def _scenario_refusal(case: Case, exc: ChampionsError, exp: dict[str, Any]) -> list[str]:
+    """An expected refusal of a scenario case: the rule and the words, and that the last report line (or
+    the end) was the one refused."""
+    problems = _refusal(exc, exp)
+    numbered = lines(case.data.get("reports", ""))
+    at = getattr(exc, "line", None)
+    if at is not None and "end" not in case.data and at != numbered[-1][0]:
+        problems.append(f"refused at report line {at}, not at the last line ({numbered[-1][0]})")
+    return problems
+
+
+def _check_scenario(problems: list[str], scenario: Scenario, notes: list[str], exp: dict[str, Any]) -> None:
+    """The scenario after the reports (and the end): its values, each Champion's, and the notes."""
     _eq(problems, "threshold", scenario.threshold, exp.get("threshold"))
     _eq(problems, "group_honor", scenario.group_honor, exp.get("group_honor"))
     _eq(problems, "turn", scenario.turn, exp.get("turn"))
     by = {c.name: c for c in scenario.champions}
-    for key, get in (
-        ("honor", lambda c: c.honor),
-        ("glory", lambda c: c.glory),
-        ("purity", lambda c: c.purity),
-        ("status", lambda c: c.status.value),
-        ("bonuses", lambda c: list(c.bonuses)),
-    ):
+    for key, get in CHAMPION_KEYS:
         for name, want in exp.get(key, {}).items():
             if name not in by:
                 problems.append(f"{key}: no Champion {name!r}")
@@ -206,23 +229,22 @@ def run_case(case: Case) -> list[str]:
     for s in exp.get("notes_say", []):
         if not any(s in n for n in notes):
             problems.append(f"no note says {s!r}; notes: {notes}")
-    ending_keys = {"final_glory", "victory", "reasons_say", "glorified", "difference", "lines_say"}
-    if ending_keys & set(exp) and ending is None:
-        return [*problems, "the case expects an ending but has no 'end'"]
-    if ending is not None:
-        for name, want in exp.get("final_glory", {}).items():
-            _eq(problems, f"final glory of {name}", dict(ending.glory).get(name), want)
-        _eq(problems, "victory", ending.victory, exp.get("victory"))
-        _eq(problems, "glorified", sorted(ending.glorified), sorted(exp["glorified"]) if "glorified" in exp else None)
-        _eq(problems, "difference", ending.difference, exp.get("difference"))
-        for s in exp.get("reasons_say", []):
-            if not any(s in r for r in ending.reasons):
-                problems.append(f"no reason says {s!r}; reasons: {list(ending.reasons)}")
-        texts = [line_text(x) for x in ending.lines]
-        for s in exp.get("lines_say", []):
-            if not any(s in t for t in texts):
-                problems.append(f"no end-of-game line says {s!r}; lines: {texts}")
-    return problems
+
+
+def _check_ending(problems: list[str], ending: Ending, exp: dict[str, Any]) -> None:
+    """The end of the game: the final Glory, the result and its reasons, the Glorified, the lines."""
+    for name, want in exp.get("final_glory", {}).items():
+        _eq(problems, f"final glory of {name}", dict(ending.glory).get(name), want)
+    _eq(problems, "victory", ending.victory, exp.get("victory"))
+    _eq(problems, "glorified", sorted(ending.glorified), sorted(exp["glorified"]) if "glorified" in exp else None)
+    _eq(problems, "difference", ending.difference, exp.get("difference"))
+    for s in exp.get("reasons_say", []):
+        if not any(s in r for r in ending.reasons):
+            problems.append(f"no reason says {s!r}; reasons: {list(ending.reasons)}")
+    texts = [line_text(x) for x in ending.lines]
+    for s in exp.get("lines_say", []):
+        if not any(s in t for t in texts):
+            problems.append(f"no end-of-game line says {s!r}; lines: {texts}")
 
 
 def _run_campaign(case: Case, exp: dict[str, Any]) -> list[str]:

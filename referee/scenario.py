@@ -333,6 +333,15 @@ def _check_inventory(problems: list[str], state: GameState, exp: dict) -> None:
 
 
 def _check_report(problems: list[str], report: RoundReport, board: Board, exp: dict) -> None:
+    """Expectations on the round's report: the entries' fates, the battles, what followed, the warnings."""
+    _check_fates(problems, report, board, exp)
+    _check_battles(problems, report, exp)
+    _check_aftermath(problems, report, exp)
+    _check_warnings(problems, report, exp)
+
+
+def _check_fates(problems: list[str], report: RoundReport, board: Board, exp: dict) -> None:
+    """Each entry named (loosely, through the parser): its fate, its ruling, its reason."""
     by_line = {format_entry(f.entry): f for f in report.fates}
     for line, want in exp.get("fate", {}).items():
         f = by_line.get(_canon(line, board))
@@ -345,6 +354,10 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
         for text in _as_list(texts):
             if not f or text not in f.reason:
                 problems.append(f"reason for {line!r} lacks {text!r}: {f.reason if f else 'missing'}")
+
+
+def _check_battles(problems: list[str], report: RoundReport, exp: dict) -> None:
+    """Each province's battle: its winner, none, the attackers' and the defence's totals."""
     for p, want in exp.get("winner", {}).items():
         b = report.battle_at(p)
         _eq(problems, f"battle winner in {p}", (str(b.winner) if b.winner else "none") if b else "no battle", want)
@@ -359,11 +372,20 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
     for p, want in exp.get("defence", {}).items():
         b = report.battle_at(p)
         _eq(problems, f"defence total in {p}", b.defence_total if b else "no battle", want)
+
+
+def _raids(report: RoundReport) -> dict[str, str]:
+    """Each raided province: "triggered" if any raid there was, else "no effect"."""
+    raids: dict[str, str] = {}
+    for r in report.raids:
+        raids[r.province] = "triggered" if r.triggered or raids.get(r.province) == "triggered" else "no effect"
+    return raids
+
+
+def _check_aftermath(problems: list[str], report: RoundReport, exp: dict) -> None:
+    """What the round left: raids, peace, successful defenses, territory cards returned."""
     if "raids" in exp:
-        raids: dict[str, str] = {}
-        for r in report.raids:
-            raids[r.province] = "triggered" if r.triggered or raids.get(r.province) == "triggered" else "no effect"
-        _eq(problems, "raids", raids, exp["raids"])
+        _eq(problems, "raids", _raids(report), exp["raids"])
     if "peace" in exp:
         _eq(problems, "provinces made peaceful", sorted(report.peace), sorted(exp["peace"]))
     if "defenses" in exp:
@@ -375,6 +397,9 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
             sorted(c.territory for c in report.claims if c.action == "returned"),
             sorted(exp["returned"]),
         )
+
+
+def _check_warnings(problems: list[str], report: RoundReport, exp: dict) -> None:
     if "warnings" in exp and not _as_list(exp["warnings"]):  # `warnings = []`: the report has none
         _eq(problems, "warnings", list(report.warnings), [])
     for text in _as_list(exp.get("warnings")):
