@@ -7,14 +7,13 @@ mismatches between what the case expects and what the rules package decides (emp
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from . import ccg
+from . import casebook_files, ccg
 from .ccg.model import CcgError, Refused
 from .engine import RefereeError
 
@@ -27,25 +26,21 @@ class CcgCaseError(RefereeError):
     """A casebook file that cannot be read: names the file, the case and the problem."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class BattleExpect(_Strict):
+class BattleExpect(casebook_files.Strict):
     decision: Literal["attacker", "defender", "tie", "no outcome"] | None = None
     attacker_force: int | None = None
     defender_force: int | None = None
     province_destroyed: bool | None = None
 
 
-class DuelExpect(_Strict):
+class DuelExpect(casebook_files.Strict):
     winner: str | None = None  # a player, or "none" for a tie
     losers: list[str] | None = None
     challenger_total: int | None = None
     challenged_total: int | None = None
 
 
-class Expect(_Strict):
+class Expect(casebook_files.Strict):
     honor: dict[str, int] | None = None
     provinces: dict[str, list[int]] | None = None
     active: str | None = None
@@ -64,7 +59,7 @@ class Expect(_Strict):
     deck_problems: list[str] | None = None
 
 
-class CaseFormat(_Strict):
+class CaseFormat(casebook_files.Strict):
     id: Annotated[str, Field(min_length=1)]
     cites: Annotated[list[str], Field(min_length=1)]
     summary: str = ""
@@ -73,11 +68,6 @@ class CaseFormat(_Strict):
     events: str = ""
     deck: str | None = None
     expect: Expect = Expect()
-
-
-class FileFormat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    case: list[dict[str, Any]] = []
 
 
 @dataclass
@@ -93,40 +83,17 @@ class Case:
     expect: dict[str, Any] = field(default_factory=dict)
 
 
-def _problem(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "the file"
-    return f"{where}: {first['msg'].lower()} (found {first['input']!r:.60})"
-
-
 def load_cases(directory: Path) -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(Path(directory).glob("*.toml")):
-        cases.extend(load_file(path))
-    ids = [c.id for c in cases]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise CcgCaseError(f"duplicate case id(s): {', '.join(dupes)}")
-    return cases
+    return casebook_files.load_folder(directory, load_file, CcgCaseError)
 
 
 def load_file(path: Path) -> list[Case]:
-    try:
-        raw = FileFormat.model_validate(tomllib.loads(path.read_text("utf-8")))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CcgCaseError(f"{path.name}: not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise CcgCaseError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
-    except ValidationError as exc:
-        raise CcgCaseError(f"{path.name}: {_problem(exc)}; cases are [[case]] tables") from None
     out = []
-    for n, c in enumerate(raw.case, start=1):
-        name = c.get("id")
-        where = f"{path.name}, case {name if isinstance(name, str) and name else n}"
+    for where, c in casebook_files.read_file(path, CcgCaseError):
         try:
             case = CaseFormat.model_validate(c)
         except ValidationError as exc:
-            raise CcgCaseError(f"{where}: {_problem(exc)}") from None
+            raise CcgCaseError(f"{where}: {casebook_files.problem(exc)}") from None
         odd = [x for x in case.cites if not x.startswith(CITES)]
         if odd:
             raise CcgCaseError(f"{where}: cites {odd}: a rulebook page (p./pp.), a glossary entry or a ruling (C-xx)")

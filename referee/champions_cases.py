@@ -38,12 +38,12 @@ glorified P, intermission P"``), ``refused``/``refused_says`` (the last play ref
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import casebook_files
 from .champions import (
     ChampionsError,
     Ending,
@@ -104,34 +104,34 @@ class Case:
 def load_cases(directory: Path) -> list[Case]:
     cases: list[Case] = []
     seen: set[str] = set()
-    for path in sorted(directory.glob("*.toml")):
-        try:
-            doc = tomllib.loads(path.read_text("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise CaseError(f"{path.name}: not a TOML file ({exc})") from None
-        for raw in doc.get("case", []):
+    for path in casebook_files.files(directory):
+        for where, raw in casebook_files.read_file(path, CaseError):
             cid = str(raw.get("id", "?"))
-            where = f"{path.name}, case {cid}"
-            unknown = set(raw) - CASE_KEYS
-            if unknown:
-                raise CaseError(f"{where}: unknown key(s) {sorted(unknown)}")
-            if not raw.get("cites") or not all(str(c).startswith(("p.", "CR-")) for c in raw["cites"]):
-                raise CaseError(f"{where}: cites: pages 'p.N' or rulings 'CR-xx', at least one")
-            if "players" not in raw and not isinstance(raw.get("setup"), str):
-                raise CaseError(f"{where}: setup: a setup sheet (a string) is required")
-            if "players" in raw and not all(isinstance(p.get("setup"), str) for p in raw.get("play", [])):
-                raise CaseError(f"{where}: play: each play needs a setup sheet (a string)")
-            bad = set(raw.get("expect", {})) - EXPECT_KEYS
-            if bad:
-                raise CaseError(f"{where}: expect: unknown key(s) {sorted(bad)}")
-            for play in raw.get("play", []):
-                if set(play) - PLAY_KEYS:
-                    raise CaseError(f"{where}: play: unknown key(s) {sorted(set(play) - PLAY_KEYS)}")
+            _check_case(where, raw)
             if cid in seen:
                 raise CaseError(f"{where}: the id is used twice")
             seen.add(cid)
             cases.append(Case(cid, tuple(raw["cites"]), str(path), raw))
     return cases
+
+
+def _check_case(where: str, raw: dict[str, Any]) -> None:
+    """A case's keys, its citations, its setup sheet or its plays' (CaseError naming the case otherwise)."""
+    unknown = set(raw) - CASE_KEYS
+    if unknown:
+        raise CaseError(f"{where}: unknown key(s) {sorted(unknown)}")
+    if not raw.get("cites") or not all(str(c).startswith(("p.", "CR-")) for c in raw["cites"]):
+        raise CaseError(f"{where}: cites: pages 'p.N' or rulings 'CR-xx', at least one")
+    if "players" not in raw and not isinstance(raw.get("setup"), str):
+        raise CaseError(f"{where}: setup: a setup sheet (a string) is required")
+    if "players" in raw and not all(isinstance(p.get("setup"), str) for p in raw.get("play", [])):
+        raise CaseError(f"{where}: play: each play needs a setup sheet (a string)")
+    bad = set(raw.get("expect", {})) - EXPECT_KEYS
+    if bad:
+        raise CaseError(f"{where}: expect: unknown key(s) {sorted(bad)}")
+    for play in raw.get("play", []):
+        if set(play) - PLAY_KEYS:
+            raise CaseError(f"{where}: play: unknown key(s) {sorted(set(play) - PLAY_KEYS)}")
 
 
 def play_scenario(setup_text: str, reports: str, end_as: str | None) -> tuple[Scenario, list[str], Ending | None]:
