@@ -7,14 +7,13 @@ mismatches between what the case expects and what the rules package decides (emp
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
-from . import ccg
+from . import casebook_files, ccg
 from .ccg.model import CcgError, Refused
 from .engine import RefereeError
 
@@ -27,25 +26,21 @@ class CcgCaseError(RefereeError):
     """A casebook file that cannot be read: names the file, the case and the problem."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class BattleExpect(_Strict):
+class BattleExpect(casebook_files.Strict):
     decision: Literal["attacker", "defender", "tie", "no outcome"] | None = None
     attacker_force: int | None = None
     defender_force: int | None = None
     province_destroyed: bool | None = None
 
 
-class DuelExpect(_Strict):
+class DuelExpect(casebook_files.Strict):
     winner: str | None = None  # a player, or "none" for a tie
     losers: list[str] | None = None
     challenger_total: int | None = None
     challenged_total: int | None = None
 
 
-class Expect(_Strict):
+class Expect(casebook_files.Strict):
     honor: dict[str, int] | None = None
     provinces: dict[str, list[int]] | None = None
     active: str | None = None
@@ -64,7 +59,7 @@ class Expect(_Strict):
     deck_problems: list[str] | None = None
 
 
-class CaseFormat(_Strict):
+class CaseFormat(casebook_files.Strict):
     id: Annotated[str, Field(min_length=1)]
     cites: Annotated[list[str], Field(min_length=1)]
     summary: str = ""
@@ -73,11 +68,6 @@ class CaseFormat(_Strict):
     events: str = ""
     deck: str | None = None
     expect: Expect = Expect()
-
-
-class FileFormat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    case: list[dict[str, Any]] = []
 
 
 @dataclass
@@ -93,40 +83,17 @@ class Case:
     expect: dict[str, Any] = field(default_factory=dict)
 
 
-def _problem(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "the file"
-    return f"{where}: {first['msg'].lower()} (found {first['input']!r:.60})"
-
-
 def load_cases(directory: Path) -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(Path(directory).glob("*.toml")):
-        cases.extend(load_file(path))
-    ids = [c.id for c in cases]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise CcgCaseError(f"duplicate case id(s): {', '.join(dupes)}")
-    return cases
+    return casebook_files.load_folder(directory, load_file, CcgCaseError)
 
 
 def load_file(path: Path) -> list[Case]:
-    try:
-        raw = FileFormat.model_validate(tomllib.loads(path.read_text("utf-8")))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CcgCaseError(f"{path.name}: not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise CcgCaseError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
-    except ValidationError as exc:
-        raise CcgCaseError(f"{path.name}: {_problem(exc)}; cases are [[case]] tables") from None
     out = []
-    for n, c in enumerate(raw.case, start=1):
-        name = c.get("id")
-        where = f"{path.name}, case {name if isinstance(name, str) and name else n}"
+    for where, c in casebook_files.read_file(path, CcgCaseError):
         try:
             case = CaseFormat.model_validate(c)
         except ValidationError as exc:
-            raise CcgCaseError(f"{where}: {_problem(exc)}") from None
+            raise CcgCaseError(f"{where}: {casebook_files.problem(exc)}") from None
         odd = [x for x in case.cites if not x.startswith(CITES)]
         if odd:
             raise CcgCaseError(f"{where}: cites {odd}: a rulebook page (p./pp.), a glossary entry or a ruling (C-xx)")
@@ -156,89 +123,141 @@ def run_case(case: Case) -> list[str]:
 
 
 def _run(case: Case) -> list[str]:
-    problems: list[str] = []
-    exp = case.expect
     if case.deck is not None:
-        return _run_deck(case, exp)
+        return _run_deck(case, case.expect)
+    played = _play(case)
+    if played.stopped:
+        return [played.stopped]
+    exp = case.expect
+    if "refused_says" in exp or "refused_rule" in exp:
+        return _check_refusal(played.refused, exp)
+    if played.refused is not None or played.match is None:
+        return [f"refused: {played.refused}"]
+    problems: list[str] = []
+    for check in _MATCH_CHECKS:
+        check(problems, played, exp)
+    return problems
+
+
+@dataclass
+class _Played:
+    """A case's match as its events left it: the last battle and duel fought, every note, and the
+    refusal of its last event (a refusal of an earlier one stops the case)."""
+
+    match: ccg.Match | None = None
+    refused: CcgError | None = None
+    battle: ccg.BattleOutcome | None = None
+    duel: ccg.DuelOutcome | None = None
+    notes: list[str] = field(default_factory=list)
+    stopped: str = ""  # why the case stopped before its last event
+
+
+def _play(case: Case) -> _Played:
     assert case.players is not None
     lines = [ln for ln in case.events.splitlines() if ln.strip()]
-    refused: CcgError | None = None
-    battle = duel = None
-    notes: list[str] = []
-    match = None
+    played = _Played()
     try:
-        match = ccg.new_match((ccg.parse_player(case.players[0]), ccg.parse_player(case.players[1])), case.first)
+        played.match = ccg.new_match((ccg.parse_player(case.players[0]), ccg.parse_player(case.players[1])), case.first)
         for n, line in enumerate(lines, 1):
             try:
-                match, outcome = ccg.apply(match, ccg.parse_event(line, lineno=n))
+                played.match, outcome = ccg.apply(played.match, ccg.parse_event(line, lineno=n))
             except CcgError as exc:
                 if n != len(lines):
-                    return [f"line {n} refused before the last: {exc}"]
+                    played.stopped = f"line {n} refused before the last: {exc}"
+                    return played
                 raise
-            battle = outcome.battle or battle
-            duel = outcome.duel or duel
-            notes.extend(outcome.notes)
+            played.battle = outcome.battle or played.battle
+            played.duel = outcome.duel or played.duel
+            played.notes.extend(outcome.notes)
     except CcgError as exc:
-        refused = exc
-    if "refused_says" in exp or "refused_rule" in exp:
-        if refused is None:
-            return ["expected the last event to be refused; it was taken"]
-        for s in exp.get("refused_says", []):
-            if s not in str(refused):
-                problems.append(f"refusal {str(refused)!r} does not say {s!r}")
-        if "refused_rule" in exp:
-            _eq(
-                problems,
-                "refusal rule",
-                getattr(refused, "rule", None) if isinstance(refused, Refused) else None,
-                exp["refused_rule"],
-            )
-        return problems
-    if refused is not None or match is None:
-        return [f"refused: {refused}"]
+        played.refused = exc
+    return played
+
+
+def _check_refusal(refused: CcgError | None, exp: dict[str, Any]) -> list[str]:
+    """The last event expected refused: what its refusal says, and the rule it cites."""
+    if refused is None:
+        return ["expected the last event to be refused; it was taken"]
+    problems = [
+        f"refusal {str(refused)!r} does not say {s!r}" for s in exp.get("refused_says", []) if s not in str(refused)
+    ]
+    if "refused_rule" in exp:
+        rule = getattr(refused, "rule", None) if isinstance(refused, Refused) else None
+        _eq(problems, "refusal rule", rule, exp["refused_rule"])
+    return problems
+
+
+def _check_players(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
+    assert played.match is not None
+    match = played.match
     for name, want in exp.get("honor", {}).items():
         _eq(problems, f"honor of {name}", match.player(name).honor, want)
     for name, want in exp.get("provinces", {}).items():
         _eq(problems, f"provinces of {name}", list(match.player(name).provinces), want)
+
+
+def _check_turn(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
+    assert played.match is not None
+    match = played.match
     if "active" in exp:
         _eq(problems, "active player", match.active_player.name, exp["active"])
     if "turn" in exp:
         _eq(problems, "turn", match.turn, exp["turn"])
     if "over" in exp:
         _eq(problems, "over", match.over, exp["over"])
-    result = match.result
+
+
+def _check_result(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
+    assert played.match is not None
+    result = played.match.result
     if "winner" in exp:
         _eq(problems, "winner", (result.winner or "none") if result else None, exp["winner"])
     if "victory" in exp:
         _eq(problems, "victory", str(result.victory) if result else None, exp["victory"])
-    if "battle" in exp:
-        if battle is None:
-            problems.append("no battle was fought")
-        else:
-            got = {
-                "decision": str(battle.decision),
-                "attacker_force": battle.attacker_force,
-                "defender_force": battle.defender_force,
-                "province_destroyed": battle.province_destroyed,
-            }
-            for k, want in exp["battle"].items():
-                _eq(problems, f"battle {k}", got[k], want)
-    if "duel" in exp:
-        if duel is None:
-            problems.append("no duel was fought")
-        else:
-            got = {
-                "winner": duel.winner or "none",
-                "losers": list(duel.losers),
-                "challenger_total": duel.challenger.total,
-                "challenged_total": duel.challenged.total,
-            }
-            for k, want in exp["duel"].items():
-                _eq(problems, f"duel {k}", got[k], want)
+
+
+def _check_battle(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
+    if "battle" not in exp:
+        return
+    battle = played.battle
+    if battle is None:
+        problems.append("no battle was fought")
+        return
+    got = {
+        "decision": str(battle.decision),
+        "attacker_force": battle.attacker_force,
+        "defender_force": battle.defender_force,
+        "province_destroyed": battle.province_destroyed,
+    }
+    for k, want in exp["battle"].items():
+        _eq(problems, f"battle {k}", got[k], want)
+
+
+def _check_duel(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
+    if "duel" not in exp:
+        return
+    duel = played.duel
+    if duel is None:
+        problems.append("no duel was fought")
+        return
+    got = {
+        "winner": duel.winner or "none",
+        "losers": list(duel.losers),
+        "challenger_total": duel.challenger.total,
+        "challenged_total": duel.challenged.total,
+    }
+    for k, want in exp["duel"].items():
+        _eq(problems, f"duel {k}", got[k], want)
+
+
+def _check_notes(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
     for s in exp.get("notes_say", []):
-        if not any(s in note for note in notes):
-            problems.append(f"no note says {s!r} (notes: {notes})")
-    return problems
+        if not any(s in note for note in played.notes):
+            problems.append(f"no note says {s!r} (notes: {played.notes})")
+
+
+# the expectations on a match that was played to its end, in the order their problems are listed
+_MATCH_CHECKS = (_check_players, _check_turn, _check_result, _check_battle, _check_duel, _check_notes)
 
 
 def _run_deck(case: Case, exp: dict[str, Any]) -> list[str]:

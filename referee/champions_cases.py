@@ -38,11 +38,12 @@ glorified P, intermission P"``), ``refused``/``refused_says`` (the last play ref
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import casebook_files
 from .champions import (
     ChampionsError,
     Ending,
@@ -58,6 +59,7 @@ from .champions import (
     set_up,
 )
 from .champions.campaign import Campaign, CampaignResult, Play
+from .champions.model import Champion
 from .champions.notation import lines
 from .engine import RefereeError
 
@@ -102,34 +104,34 @@ class Case:
 def load_cases(directory: Path) -> list[Case]:
     cases: list[Case] = []
     seen: set[str] = set()
-    for path in sorted(directory.glob("*.toml")):
-        try:
-            doc = tomllib.loads(path.read_text("utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise CaseError(f"{path.name}: not a TOML file ({exc})") from None
-        for raw in doc.get("case", []):
+    for path in casebook_files.files(directory):
+        for where, raw in casebook_files.read_file(path, CaseError):
             cid = str(raw.get("id", "?"))
-            where = f"{path.name}, case {cid}"
-            unknown = set(raw) - CASE_KEYS
-            if unknown:
-                raise CaseError(f"{where}: unknown key(s) {sorted(unknown)}")
-            if not raw.get("cites") or not all(str(c).startswith(("p.", "CR-")) for c in raw["cites"]):
-                raise CaseError(f"{where}: cites: pages 'p.N' or rulings 'CR-xx', at least one")
-            if "players" not in raw and not isinstance(raw.get("setup"), str):
-                raise CaseError(f"{where}: setup: a setup sheet (a string) is required")
-            if "players" in raw and not all(isinstance(p.get("setup"), str) for p in raw.get("play", [])):
-                raise CaseError(f"{where}: play: each play needs a setup sheet (a string)")
-            bad = set(raw.get("expect", {})) - EXPECT_KEYS
-            if bad:
-                raise CaseError(f"{where}: expect: unknown key(s) {sorted(bad)}")
-            for play in raw.get("play", []):
-                if set(play) - PLAY_KEYS:
-                    raise CaseError(f"{where}: play: unknown key(s) {sorted(set(play) - PLAY_KEYS)}")
+            _check_case(where, raw)
             if cid in seen:
                 raise CaseError(f"{where}: the id is used twice")
             seen.add(cid)
             cases.append(Case(cid, tuple(raw["cites"]), str(path), raw))
     return cases
+
+
+def _check_case(where: str, raw: dict[str, Any]) -> None:
+    """A case's keys, its citations, its setup sheet or its plays' (CaseError naming the case otherwise)."""
+    unknown = set(raw) - CASE_KEYS
+    if unknown:
+        raise CaseError(f"{where}: unknown key(s) {sorted(unknown)}")
+    if not raw.get("cites") or not all(str(c).startswith(("p.", "CR-")) for c in raw["cites"]):
+        raise CaseError(f"{where}: cites: pages 'p.N' or rulings 'CR-xx', at least one")
+    if "players" not in raw and not isinstance(raw.get("setup"), str):
+        raise CaseError(f"{where}: setup: a setup sheet (a string) is required")
+    if "players" in raw and not all(isinstance(p.get("setup"), str) for p in raw.get("play", [])):
+        raise CaseError(f"{where}: play: each play needs a setup sheet (a string)")
+    bad = set(raw.get("expect", {})) - EXPECT_KEYS
+    if bad:
+        raise CaseError(f"{where}: expect: unknown key(s) {sorted(bad)}")
+    for play in raw.get("play", []):
+        if set(play) - PLAY_KEYS:
+            raise CaseError(f"{where}: play: unknown key(s) {sorted(set(play) - PLAY_KEYS)}")
 
 
 def play_scenario(setup_text: str, reports: str, end_as: str | None) -> tuple[Scenario, list[str], Ending | None]:
@@ -171,7 +173,6 @@ def play_text(p: Play) -> str:
 
 def run_case(case: Case) -> list[str]:
     exp = case.data.get("expect", {})
-    problems: list[str] = []
     if "players" in case.data:
         return _run_campaign(case, exp)
     try:
@@ -179,25 +180,47 @@ def run_case(case: Case) -> list[str]:
     except ChampionsError as exc:
         if "refused" not in exp:
             return [f"refused: {exc.message}"]
-        problems = _refusal(exc, exp)
-        numbered = lines(case.data.get("reports", ""))
-        at = getattr(exc, "line", None)
-        if at is not None and "end" not in case.data and at != numbered[-1][0]:
-            problems.append(f"refused at report line {at}, not at the last line ({numbered[-1][0]})")
-        return problems
+        return _scenario_refusal(case, exc, exp)
     if "refused" in exp:
         return [f"expected a refusal citing {exp['refused']}, nothing was refused"]
+    problems: list[str] = []
+    _check_scenario(problems, scenario, notes, exp)
+    if ENDING_KEYS & set(exp) and ending is None:
+        return [*problems, "the case expects an ending but has no 'end'"]
+    if ending is not None:
+        _check_ending(problems, ending, exp)
+    return problems
+
+
+# what a case may expect of its Champions, and how each is read
+CHAMPION_KEYS: tuple[tuple[str, Callable[[Champion], object]], ...] = (
+    ("honor", lambda c: c.honor),
+    ("glory", lambda c: c.glory),
+    ("purity", lambda c: c.purity),
+    ("status", lambda c: c.status.value),
+    ("bonuses", lambda c: list(c.bonuses)),
+)
+ENDING_KEYS = {"final_glory", "victory", "reasons_say", "glorified", "difference", "lines_say"}
+
+
+def _scenario_refusal(case: Case, exc: ChampionsError, exp: dict[str, Any]) -> list[str]:
+    """An expected refusal of a scenario case: the rule and the words, and that the last report line (or
+    the end) was the one refused."""
+    problems = _refusal(exc, exp)
+    numbered = lines(case.data.get("reports", ""))
+    at = getattr(exc, "line", None)
+    if at is not None and "end" not in case.data and at != numbered[-1][0]:
+        problems.append(f"refused at report line {at}, not at the last line ({numbered[-1][0]})")
+    return problems
+
+
+def _check_scenario(problems: list[str], scenario: Scenario, notes: list[str], exp: dict[str, Any]) -> None:
+    """The scenario after the reports (and the end): its values, each Champion's, and the notes."""
     _eq(problems, "threshold", scenario.threshold, exp.get("threshold"))
     _eq(problems, "group_honor", scenario.group_honor, exp.get("group_honor"))
     _eq(problems, "turn", scenario.turn, exp.get("turn"))
     by = {c.name: c for c in scenario.champions}
-    for key, get in (
-        ("honor", lambda c: c.honor),
-        ("glory", lambda c: c.glory),
-        ("purity", lambda c: c.purity),
-        ("status", lambda c: c.status.value),
-        ("bonuses", lambda c: list(c.bonuses)),
-    ):
+    for key, get in CHAMPION_KEYS:
         for name, want in exp.get(key, {}).items():
             if name not in by:
                 problems.append(f"{key}: no Champion {name!r}")
@@ -206,23 +229,22 @@ def run_case(case: Case) -> list[str]:
     for s in exp.get("notes_say", []):
         if not any(s in n for n in notes):
             problems.append(f"no note says {s!r}; notes: {notes}")
-    ending_keys = {"final_glory", "victory", "reasons_say", "glorified", "difference", "lines_say"}
-    if ending_keys & set(exp) and ending is None:
-        return [*problems, "the case expects an ending but has no 'end'"]
-    if ending is not None:
-        for name, want in exp.get("final_glory", {}).items():
-            _eq(problems, f"final glory of {name}", dict(ending.glory).get(name), want)
-        _eq(problems, "victory", ending.victory, exp.get("victory"))
-        _eq(problems, "glorified", sorted(ending.glorified), sorted(exp["glorified"]) if "glorified" in exp else None)
-        _eq(problems, "difference", ending.difference, exp.get("difference"))
-        for s in exp.get("reasons_say", []):
-            if not any(s in r for r in ending.reasons):
-                problems.append(f"no reason says {s!r}; reasons: {list(ending.reasons)}")
-        texts = [line_text(x) for x in ending.lines]
-        for s in exp.get("lines_say", []):
-            if not any(s in t for t in texts):
-                problems.append(f"no end-of-game line says {s!r}; lines: {texts}")
-    return problems
+
+
+def _check_ending(problems: list[str], ending: Ending, exp: dict[str, Any]) -> None:
+    """The end of the game: the final Glory, the result and its reasons, the Glorified, the lines."""
+    for name, want in exp.get("final_glory", {}).items():
+        _eq(problems, f"final glory of {name}", dict(ending.glory).get(name), want)
+    _eq(problems, "victory", ending.victory, exp.get("victory"))
+    _eq(problems, "glorified", sorted(ending.glorified), sorted(exp["glorified"]) if "glorified" in exp else None)
+    _eq(problems, "difference", ending.difference, exp.get("difference"))
+    for s in exp.get("reasons_say", []):
+        if not any(s in r for r in ending.reasons):
+            problems.append(f"no reason says {s!r}; reasons: {list(ending.reasons)}")
+    texts = [line_text(x) for x in ending.lines]
+    for s in exp.get("lines_say", []):
+        if not any(s in t for t in texts):
+            problems.append(f"no end-of-game line says {s!r}; lines: {texts}")
 
 
 def _run_campaign(case: Case, exp: dict[str, Any]) -> list[str]:

@@ -6,13 +6,13 @@ mismatches between what the case expects and what the engine decides (empty: the
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
+from . import casebook_files
 from .engine import (
     Board,
     Clan,
@@ -52,11 +52,7 @@ Texts = str | list[str]  # one substring, or several
 Count = Annotated[int, Field(ge=0, le=100)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-
-class Expect(_Strict):
+class Expect(casebook_files.Strict):
     """What a case may expect; every key optional, each of one type."""
 
     refused: list[str] | None = None
@@ -100,7 +96,7 @@ class Expect(_Strict):
     ronin_after: list[str] | None = None
 
 
-class CaseFormat(_Strict):
+class CaseFormat(casebook_files.Strict):
     id: Annotated[str, Field(min_length=1)]
     cites: Annotated[list[str], Field(min_length=1)]
     summary: str = ""
@@ -113,20 +109,8 @@ class CaseFormat(_Strict):
     expect: Expect = Expect()
 
 
-class FileFormat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    case: list[dict[str, Any]] = []
-
-
 CASE_KEYS = set(CaseFormat.model_fields)
 EXPECT_KEYS = set(Expect.model_fields)
-
-
-def _problem(error: ValidationError) -> str:
-    """The first thing wrong, where it is, and what was there."""
-    first = error.errors()[0]
-    where = ".".join(str(x) for x in first["loc"]) or "the file"
-    return f"{where}: {first['msg'].lower()} (found {first['input']!r:.60})"
 
 
 @dataclass
@@ -145,31 +129,14 @@ class Case:
 
 
 def load_cases(directory: Path) -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(Path(directory).glob("*.toml")):
-        cases.extend(load_file(path))
-    ids = [c.id for c in cases]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise ScenarioError(f"duplicate case id(s): {', '.join(dupes)}")
-    return cases
+    return casebook_files.load_folder(directory, load_file, ScenarioError)
 
 
 def load_file(path: Path) -> list[Case]:
     """Read one casebook file: every field is checked for its type here, so a malformed case is a
     clear ScenarioError naming the file, the case and the field, never a crash later."""
-    try:
-        raw = FileFormat.model_validate(tomllib.loads(path.read_text("utf-8")))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ScenarioError(f"{path.name}: not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise ScenarioError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
-    except ValidationError as exc:
-        raise ScenarioError(f"{path.name}: {_problem(exc)}; cases are [[case]] tables") from None
     out = []
-    for n, c in enumerate(raw.case, start=1):
-        name = c.get("id")
-        where = f"{path.name}, case {name if isinstance(name, str) and name else n}"
+    for where, c in casebook_files.read_file(path, ScenarioError):
         unknown = set(c) - CASE_KEYS
         if unknown:
             raise ScenarioError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -180,7 +147,7 @@ def load_file(path: Path) -> list[Case]:
             case = CaseFormat.model_validate(c)
             RulesOptions.from_dict(case.options)
         except ValidationError as exc:
-            raise ScenarioError(f"{where}: {_problem(exc)}") from None
+            raise ScenarioError(f"{where}: {casebook_files.problem(exc)}") from None
         except ValueError as exc:  # an unknown rules option, or a value it does not take
             raise ScenarioError(f"{where}: options: {exc}") from None
         out.append(
@@ -333,6 +300,15 @@ def _check_inventory(problems: list[str], state: GameState, exp: dict) -> None:
 
 
 def _check_report(problems: list[str], report: RoundReport, board: Board, exp: dict) -> None:
+    """Expectations on the round's report: the entries' fates, the battles, what followed, the warnings."""
+    _check_fates(problems, report, board, exp)
+    _check_battles(problems, report, exp)
+    _check_aftermath(problems, report, exp)
+    _check_warnings(problems, report, exp)
+
+
+def _check_fates(problems: list[str], report: RoundReport, board: Board, exp: dict) -> None:
+    """Each entry named (loosely, through the parser): its fate, its ruling, its reason."""
     by_line = {format_entry(f.entry): f for f in report.fates}
     for line, want in exp.get("fate", {}).items():
         f = by_line.get(_canon(line, board))
@@ -345,6 +321,10 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
         for text in _as_list(texts):
             if not f or text not in f.reason:
                 problems.append(f"reason for {line!r} lacks {text!r}: {f.reason if f else 'missing'}")
+
+
+def _check_battles(problems: list[str], report: RoundReport, exp: dict) -> None:
+    """Each province's battle: its winner, none, the attackers' and the defence's totals."""
     for p, want in exp.get("winner", {}).items():
         b = report.battle_at(p)
         _eq(problems, f"battle winner in {p}", (str(b.winner) if b.winner else "none") if b else "no battle", want)
@@ -359,11 +339,20 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
     for p, want in exp.get("defence", {}).items():
         b = report.battle_at(p)
         _eq(problems, f"defence total in {p}", b.defence_total if b else "no battle", want)
+
+
+def _raids(report: RoundReport) -> dict[str, str]:
+    """Each raided province: "triggered" if any raid there was, else "no effect"."""
+    raids: dict[str, str] = {}
+    for r in report.raids:
+        raids[r.province] = "triggered" if r.triggered or raids.get(r.province) == "triggered" else "no effect"
+    return raids
+
+
+def _check_aftermath(problems: list[str], report: RoundReport, exp: dict) -> None:
+    """What the round left: raids, peace, successful defenses, territory cards returned."""
     if "raids" in exp:
-        raids: dict[str, str] = {}
-        for r in report.raids:
-            raids[r.province] = "triggered" if r.triggered or raids.get(r.province) == "triggered" else "no effect"
-        _eq(problems, "raids", raids, exp["raids"])
+        _eq(problems, "raids", _raids(report), exp["raids"])
     if "peace" in exp:
         _eq(problems, "provinces made peaceful", sorted(report.peace), sorted(exp["peace"]))
     if "defenses" in exp:
@@ -375,6 +364,9 @@ def _check_report(problems: list[str], report: RoundReport, board: Board, exp: d
             sorted(c.territory for c in report.claims if c.action == "returned"),
             sorted(exp["returned"]),
         )
+
+
+def _check_warnings(problems: list[str], report: RoundReport, exp: dict) -> None:
     if "warnings" in exp and not _as_list(exp["warnings"]):  # `warnings = []`: the report has none
         _eq(problems, "warnings", list(report.warnings), [])
     for text in _as_list(exp.get("warnings")):

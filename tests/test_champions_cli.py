@@ -3,6 +3,7 @@ README's whole campaign as printed, the conventions (exit 1 refused, 2 usage, ne
 reads), corrections, export and import, and the Battle for Rokugan commands beside these records."""
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -200,6 +201,32 @@ def test_the_casebook_command_runs_both_games():
     assert all(r["passed"] for r in rows)
     only = casebook("referee/data/casebook/champions", "-k", "campaign")
     assert only.returncode == 0 and only.stdout.strip().endswith("9 passed, 0 failed")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("case = 5\n", "bad.toml: case: input should be a valid list (found 5); cases are [[case]] tables"),
+        ("case = [1]\n", "bad.toml: case.0: input should be a valid dictionary (found 1)"),
+        # an expectation table's header misspelt: refused, not its expectations dropped (a case that cannot fail)
+        ('[[case]]\nid = "x"\ncites = ["p.8"]\nsetup = "..."\n[expect]\nturn = 2\n', "bad.toml: expect: extra inputs"),
+        ("[[case]\n", "bad.toml: not valid TOML: "),
+    ],
+)
+def test_a_malformed_casebook_file_is_one_clear_line(tmp_path, text, says):
+    """Champions casebook files are read as the other games' are (referee/casebook_files.py): a file that is
+    no list of [[case]] tables is one line naming it, exit 1, never a traceback."""
+    (tmp_path / "champions").mkdir()
+    (tmp_path / "champions" / "bad.toml").write_text(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "casebook", str(tmp_path), "--game", "champions"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert says in " ".join(done.stderr.split())
 
 
 def test_a_campaign_notices_a_scenario_corrected_after_it_was_logged(home):

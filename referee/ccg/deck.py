@@ -99,22 +99,47 @@ def parse_decklist(text: str) -> tuple[Entry, ...]:
 def check_deck(entries: tuple[Entry, ...]) -> DeckReport:
     """p.67 Deck Construction, with C-04 (experience levels) and C-07 (one Stronghold; no Border Keep or
     Bamboo Harvesters in the decks). Returns every problem, one line each."""
-    problems: list[str] = []
-    strongholds = [e for e in entries if e.type == STRONGHOLD]
-    held = sum(e.copies for e in strongholds)
-    if held != 1:
-        problems.append(f"{held} Strongholds: a deck has exactly one Stronghold, outside the decks (C-07)")
-    for e in entries:
-        if e.title.lower() in STARTING_HOLDINGS:
-            problems.append(
-                f"line {e.lineno}: {e.title}: a starting Holding; copies of it may not be in the decks (p.67, C-07)"
-            )
     decked = [e for e in entries if e.type != STRONGHOLD and e.title.lower() not in STARTING_HOLDINGS]
     dynasty = sum(e.copies for e in decked if e.deck == "dynasty")
     fate = sum(e.copies for e in decked if e.deck == "fate")
-    for deck, n in (("Dynasty", dynasty), ("Fate", fate)):
-        if n < MINIMUM:
-            problems.append(f"the {deck} deck has {n} cards: at least {MINIMUM} (p.67)")
+    problems = [
+        *_stronghold_problems(entries),
+        *_starting_holding_problems(entries),
+        *_deck_size_problems(dynasty, fate),
+        *_copy_problems(decked),
+    ]
+    return DeckReport(dynasty, fate, tuple(problems))
+
+
+def _stronghold_problems(entries: tuple[Entry, ...]) -> list[str]:
+    """C-07: exactly one Stronghold, outside the decks."""
+    held = sum(e.copies for e in entries if e.type == STRONGHOLD)
+    if held != 1:
+        return [f"{held} Strongholds: a deck has exactly one Stronghold, outside the decks (C-07)"]
+    return []
+
+
+def _starting_holding_problems(entries: tuple[Entry, ...]) -> list[str]:
+    """p.67, C-07: the starting Holdings are not in the decks."""
+    return [
+        f"line {e.lineno}: {e.title}: a starting Holding; copies of it may not be in the decks (p.67, C-07)"
+        for e in entries
+        if e.title.lower() in STARTING_HOLDINGS
+    ]
+
+
+def _deck_size_problems(dynasty: int, fate: int) -> list[str]:
+    """p.67: at least forty cards in each deck."""
+    return [
+        f"the {deck} deck has {n} cards: at least {MINIMUM} (p.67)"
+        for deck, n in (("Dynasty", dynasty), ("Fate", fate))
+        if n < MINIMUM
+    ]
+
+
+def _copy_problems(decked: list[Entry]) -> list[str]:
+    """p.67: at most three copies of a title, one of an Event or a Unique card; each experience level its
+    own title (C-04)."""
     by_title: Counter[str] = Counter()
     first: dict[str, Entry] = {}
     event: set[str] = set()
@@ -127,6 +152,7 @@ def check_deck(entries: tuple[Entry, ...]) -> DeckReport:
             event.add(key)
         if e.unique:
             unique.add(key)
+    problems = []
     for key, n in by_title.items():
         e = first[key]
         what = "Event" if key in event else "Unique card" if key in unique else ""
@@ -134,4 +160,4 @@ def check_deck(entries: tuple[Entry, ...]) -> DeckReport:
             problems.append(f"{e.name}: {n} copies of an {what}: at most one by title (p.67)")
         elif n > COPIES:
             problems.append(f"{e.name}: {n} copies: at most {COPIES} of any card by title (p.67)")
-    return DeckReport(dynasty, fate, tuple(problems))
+    return problems

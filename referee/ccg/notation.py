@@ -73,61 +73,95 @@ def parse_event(text: str, *, lineno: int | None = None) -> Event:
 
     if low in ("pass", "turn passed"):
         return TurnPassed()
-    if word == "phase":
-        name = low[len("phase") :].strip()
-        for p in Phase:
-            if p.label == name:
-                return PhaseEntered(p)
-        raise bad(f"unknown phase {name!r} (one of {', '.join(p.label for p in Phase)})")
-    if word == "battle":
-        m = _BATTLE.fullmatch(line)
-        if not m:
-            raise bad("expected 'battle <province> [strength N]: <units> vs <units>'")
-        strength = int(m[2]) if m[2] is not None else None
-        return BattleFought(int(m[1]), _army(m[3], bad), _army(m[4], bad), strength)
-    if word == "duel":
-        m = _DUEL.fullmatch(line)
-        if not m:
-            raise bad("expected 'duel [stat]: <player> <personality> (N) [focus N, ...] vs <player> ...'")
-        stat = (m["stat"] or "chi").lower()
-        if stat not in STATS:
-            raise bad(f"unknown duel stat {stat!r} (one of {', '.join(STATS)})")
-        return DuelFought(_duelist(m["a"], stat, bad), _duelist(m["b"], stat, bad), stat)
-    if word in ("honor", "honour"):
-        m = _HONOR.fullmatch(line)
-        if not m or not m[2].strip():
-            raise bad("expected 'honor <player> +N[, <player> -N]: <cause>' (the cause is required)")
-        changes = []
-        for part in m[1].split(","):
-            c = _CHANGE.fullmatch(part.strip())
-            if not c:
-                raise bad(f"{part.strip()!r}: expected '<player> +N' or '<player> -N'")
-            changes.append((c[1], int(c[2])))
-        return HonorChanged(tuple(changes), m[2].strip())
-    if word == "province":
-        m = _PROVINCE.fullmatch(line)
-        if not m or not m[3].strip():
-            raise bad("expected 'province <player> <N> destroyed: <cause>'")
-        return ProvinceLost(m[1], int(m[2]), m[3].strip())
-    if word == "ring":
-        m = _RING_LEFT.fullmatch(line)
-        if m:
-            return RingLeft(m[1], m[2])
-        m = _RING.fullmatch(line)
-        if not m:
-            raise bad("expected 'ring <player> <title> (<element>[ or <element>][, by effect])'")
-        parts = [p.strip().lower() for p in m[3].split(",")]
-        own = True
-        if len(parts) == 2 and parts[1] == "by effect":
-            own = False
-        elif len(parts) != 1:
-            raise bad("expected '(<element>)', '(<element> or <element>)' or '(<element>, by effect)'")
-        elements = tuple(e.strip() for e in parts[0].split(" or "))
-        unknown = [e for e in elements if e not in ELEMENTS]
-        if unknown or len(set(elements)) != len(elements):
-            raise bad(f"element keyword(s) {', '.join(elements)}: each one of {', '.join(ELEMENTS)}, once")
-        return RingEntered(m[1], m[2], elements, own)
-    raise bad("not an event of the match notation")
+    parse = _EVENT_PARSERS.get(word)
+    if parse is None:
+        raise bad("not an event of the match notation")
+    return parse(line, bad)
+
+
+def _phase(line: str, bad: Bad) -> Event:
+    name = line.lower()[len("phase") :].strip()
+    for p in Phase:
+        if p.label == name:
+            return PhaseEntered(p)
+    raise bad(f"unknown phase {name!r} (one of {', '.join(p.label for p in Phase)})")
+
+
+def _battle(line: str, bad: Bad) -> Event:
+    m = _BATTLE.fullmatch(line)
+    if not m:
+        raise bad("expected 'battle <province> [strength N]: <units> vs <units>'")
+    strength = int(m[2]) if m[2] is not None else None
+    return BattleFought(int(m[1]), _army(m[3], bad), _army(m[4], bad), strength)
+
+
+def _duel(line: str, bad: Bad) -> Event:
+    m = _DUEL.fullmatch(line)
+    if not m:
+        raise bad("expected 'duel [stat]: <player> <personality> (N) [focus N, ...] vs <player> ...'")
+    stat = (m["stat"] or "chi").lower()
+    if stat not in STATS:
+        raise bad(f"unknown duel stat {stat!r} (one of {', '.join(STATS)})")
+    return DuelFought(_duelist(m["a"], stat, bad), _duelist(m["b"], stat, bad), stat)
+
+
+def _honor(line: str, bad: Bad) -> Event:
+    m = _HONOR.fullmatch(line)
+    if not m or not m[2].strip():
+        raise bad("expected 'honor <player> +N[, <player> -N]: <cause>' (the cause is required)")
+    changes = []
+    for part in m[1].split(","):
+        c = _CHANGE.fullmatch(part.strip())
+        if not c:
+            raise bad(f"{part.strip()!r}: expected '<player> +N' or '<player> -N'")
+        changes.append((c[1], int(c[2])))
+    return HonorChanged(tuple(changes), m[2].strip())
+
+
+def _province(line: str, bad: Bad) -> Event:
+    m = _PROVINCE.fullmatch(line)
+    if not m or not m[3].strip():
+        raise bad("expected 'province <player> <N> destroyed: <cause>'")
+    return ProvinceLost(m[1], int(m[2]), m[3].strip())
+
+
+def _ring(line: str, bad: Bad) -> Event:
+    m = _RING_LEFT.fullmatch(line)
+    if m:
+        return RingLeft(m[1], m[2])
+    m = _RING.fullmatch(line)
+    if not m:
+        raise bad("expected 'ring <player> <title> (<element>[ or <element>][, by effect])'")
+    elements, own = _ring_elements(m[3], bad)
+    return RingEntered(m[1], m[2], elements, own)
+
+
+def _ring_elements(text: str, bad: Bad) -> tuple[tuple[str, ...], bool]:
+    """A ring's parenthesis: its element keyword(s), and whether the ring is the player's own (not brought
+    into play by an effect)."""
+    parts = [p.strip().lower() for p in text.split(",")]
+    own = True
+    if len(parts) == 2 and parts[1] == "by effect":
+        own = False
+    elif len(parts) != 1:
+        raise bad("expected '(<element>)', '(<element> or <element>)' or '(<element>, by effect)'")
+    elements = tuple(e.strip() for e in parts[0].split(" or "))
+    unknown = [e for e in elements if e not in ELEMENTS]
+    if unknown or len(set(elements)) != len(elements):
+        raise bad(f"element keyword(s) {', '.join(elements)}: each one of {', '.join(ELEMENTS)}, once")
+    return elements, own
+
+
+# the first word of a line -> its parser ("pass" has no more to read)
+_EVENT_PARSERS: dict[str, Callable[[str, Bad], Event]] = {
+    "phase": _phase,
+    "battle": _battle,
+    "duel": _duel,
+    "honor": _honor,
+    "honour": _honor,
+    "province": _province,
+    "ring": _ring,
+}
 
 
 def _army(text: str, bad: Bad) -> Army:

@@ -409,6 +409,33 @@ def end(scenario: Scenario, objectives_met: bool) -> Ending:
     """The end of the game, every adjustment a line with its page: Calculating Honor, then the Threshold's
     Glory adjustments (CR-04, CR-05), then Calculating Glory (p.32, CR-08), the victory conditions (p.31)
     and the Glorified Champions (p.32, CR-09)."""
+    _check_can_end(scenario)
+    champions, group, lines = _calculate_honor(scenario)
+    glory_lines: list[Line] = []
+    final: dict[str, int] = {}
+    for c in champions:
+        more, final[c.name] = _calculate_glory(c)
+        glory_lines += more
+    threshold_lines, adjustment = _threshold_glory(scenario, champions, final)
+    threshold = scenario.threshold + adjustment
+    lines += threshold_lines + glory_lines
+    reasons = _defeat_reasons(scenario, champions, final, objectives_met, group, threshold)
+    ended = replace(scenario, champions=tuple(champions), group_honor=group, threshold=threshold, ended=True)
+    return Ending(
+        scenario=ended,
+        objectives_met=objectives_met,
+        lines=tuple(lines),
+        group_honor=group,
+        threshold=threshold,
+        glory=tuple((c.name, final[c.name]) for c in champions),
+        victory=not reasons,
+        reasons=tuple(reasons),
+        glorified=_glorified(champions, final),
+    )
+
+
+def _check_can_end(scenario: Scenario) -> None:
+    """p.31: a scenario ends once; p.16: a Champion at 0 Purity is first reported Corrupted or Eliminated."""
     if scenario.ended:
         raise ChampionsError("the scenario has already ended", "p.31")
     stuck = [c.name for c in scenario.champions if not c.out and c.purity == 0]
@@ -416,10 +443,15 @@ def end(scenario: Scenario, objectives_met: bool) -> Ending:
         raise ChampionsError(
             f"{', '.join(stuck)} at 0 Purity but neither Corrupted nor Eliminated: report which first", "p.16"
         )
+
+
+def _calculate_honor(scenario: Scenario) -> tuple[list[Champion], int, list[Line]]:
+    """Calculating Honor (p.32): -1 Honor per Purity Point missing, and the Group Honor with it (CR-01),
+    except for a Champion whose Honor already left it (CR-03). The Champions after it, the Group Honor,
+    the lines."""
     lines: list[Line] = []
     group = scenario.group_honor
     champions: list[Champion] = []
-    # Calculating Honor (p.32): -1 Honor per Purity Point missing, and the Group Honor with it
     for c in scenario.champions:
         missing = c.purity_missing
         if missing:
@@ -436,42 +468,44 @@ def end(scenario: Scenario, objectives_met: bool) -> Ending:
                 group += honor - c.honor
             c = replace(c, honor=honor)
         champions.append(c)
-    # Calculating Glory (p.32), per Champion; summed with the track and capped once (CR-08)
-    glory_lines: list[Line] = []
-    final: dict[str, int] = {}
-    for c in champions:
-        total = c.glory
-        for o in c.objectives:
-            if o.completed and o.timing is Timing.END:
-                glory_lines.append(Line(c.name, "glory", f"End Objective {o.name} completed", o.glory, "p.32"))
-                total += o.glory
-            elif not o.completed:
-                glory_lines.append(Line(c.name, "glory", f"Objective {o.name} not completed", -o.lower, "p.32"))
-                total -= o.lower
-        if c.purity_missing:
-            glory_lines.append(
-                Line(
-                    c.name,
-                    "glory",
-                    f"-1 Glory per Purity Point missing ({c.purity_missing})",
-                    -c.purity_missing,
-                    "p.32",
-                )
-            )
-            total -= c.purity_missing
-        if c.card.destiny:
-            glory_lines.append(
-                Line(c.name, "glory", f"-1 Glory per Destiny Point ({c.card.destiny})", -c.card.destiny, "p.15, p.32")
-            )
-            total -= c.card.destiny
-        if total > GLORY_MAX:
-            glory_lines.append(Line(c.name, "glory", "capped at the track's 25", GLORY_MAX - total, "p.14, CR-08"))
-            total = GLORY_MAX
-        final[c.name] = total
-    # the Threshold's Glory adjustments (p.32, p.14), on the Glory the option names (CR-04), every Champion (CR-05)
+    return champions, group, lines
+
+
+def _calculate_glory(c: Champion) -> tuple[list[Line], int]:
+    """Calculating Glory (p.32) for one Champion: its lines, and its end-of-game Glory, summed with the
+    track and capped once (CR-08)."""
+    lines: list[Line] = []
+    total = c.glory
+    for o in c.objectives:
+        if o.completed and o.timing is Timing.END:
+            lines.append(Line(c.name, "glory", f"End Objective {o.name} completed", o.glory, "p.32"))
+            total += o.glory
+        elif not o.completed:
+            lines.append(Line(c.name, "glory", f"Objective {o.name} not completed", -o.lower, "p.32"))
+            total -= o.lower
+    if c.purity_missing:
+        lines.append(
+            Line(c.name, "glory", f"-1 Glory per Purity Point missing ({c.purity_missing})", -c.purity_missing, "p.32")
+        )
+        total -= c.purity_missing
+    if c.card.destiny:
+        lines.append(
+            Line(c.name, "glory", f"-1 Glory per Destiny Point ({c.card.destiny})", -c.card.destiny, "p.15, p.32")
+        )
+        total -= c.card.destiny
+    if total > GLORY_MAX:
+        lines.append(Line(c.name, "glory", "capped at the track's 25", GLORY_MAX - total, "p.14, CR-08"))
+        total = GLORY_MAX
+    return lines, total
+
+
+def _threshold_glory(scenario: Scenario, champions: list[Champion], final: dict[str, int]) -> tuple[list[Line], int]:
+    """The Threshold's Glory adjustments (p.32, p.14), on the Glory the option names (CR-04), every Champion,
+    at most 5 either way (CR-05): the lines and the adjustment."""
     read = scenario.setup.options.threshold_glory
     seen = {c.name: (c.glory if read is ThresholdGlory.TRACK else final[c.name]) for c in champions}
     which = "on the track" if read is ThresholdGlory.TRACK else "at the end"
+    lines: list[Line] = []
     raw = 0
     for c in champions:
         g = seen[c.name]
@@ -484,9 +518,18 @@ def end(scenario: Scenario, objectives_met: bool) -> Ending:
     adjustment = max(-THRESHOLD_GLORY_CAP, min(THRESHOLD_GLORY_CAP, raw))
     if adjustment != raw:
         lines.append(Line("group", "threshold", "the Glory adjustments are at most 5", adjustment - raw, "p.14, CR-05"))
-    threshold = scenario.threshold + adjustment
-    lines.extend(glory_lines)
-    # victory (p.31)
+    return lines, adjustment
+
+
+def _defeat_reasons(
+    scenario: Scenario,
+    champions: list[Champion],
+    final: dict[str, int],
+    objectives_met: bool,
+    group: int,
+    threshold: int,
+) -> list[str]:
+    """The victory conditions (p.31; solo, p.17): why the game is lost, none on a victory."""
     reasons: list[str] = []
     if not objectives_met:
         reasons.append("the scenario objectives are not met (p.31)")
@@ -499,19 +542,11 @@ def end(scenario: Scenario, objectives_met: bool) -> Ending:
             reasons.append(
                 f"{player.name}'s Glory {final[player.name]} is not above the Companions' {companions} (p.17, p.31)"
             )
-    # the Glorified (p.32, CR-09): players' Champions, not Corrupted; ties Glorify each
+    return reasons
+
+
+def _glorified(champions: list[Champion], final: dict[str, int]) -> tuple[str, ...]:
+    """The Glorified (p.32, CR-09): players' Champions, not Corrupted, of the highest Glory; ties Glorify each."""
     eligible = [c for c in champions if not c.card.companion and c.status is not Status.CORRUPTED]
     best = max((final[c.name] for c in eligible), default=None)
-    glorified = tuple(c.name for c in eligible if final[c.name] == best)
-    ended = replace(scenario, champions=tuple(champions), group_honor=group, threshold=threshold, ended=True)
-    return Ending(
-        scenario=ended,
-        objectives_met=objectives_met,
-        lines=tuple(lines),
-        group_honor=group,
-        threshold=threshold,
-        glory=tuple((c.name, final[c.name]) for c in champions),
-        victory=not reasons,
-        reasons=tuple(reasons),
-        glorified=glorified,
-    )
+    return tuple(c.name for c in eligible if final[c.name] == best)

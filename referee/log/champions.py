@@ -13,7 +13,7 @@ the whole log with the new event first.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -150,65 +150,118 @@ def fold_scenario(events: Sequence[Event]) -> ScenarioFold:
     applied in order (raises ReplayError naming the event)."""
     if kind_of(events) != KIND:
         raise ReplayError(f"{events[0].game if events else '?'} is not a Champions of Rokugan scenario record")
-    live: dict[int, tuple[Event, tuple[str, ...]]] = {}
-    taken: dict[int, str] = {}
-    for e in events[1:]:
-        d = data(e)
-        if e.type == REPORTED:
-            live[e.seq] = (e, tuple(d["lines"]))
-        elif e.type == ENDED:
-            live[e.seq] = (e, ())
-        elif e.type == CORRECTED:
-            target = live.get(d["seq"])
-            if target is None or target[0].type != REPORTED:
-                raise ReplayError(f"event {d['seq']} is no report in effect: it cannot be corrected", seq=e.seq)
-            live[d["seq"]] = (target[0], tuple(d["lines"]))
-            taken[d["seq"]] = f"corrected by event {e.seq}"
-        elif e.type == RETRACTED:
-            if d["seq"] not in live:
-                raise ReplayError(f"event {d['seq']} is no report or end in effect: it cannot be retracted", seq=e.seq)
-            del live[d["seq"]]
-            taken[d["seq"]] = f"retracted by event {e.seq}"
-        else:
-            raise ReplayError(f"{e.type} has no place in a Champions scenario record", seq=e.seq)
-    try:
-        scenario = set_up(parse_setup("\n".join(data(events[0])["setup"])))
-    except ChampionsError as exc:
-        raise ReplayError(f"the setup: {exc.message}", seq=1) from None
-    fold = ScenarioFold(events[0].game, scenario, last=events[-1])
-    fold.steps.append(Step(1, CREATED, tuple(data(events[0])["setup"]), ()))
-    names = tuple(c.name for c in scenario.champions)
+    live, taken = _in_effect(events[1:])
+    fold = _set_up(events)
+    names = tuple(c.name for c in fold.scenario.champions)
     for seq in sorted(live):
         e, lines = live[seq]
-        notes: list[Note] = []
-        for n, line in enumerate(lines, 1):
-            try:
-                out = apply(fold.scenario, parse_line(line, names))
-            except ChampionsError as exc:
-                raise ReplayError(f"line {n}: {exc.message}", seq=seq) from None
-            fold.scenario = out.scenario
-            notes.extend(out.notes)
-        if e.type == ENDED:
-            try:
-                fold.ending = end(fold.scenario, data(e)["objectives"] == "met")
-            except ChampionsError as exc:
-                raise ReplayError(exc.message, seq=seq) from None
-            fold.scenario = fold.ending.scenario
-            fold.digest_ok = ending_digest(fold.ending) == data(e)["digest"] and data(e)["result"] == (
-                "victory" if fold.ending.victory else "defeat"
-            )
-            lines = (f"end: objectives {data(e)['objectives']}",)
-        fold.steps.append(Step(seq, e.type, lines, tuple(notes)))
-    for e in events[1:]:
-        if e.type in (CORRECTED, RETRACTED):
-            fold.steps.append(Step(e.seq, e.type, tuple(data(e).get("lines", [])), (), f"reason: {data(e)['reason']}"))
-        elif e.seq not in live:  # retracted: still in the record, taken back
-            said = tuple(data(e)["lines"]) if e.type == REPORTED else (f"end: objectives {data(e)['objectives']}",)
-            fold.steps.append(Step(e.seq, e.type, said, ()))
+        fold.steps.append(_replay(fold, e, seq, lines, names))
+    fold.steps += _taken_back(events[1:], live)
     fold.steps.sort(key=lambda s: s.seq)
     for s in fold.steps:
         s.taken_back = taken.get(s.seq, s.taken_back)
     return fold
+
+
+# the events in effect: seq -> the event and its lines (a report's, as corrected; none for an end)
+Live = dict[int, tuple[Event, tuple[str, ...]]]
+Taken = dict[int, str]  # seq -> "corrected by event N" / "retracted by event N"
+
+
+def _in_effect(events: Sequence[Event]) -> tuple[Live, Taken]:
+    """The reports and the end in effect once every correction and retraction is put in place."""
+    live: Live = {}
+    taken: Taken = {}
+    for e in events:
+        d = data(e)
+        put = _PUT_IN_PLACE.get(e.type)
+        if put is None:
+            raise ReplayError(f"{e.type} has no place in a Champions scenario record", seq=e.seq)
+        put(e, d, live, taken)
+    return live, taken
+
+
+def _put_reported(e: Event, d: dict[str, Any], live: Live, taken: Taken) -> None:
+    live[e.seq] = (e, tuple(d["lines"]))
+
+
+def _put_ended(e: Event, d: dict[str, Any], live: Live, taken: Taken) -> None:
+    live[e.seq] = (e, ())
+
+
+def _put_corrected(e: Event, d: dict[str, Any], live: Live, taken: Taken) -> None:
+    target = live.get(d["seq"])
+    if target is None or target[0].type != REPORTED:
+        raise ReplayError(f"event {d['seq']} is no report in effect: it cannot be corrected", seq=e.seq)
+    live[d["seq"]] = (target[0], tuple(d["lines"]))
+    taken[d["seq"]] = f"corrected by event {e.seq}"
+
+
+def _put_retracted(e: Event, d: dict[str, Any], live: Live, taken: Taken) -> None:
+    if d["seq"] not in live:
+        raise ReplayError(f"event {d['seq']} is no report or end in effect: it cannot be retracted", seq=e.seq)
+    del live[d["seq"]]
+    taken[d["seq"]] = f"retracted by event {e.seq}"
+
+
+_PUT_IN_PLACE: dict[str, Callable[[Event, dict[str, Any], Live, Taken], None]] = {
+    REPORTED: _put_reported,
+    ENDED: _put_ended,
+    CORRECTED: _put_corrected,
+    RETRACTED: _put_retracted,
+}
+
+
+def _set_up(events: Sequence[Event]) -> ScenarioFold:
+    """The fold before any report: the scenario its creating event's setup sheet sets up."""
+    sheet = data(events[0])["setup"]
+    try:
+        scenario = set_up(parse_setup("\n".join(sheet)))
+    except ChampionsError as exc:
+        raise ReplayError(f"the setup: {exc.message}", seq=1) from None
+    fold = ScenarioFold(events[0].game, scenario, last=events[-1])
+    fold.steps.append(Step(1, CREATED, tuple(sheet), ()))
+    return fold
+
+
+def _replay(fold: ScenarioFold, e: Event, seq: int, lines: tuple[str, ...], names: tuple[str, ...]) -> Step:
+    """One event in effect applied to the fold: a report's lines, or the end of the game."""
+    notes: list[Note] = []
+    for n, line in enumerate(lines, 1):
+        try:
+            out = apply(fold.scenario, parse_line(line, names))
+        except ChampionsError as exc:
+            raise ReplayError(f"line {n}: {exc.message}", seq=seq) from None
+        fold.scenario = out.scenario
+        notes.extend(out.notes)
+    if e.type == ENDED:
+        lines = _replay_end(fold, e, seq)
+    return Step(seq, e.type, lines, tuple(notes))
+
+
+def _replay_end(fold: ScenarioFold, e: Event, seq: int) -> tuple[str, ...]:
+    """The end of the game, its report checked against the digest and result recorded with it."""
+    d = data(e)
+    try:
+        fold.ending = end(fold.scenario, d["objectives"] == "met")
+    except ChampionsError as exc:
+        raise ReplayError(exc.message, seq=seq) from None
+    fold.scenario = fold.ending.scenario
+    result = "victory" if fold.ending.victory else "defeat"
+    fold.digest_ok = ending_digest(fold.ending) == d["digest"] and d["result"] == result
+    return (f"end: objectives {d['objectives']}",)
+
+
+def _taken_back(events: Sequence[Event], live: Live) -> list[Step]:
+    """The steps of the corrections and retractions, and of the events retracted: still in the record."""
+    steps = []
+    for e in events:
+        if e.type in (CORRECTED, RETRACTED):
+            steps.append(Step(e.seq, e.type, tuple(data(e).get("lines", [])), (), f"reason: {data(e)['reason']}"))
+        elif e.seq not in live:  # retracted: still in the record, taken back
+            said = tuple(data(e)["lines"]) if e.type == REPORTED else (f"end: objectives {data(e)['objectives']}",)
+            steps.append(Step(e.seq, e.type, said, ()))
+    return steps
 
 
 def ending_digest(ending: Ending) -> str:
