@@ -18,18 +18,14 @@ def _write(path: Path, text: str) -> None:
 
 
 def publish_site(store, tid: str, directory: Path, *, url: str = "") -> int:
-    """Every page of ``site.tournament_site`` written under ``directory``, each at its published file name; the
-    number of files."""
-    from ..log import tournaments as tlog, venue as venue_log
-    from ..views import site
+    """Every page of the tournament's site (``site.tournament_site``, or ``site.swiss_site`` for a Swiss
+    tournament) written under ``directory``, each at its published file name; the number of files."""
     from ..views.html import render
     from ..views.links import StaticLinks
 
-    loaded = tlog.load(store, tid)
-    venue = venue_log.read(store, tid)
     names = StaticLinks(0)
     written = 0
-    for page in site.tournament_site(loaded, venue, url=url, events_of=store.events):
+    for page in site_pages(store, tid, url=url):
         name = names(*page.link)
         text = (
             page.body
@@ -39,3 +35,28 @@ def publish_site(store, tid: str, directory: Path, *, url: str = "") -> int:
         _write(Path(directory) / name, text)
         written += 1
     return written
+
+
+def site_pages(store, tid: str, *, url: str = ""):
+    """The pages of the tournament ``tid`` as the venue may see them, of either kind of tournament."""
+    from ..log import tournaments as tlog, venue as venue_log
+    from ..tournament.swiss_desk import is_swiss
+    from ..views import site
+
+    events = tlog.read_events(store, tid)
+    if is_swiss(events[0].type):
+        from ..log.swiss import fold
+
+        return site.swiss_site(fold(events), events_of=lambda game: _match_events(store, game))
+    loaded = tlog.load(store, tid)
+    return site.tournament_site(loaded, venue_log.read(store, tid), url=url, events_of=store.events)
+
+
+def _match_events(store, game: str) -> list:
+    """A match's events, none when the database does not hold it (a tournament imported without its matches)."""
+    from ..log import UnknownGame
+
+    try:
+        return store.events(game)
+    except UnknownGame:
+        return []

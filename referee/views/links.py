@@ -28,6 +28,7 @@ class ServedLinks:
             "player": lambda: f"/tournaments/{a[0]}/players/{a[1]}",
             "projector": lambda: f"/tournaments/{a[0]}/projector",
             "sheet": lambda: f"/tournaments/{a[0]}/sheet/{a[1]}",
+            "swiss_round": lambda: f"/tournaments/{a[0]}/rounds/{a[1]}",
             "api_tournament": lambda: f"/api/tournaments/{a[0]}/standings",
         }[kind]()
 
@@ -56,5 +57,6 @@ class StaticLinks:
             "player": lambda: f"{up}players/{a[1]}.html",
             "projector": lambda: "",
             "sheet": lambda: f"{up}sheets/seating-{a[1]}.html",
+            "swiss_round": lambda: f"{up}round-{a[1]}.html",
             "api_tournament": lambda: "",
         }[kind]()

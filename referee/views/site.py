@@ -1,7 +1,7 @@
 """The venue's pages, each written once: its address (a link kind and its arguments, which ``links`` turns into
 a served path or a published file name), its template and the data it shows. `referee serve` builds the page
 it is asked for with these functions; `referee tournament publish` writes every page of ``tournament_site``,
-the set of pages a tournament has once its rounds are posted."""
+the set of pages a tournament has once its rounds are posted, or ``swiss_site``, a Swiss tournament's."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..tournament import posting, views as tv
-from . import game as gv, tournament as tview
+from . import game as gv, swiss as sv, tournament as tview
 from .qr import qr_svg
 
 
@@ -103,3 +103,39 @@ def tournament_site(loaded, venue, *, url: str, events_of: Callable[[str], Seque
         events = events_of(game_id)
         if events:
             yield from game_site(events, Fold.of(events), tview.game_table(loaded.tournament, venue.posted, game_id))
+
+
+# --- a Swiss tournament (one against one: the card game's Kotei) -------------------------------------------
+def match(m: dict) -> Page:
+    """A card game match's page: its players, where it stands, every event with what it did."""
+    return Page(("game", m["game"]), "match.html", {"m": m})
+
+
+def swiss_standings(s: dict) -> Page:
+    return Page(("tournament", s["id"]), "swiss.html", {"s": s})
+
+
+def swiss_round(s: dict, r: dict) -> Page:
+    return Page(("swiss_round", s["id"], str(r["round"])), "swiss_round.html", {"s": s, "r": r})
+
+
+def swiss_player(s: dict, p: dict) -> Page:
+    return Page(("player", s["id"], p["id"]), "swiss_player.html", {"s": s, "p": p})
+
+
+def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
+    """Every page of a Swiss tournament: the standings with the cut's bracket, each round's pairing and results,
+    each player's page, and each match whose result was taken from its log (``events_of``: a match's events)."""
+    from ..log.ccg import is_match
+    from .ccg import match_page
+
+    s = sv.header(t)
+    yield swiss_standings(sv.standings_page(t))
+    for n in sorted(t.rounds):
+        yield swiss_round(s, sv.round_page(t, n))
+    for pid in t.players:
+        yield swiss_player(s, sv.player_page(t, pid))
+    for game_id in sv.match_logs(t):
+        events = events_of(game_id)
+        if events and is_match(events):
+            yield match(match_page(events))

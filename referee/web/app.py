@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from fastapi import FastAPI
 
 from ..log import Store
-from . import api, entry as entry_pages, games, pages, tournaments
+from . import api, entry as entry_pages, games, pages, swiss, tournaments
 from .entry import RATE, RateLimit
 from .reading import Cache
 from .security import LOOPBACK, Guard, ServedNames
@@ -42,7 +42,13 @@ def venue_app(
     for exc, handler in pages.HANDLERS.items():
         app.add_exception_handler(exc, handler)
     # A router per resource; the phone entry only when asked for (`referee serve --entry`).
-    for router in (games.router, tournaments.router, api.router, *([entry_pages.router] if entry else [])):
+    for router in (
+        games.router,
+        tournaments.router,
+        swiss.router,
+        api.router,
+        *([entry_pages.router] if entry else []),
+    ):
         app.include_router(router)
     app.state.entry_rate = RateLimit(rate)
     app.add_middleware(Guard, served=app.state.served)

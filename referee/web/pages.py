@@ -26,6 +26,12 @@ def html(template: str, status_code: int = 200, **context) -> HTMLResponse:
     )
 
 
+def fresh(tid: str, tag: str) -> dict[str, str]:
+    """A tournament page's freshness check, its URL and tag: the page polls it and offers a reload when the
+    tournament moves."""
+    return {"heads_url": f"/api/tournaments/{tid}/head", "etag": tag}
+
+
 def respond(page: Page, **extra) -> Response:
     """A site page as served: a picture as it stands, an HTML page with ``extra`` (the freshness check's URL
     and tag) added to its data."""

@@ -139,8 +139,8 @@ class Reader:
 
         return tlog.list_tournaments(self.store) if has_tournaments(self.store) else []
 
-    def swiss_of(self, tid: str) -> tuple[dict[str, Any], str] | None:
-        """A Swiss tournament's page data and tag (None: the id is not a Swiss tournament here)."""
+    def swiss_of(self, tid: str) -> tuple[Any, str] | None:
+        """A Swiss tournament's fold and tag (None: the id is not a Swiss tournament here)."""
         from ..log import tournaments as tlog
         from ..tournament.model import TOURNAMENT_ID
         from ..tournament.swiss_desk import is_swiss
@@ -154,10 +154,9 @@ class Reader:
         if not is_swiss(events[0].type):
             return None
         from ..log.swiss import fold as swiss_fold
-        from ..views.ccg import swiss_page
 
         key = ("swiss", tid, len(events), events[-1].hash)
-        return self.cache.get(key, lambda: swiss_page(swiss_fold(events))), etag_of([tid, len(events), events[-1].hash])
+        return self.cache.get(key, lambda: swiss_fold(events)), etag_of([tid, len(events), events[-1].hash])
 
     def tournament_of(self, tid: str):
         from ..log import tournaments as tlog, venue as venue_log
@@ -172,8 +171,8 @@ class Reader:
             events = tlog.read_events(self.store, tid)
         except tlog.UnknownTournament:
             raise NotFound(f"No tournament {tid!r} in this database.") from None
-        if is_swiss(events[0].type):  # a Swiss tournament has one page, /tournaments/<id>
-            raise NotFound(f"Tournament {tid!r} is a Swiss tournament: its tables are on its page.")
+        if is_swiss(events[0].type):  # a Swiss tournament's pages are its own (web/swiss.py)
+            raise NotFound(f"Tournament {tid!r} is a Swiss tournament: it has no seating at tables.")
         t = self.cache.get(("tournament", tid, len(events), events[-1].hash), lambda: tlog.fold(events))
         loaded = tlog.load(self.store, tid, t)
         venue = venue_log.read(self.store, tid)

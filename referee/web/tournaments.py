@@ -10,7 +10,8 @@ from fastapi.responses import HTMLResponse
 
 from ..log import Fold
 from ..views import game as gv, site, tournament as tview
-from .pages import html, respond
+from . import swiss
+from .pages import fresh, html, respond
 from .reading import Read
 
 router = APIRouter(prefix="/tournaments/{tid}", include_in_schema=False)
@@ -18,17 +19,10 @@ router = APIRouter(prefix="/tournaments/{tid}", include_in_schema=False)
 VIEWS = ("standings", "seating", "boards")
 
 
-def fresh(tid: str, tag: str) -> dict[str, str]:
-    """The freshness check's URL and tag: a page polls it and offers a reload when the tournament moves."""
-    return {"heads_url": f"/api/tournaments/{tid}/head", "etag": tag}
-
-
 @router.get("", response_class=HTMLResponse)
 def standings(tid: str, read: Read):
-    swiss = read.swiss_of(tid)
-    if swiss is not None:  # one against one: standings, each round's tables, the cut
-        page, tag = swiss
-        return html("swiss.html", 200, s=page, **fresh(tid, tag))
+    if (found := read.swiss_of(tid)) is not None:  # one against one: web/swiss.py
+        return swiss.standings(read, tid, *found)
     loaded, venue, tag = read.tournament_of(tid)
     return respond(site.standings(read.tournament_page(loaded, venue, tag)), **fresh(tid, tag))
 
@@ -50,6 +44,8 @@ def tables(tid: str, round_no: str, read: Read):
 
 @router.get("/players/{player}", response_class=HTMLResponse)
 def player(tid: str, player: str, read: Read):
+    if (found := read.swiss_of(tid)) is not None:
+        return swiss.player(read, tid, player, *found)
     loaded, venue, tag = read.tournament_of(tid)
     pid = read.player_of(loaded, tid, player)
     p = read.cache.get(("player", tid, tag, pid), lambda: tview.player_page(loaded, venue, pid))
