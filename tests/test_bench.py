@@ -47,6 +47,15 @@ RUNS = {  # script and its smallest arguments -> the figures it prints
         "tournament_repeats_25",
     },
     ("bench_games.py", "--games", "6", "--runs", "1"): {"games_list_ms"},
+    ("bench_swiss.py", "--runs", "1", "--scale", "0.125"): {
+        "swiss_pair_32_ms",
+        "swiss_pair_128_ms",
+        "swiss_pair_512_ms",
+        "ccg_demo_replay_ms",
+        "ccg_demo_verify_ms",
+        "ccg_long_replay_ms",
+        "ccg_long_verify_ms",
+    },
 }
 CLI_FIGURES = {  # bench_cli.py's, not run here
     "cold_start_ms",
