@@ -161,3 +161,54 @@ def test_verify_finds_a_pairing_its_algorithm_does_not_give():
         assert len(found) == problems, found
         if problems:
             assert "round 1's pairing is not what swiss-blossom gives" in found[0]
+
+
+def readme_kotei() -> list[str]:
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    block = readme.split("A whole Kotei, as the organiser types it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.startswith("referee ")]
+
+
+def test_the_readme_kotei_runs_as_printed(tmp_path):
+    """The README's whole Kotei, every command as printed, by the real entry point in a fresh folder holding
+    a copy of examples/: the match's result accepted, the rounds paired with no rematch, the cut seeded by the
+    standings, the winner named; the export verifies and imports elsewhere; the site is written."""
+    import os
+    import shlex
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    commands = readme_kotei()
+    assert len(commands) >= 25 and sum("swiss pair" in c for c in commands) == 8
+    shutil.copytree(Path(__file__).parent.parent / "examples", tmp_path / "examples")
+    env = {**os.environ, "COLUMNS": "120", "HOME": str(tmp_path)}
+    said = []
+    for command in commands:
+        done = subprocess.run(
+            [sys.executable, "-m", "referee", *shlex.split(command)[1:]],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stdout[-1500:], done.stderr)
+        said.append((command, done.stdout))
+    out = dict(said)  # a command said more than once: its last output
+    pairings = [o for c, o in said if c == "referee tournament swiss pair kotei"]
+    assert "table 1: Ann Lee against Bo Chen" in pairings[0]
+    accepted = next(o for c, o in said if "swiss accept" in c)
+    assert "table 1: Ann Lee wins (honor), match kotei-r1-t1" in accepted
+    assert "Quin Abe wins the tournament" in said[-4][1]
+    assert all("rematches 0" in o for o in pairings[:5]) and "elimination round 1 of the cut" in pairings[5]
+    explained = out["referee tournament swiss standings kotei --explain"].splitlines()[1:]
+    ranked = [line.split(".", 1)[1].split(":", 1)[0].strip() for line in explained]  # ids, in rank order
+    names = {n.lower().replace(" ", "-"): n for n in (tmp_path / "examples/kotei/players.txt").read_text().split("\n")}
+    for table, (a, b) in enumerate([(1, 8), (4, 5), (2, 7), (3, 6)], 1):  # the cut seeded by those standings
+        assert f"table {table}: {names[ranked[a - 1]]} against {names[ranked[b - 1]]}" in pairings[5]
+    assert "every pairing found again: verified" in out["referee tournament swiss verify kotei"]
+    assert "42 files written to kotei-site" in out["referee tournament publish kotei kotei-site"]
+    assert ok(str(tmp_path / "other.db"), "tournament", "swiss", "import", str(tmp_path / "kotei.jsonl"))
