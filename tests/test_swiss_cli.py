@@ -135,6 +135,26 @@ def test_refusals_are_one_line(tmp_path, monkeypatch):
     assert table_cmd.returncode == 1 and "a Swiss tournament, not one seated at tables" in table_cmd.stderr
 
 
+def test_a_field_smaller_than_the_cut_is_said_at_round_1(tmp_path, monkeypatch):
+    """Seven players for a cut to the top 8: round 1's pairing says so at once (players register only before
+    round 1), and after the Swiss rounds the cut is refused with one line; the standings stand as final."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    db = str(tmp_path / "k.db")
+    ok(db, "tournament", "swiss", "new", "k", "--name", "K", "--rounds", "1", "--cut", "8")
+    ok(db, "tournament", "swiss", "players", "k", "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
+    first = referee(db, "tournament", "swiss", "pair", "k")
+    assert first.returncode == 0 and "bye: Gus" in first.stdout
+    assert (
+        first.stderr
+        == "note: 7 players for a cut to the top 8: the cut cannot be paired, the Swiss standings will be final\n"
+    )
+    ok(db, "tournament", "swiss", "result", "k", "1", "1: ann military", "2: cat honor", "3: eve dishonor")
+    cut = referee(db, "tournament", "swiss", "pair", "k")
+    assert cut.returncode == 1 and cut.stderr.splitlines()[0].endswith(
+        "a cut to the top 8 needs 8 players still in; 7 are"
+    )
+
+
 def test_verify_finds_a_pairing_its_algorithm_does_not_give():
     """A pairing recorded with a whole chain but not the one "swiss-blossom" gives is named by verify."""
     from referee.log.swiss import verify

@@ -120,6 +120,13 @@ def pair(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
         else:
             log.record([SwissCutPaired(n, [list(p) for p in t.cut_pairs()])])
     _show_round(log.t, n, json_out)
+    field = len(log.t.players) - len(log.t.dropped)
+    if n == 1 and field < t.created.cut:  # said at once, not after the last Swiss round
+        typer.echo(
+            f"note: {field} players for a cut to the top {t.created.cut}: the cut cannot be paired, "
+            "the Swiss standings will be final",
+            err=True,
+        )
 
 
 def _show_round(t, n: int, json_out: bool) -> None:
