@@ -1,12 +1,14 @@
 """Benchmark: the card game and its Swiss tournaments.
 
-    python bench/bench_swiss.py [--runs 5] [--big-runs 1] [--scale 1]
+    python bench/bench_swiss.py [--runs 5] [--big-runs 3] [--scale 1]
 
 - Swiss pairing ("swiss-blossom": a minimum-cost perfect matching on the complete graph of the players
   still in, Edmonds' blossom algorithm in networkx) of round 4 after three rounds of seeded results (wins,
   losses and time-called draws), for each field size: the median time of one round's pairing (the fields
-  above 128 players are timed ``--big-runs`` times: one pairing of 512 takes minutes on this machine;
+  above 128 players are timed ``--big-runs`` times;
   ``--scale`` shrinks the fields, for a quick try: the figures keep their names);
+- `swiss verify` of a whole 5-round event of 32 and of 128 players (the chain, every event, every round's
+  pairing found again by the version that recorded it);
 - a card game match: the bundled demo match (20 events) and a long match (300 events), each replayed (every
   event re-applied, as `referee ccg replay` and the venue's match page do) and verified (the hash chain, then
   every event re-applied and its digest compared, as `referee ccg verify` does), read from SQLite.
@@ -25,7 +27,16 @@ from pathlib import Path
 
 from referee.log import Store
 from referee.log.ccg import OpenMatch, new_match_log, steps, verify
+from referee.log.swiss import verify as verify_swiss
+from referee.log.tournaments import chain
 from referee.tournament.swiss import Result, pair_round
+from referee.tournament.swiss_desk import (
+    SwissCreated,
+    SwissPlayersRegistered,
+    SwissResultRecorded,
+    pairing_event,
+    payload_of,
+)
 
 DEMO = Path(__file__).resolve().parent.parent / "referee" / "data" / "games" / "ccg-demo.txt"
 
@@ -59,6 +70,30 @@ def pairing_ms(n: int, runs: int) -> float:
     return median_ms(lambda: pair_round(4, players, results), runs)
 
 
+def swiss_event(n: int, rounds: int = 5, seed: int = 2) -> list:
+    """A whole Swiss event's chained events: ``n`` players, ``rounds`` rounds paired by the desk's version, each
+    table's result drawn at random."""
+    rng = random.Random(seed)
+    ids = [f"p{i:03d}" for i in range(n)]
+    items: list = [SwissCreated("bench", "Bench", rounds=rounds, cut=0)]
+    items.append(SwissPlayersRegistered([{"id": p, "name": p} for p in ids]))
+    results: list[Result] = []
+    for rnd in range(1, rounds + 1):
+        paired = pair_round(rnd, ids, results)
+        items.append(pairing_event(paired))
+        for table, (a, b) in enumerate(paired.pairs, 1):
+            winner = rng.choice([a, a, b, b, None])
+            results.append(Result(rnd, a, b, winner, "military" if winner else "time"))
+            items.append(SwissResultRecorded(rnd, table, winner, "military" if winner else "time"))
+        if paired.bye:
+            results.append(Result(rnd, paired.bye, None, paired.bye, "bye"))
+    events, after = [], None
+    for item in items:
+        after = chain("bench", after, *payload_of(item))
+        events.append(after)
+    return events
+
+
 def long_match(turns: int) -> tuple[list[str], list[str]]:
     """Two players trading Honor turn by turn, well short of either victory, for ``turns`` turns."""
     setup = ["ann: honor 8, strength 6, gold 5", "bo: honor 6, strength 6, gold 5"]
@@ -84,7 +119,7 @@ def match_ms(store: Store, game: str, setup: list[str], lines: list[str], runs: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--big-runs", type=int, default=1, help="runs for the field of 512 players")
+    parser.add_argument("--big-runs", type=int, default=3, help="runs for the field of 512 players")
     parser.add_argument("--scale", type=float, default=1.0, help="the fields' sizes times this (a quick try)")
     args = parser.parse_args()
     for size in (32, 128, 512):
@@ -93,6 +128,16 @@ def main() -> None:
         ms = pairing_ms(n, runs)
         print(f"Swiss pairing of round 4, {n} players (three rounds of history), median of {runs}: {ms:.1f} ms")
         print(f"RESULT swiss_pair_{size}_ms={ms:.1f}")
+    for size in (32, 128):
+        n = max(2, round(size * args.scale))
+        events = swiss_event(n)
+        assert verify_swiss(events) == []
+        ms = median_ms(lambda events=events: verify_swiss(events), args.runs)
+        print(
+            f"`swiss verify` of a 5-round event of {n} players ({len(events)} events), "
+            f"median of {args.runs}: {ms:.0f} ms"
+        )
+        print(f"RESULT swiss_verify_{size}_ms={ms:.1f}")
     text = DEMO.read_text("utf-8").splitlines()
     setup = [ln.removeprefix("player ").strip() for ln in text if ln.startswith("player ")]
     lines = [ln for ln in text if ln.strip() and not ln.startswith(("#", "player "))]

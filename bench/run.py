@@ -1,7 +1,6 @@
 """Run every benchmark and print their medians: one command for the README's figures.
 
-    python bench/run.py            the full set (about four minutes: 10,000 games verified twice, a 240-game
-                                   tournament, a 512-player Swiss pairing)
+    python bench/run.py            the full set (about two minutes: 10,000 games verified twice, a 240-game tournament)
     python bench/run.py --quick    smaller sizes, to try it out
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
@@ -75,7 +74,9 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
     ("swiss_pair_32_ms", "Swiss pairing of one round (round 4), 32 players (exact blossom matching)", "ms"),
     ("swiss_pair_128_ms", "  the same, 128 players", "ms"),
-    ("swiss_pair_512_ms", "  the same, 512 players (one run)", "ms"),
+    ("swiss_pair_512_ms", "  the same, 512 players", "ms"),
+    ("swiss_verify_32_ms", "`swiss verify` of a 5-round event of 32 players (every pairing found again)", "ms"),
+    ("swiss_verify_128_ms", "  the same, 128 players", "ms"),
     ("ccg_demo_replay_ms", "card game: the demo match (21 events) replayed from SQLite", "ms"),
     ("ccg_demo_verify_ms", "  the same match verified (chain, every event re-applied, digests)", "ms"),
     ("ccg_long_replay_ms", "card game: a 301-event match replayed", "ms"),
@@ -138,7 +139,6 @@ def main() -> None:
         ["bench_web.py", "--repeat", "30" if args.quick else "100"],
         ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
         ["bench_games.py", "--games", "500" if args.quick else "2000", "--runs", "3" if args.quick else "5"],
-        # the 512-player pairing alone takes about two minutes: --quick pairs fields of 8, 32 and 128 instead
         ["bench_swiss.py", "--runs", "3" if args.quick else "5", *(["--scale", "0.25"] if args.quick else [])],
     ]
     results: dict[str, str] = {}

@@ -51,6 +51,8 @@ RUNS = {  # script and its smallest arguments -> the figures it prints
         "swiss_pair_32_ms",
         "swiss_pair_128_ms",
         "swiss_pair_512_ms",
+        "swiss_verify_32_ms",
+        "swiss_verify_128_ms",
         "ccg_demo_replay_ms",
         "ccg_demo_verify_ms",
         "ccg_long_replay_ms",

@@ -12,6 +12,8 @@ from hypothesis import given, settings, strategies as st
 
 from referee.tournament.swiss import (
     COSTS,
+    VERSION,
+    VERSIONS,
     Result,
     SwissError,
     bracket_order,
@@ -67,12 +69,14 @@ def history(draw, min_players=2, max_players=8):
 
 
 @settings(max_examples=150, deadline=None)
-@given(history())
-def test_pairing_is_as_good_as_an_exhaustive_search(field):
-    """C-10 Swiss: no rematch whenever a pairing without one exists, then the least score difference."""
+@given(history(), st.sampled_from(VERSIONS))
+def test_pairing_is_as_good_as_an_exhaustive_search(field, version):
+    """C-10 Swiss: no rematch whenever a pairing without one exists, then the least score difference; by
+    either version of the algorithm (networkx's matching, rustworkx's)."""
     players, results = field
     rnd = max((r.round for r in results), default=0) + 1
-    pairing = pair_round(rnd, players, results)
+    pairing = pair_round(rnd, players, results, version=version)
+    assert pairing.version == version
     assert cost_of(pairing) == best_cost(players, results, pairing.bye)
     met = {frozenset((r.a, r.b)) for r in results if r.b is not None}
     assert pairing.cost["rematches"] == sum(frozenset(p) in met for p in pairing.pairs)
@@ -211,3 +215,22 @@ def test_exhaustive_search_is_itself_exhaustive():
     assert sum(1 for _ in all_pairings(list(range(8)))) == 105  # 7 x 5 x 3
     assert all(len(p) == 3 for p in all_pairings(list(range(6))))
     assert len(list(combinations(range(8), 2))) == 28
+
+
+@settings(max_examples=40, deadline=None)
+@given(history(min_players=10, max_players=40), st.integers(0, 2**32))
+def test_both_versions_find_pairings_of_one_cost(field, seed):
+    """Fields too large to search whole: the two versions (two solvers of one matching) agree on the least
+    cost, and each seats every player once with the same bye."""
+    players, results = field
+    rnd = max((r.round for r in results), default=0) + 1
+    one, two = (pair_round(rnd, players, results, version=v) for v in (1, 2))
+    assert cost_of(one) == cost_of(two) and one.bye == two.bye
+    for p in (one, two):
+        assert sorted(x for pair in p.pairs for x in pair) == sorted(x for x in players if x != p.bye)
+
+
+def test_the_desk_pairs_by_the_latest_version_and_refuses_an_unknown_one():
+    assert VERSION == max(VERSIONS) and pair_round(1, ["a", "b"], []).version == VERSION
+    with pytest.raises(SwissError, match="swiss-blossom has versions 1, 2, not 9"):
+        pair_round(1, ["a", "b"], [], version=9)

@@ -183,6 +183,53 @@ def test_verify_finds_a_pairing_its_algorithm_does_not_give():
             assert "round 1's pairing is not what swiss-blossom gives" in found[0]
 
 
+def test_a_pairing_is_found_again_by_the_version_that_recorded_it():
+    """Twelve players after two rounds (drawn at random, seed 106) where the two versions of swiss-blossom pick
+    different pairings of one least cost: a log whose round 3 was paired by version 1 verifies, the same pairs
+    claimed as version 2's are named, and a version the code does not know is named too."""
+    import random
+
+    from referee.log.swiss import verify
+    from referee.log.tournaments import chain
+    from referee.tournament.swiss import pair_round
+    from referee.tournament.swiss_desk import (
+        SwissCreated,
+        SwissPlayersRegistered,
+        SwissResultRecorded,
+        pairing_event,
+        payload_of,
+    )
+
+    rng = random.Random(106)
+    rng.choice([6, 8, 10, 12])  # the draws of the search that found this field
+    ids = [f"p{i:02d}" for i in range(12)]
+    items: list = [SwissCreated("k", "K", rounds=3, cut=0), SwissPlayersRegistered([{"id": p, "name": p} for p in ids])]
+    results: list[Result] = []
+    for rnd in (1, 2):
+        paired = pair_round(rnd, ids, results, version=1)
+        items.append(pairing_event(paired))
+        for table, (a, b) in enumerate(paired.pairs, 1):
+            winner = rng.choice([a, b, None])
+            results.append(Result(rnd, a, b, winner, "military" if winner else "time"))
+            items.append(SwissResultRecorded(rnd, table, winner, "military" if winner else "time"))
+    one, two = (pair_round(3, ids, results, version=v) for v in (1, 2))
+    assert one.pairs != two.pairs and one.cost == two.cost  # two pairings of one least cost
+
+    def problems(last) -> list[str]:
+        events, after = [], None
+        for item in [*items, last]:
+            after = chain("k", after, *payload_of(item))
+            events.append(after)
+        return verify(events)
+
+    from dataclasses import replace
+
+    recorded = pairing_event(one)
+    assert problems(recorded) == []
+    assert "round 3's pairing is not what swiss-blossom gives" in problems(replace(recorded, version=2))[0]
+    assert "swiss-blossom has versions 1, 2, not 7" in problems(replace(recorded, version=7))[0]
+
+
 def readme_kotei() -> list[str]:
     from pathlib import Path
 

@@ -142,7 +142,7 @@ def test_the_round_and_player_pages_show_what_the_commands_say(db, client):
 
     paired = json.loads(cli(db, "tournament", "swiss", "pairings", kotei.TID, "2", "--json"))
     page = client.get(f"/tournaments/{kotei.TID}/rounds/2").text
-    assert "corrected" in page and "swiss-blossom v1" in page  # the judge's correction, the pairing's algorithm
+    assert "corrected" in page and "swiss-blossom v2" in page  # the judge's correction, the pairing's algorithm
     for t in paired["tables"]:
         a, b = t["players"]
         assert re.search(rf'<td class="num">{t["table"]}</td><td><a href="/tournaments/kotei/players/{a}">', page)

@@ -91,6 +91,7 @@ ALLOWED = {
     "itertools",
     "math",
     "networkx",  # the Swiss pairing's minimum-cost matching: a pure graph library (no I/O, no clock)
+    "rustworkx",  # the same matching compiled (the pairing's version 2): a pure graph library too
     "random",
     "re",
     "typing",
@@ -98,8 +99,8 @@ ALLOWED = {
 
 
 def test_the_tournament_package_is_pure():
-    """Standard library, referee.engine and referee.shown (the pure escape of user text) only, and networkx's
-    matching; no I/O builtins; randomness only through a Random(seed) handed in."""
+    """Standard library, referee.engine and referee.shown (the pure escape of user text) only, and networkx's and
+    rustworkx's matching; no I/O builtins; randomness only through a Random(seed) handed in."""
     offenders = []
     files = sorted(PACKAGE.glob("*.py"))
     assert len(files) >= 7

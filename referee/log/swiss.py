@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..tournament.model import TournamentError
-from ..tournament.swiss import ALGORITHM, pair_round
+from ..tournament.swiss import ALGORITHM, SwissError, pair_round
 from ..tournament.swiss_desk import SwissCreated, SwissResultRecorded, SwissTournament, event_of, is_swiss, payload_of
 from . import ccg as ccg_log
 from .events import Event, check_chain
@@ -61,11 +61,11 @@ def verify(events: Sequence[Event]) -> list[str]:
         try:
             event = event_of(e.type, e.payload)
             if e.type == "SwissRoundPaired" and e.payload.get("algorithm") == ALGORITHM:
-                again = pair_round(event.round, list(t.players), t.results(), t.dropped)
+                again = pair_round(event.round, list(t.players), t.results(), t.dropped, version=event.version)
                 if [list(p) for p in again.pairs] != event.pairs or again.bye != event.bye:
                     problems.append(f"event {e.seq}: round {event.round}'s pairing is not what {ALGORITHM} gives")
             t.apply(event)
-        except TournamentError as exc:
+        except (TournamentError, SwissError) as exc:
             problems.append(f"event {e.seq}: {exc}")
             break
     return problems

@@ -7,11 +7,10 @@ Scoring (C-10): a win 1, a draw ½ (C-01's draw, or time called where the organi
 opponent's match points per round played, each at least 1/3), then opponents' opponents' (OOMW%: the mean
 of the opponents' OMW%), then the earlier place in the entry order.
 
-Pairing ("swiss-blossom", version 1): the players still in are ranked by the standings; if their number
-is odd, the lowest-ranked player who has not had a bye gets it (a bye when all have had one goes to the
-lowest-ranked). The others are paired by a minimum-cost perfect matching (Edmonds' blossom algorithm,
-networkx's ``max_weight_matching`` on integer weights: exact) where the cost of a pairing, minimised in this
-order of importance, is:
+Pairing ("swiss-blossom"): the players still in are ranked by the standings; if their number is odd, the
+lowest-ranked player who has not had a bye gets it (a bye when all have had one goes to the lowest-ranked).
+The others are paired by a minimum-cost perfect matching (Edmonds' blossom algorithm on integer weights:
+exact) where the cost of a pairing, minimised in this order of importance, is:
 
 1. the number of rematches (none whenever a pairing without one exists);
 2. the total of the squared score differences of the pairs (in half points): players meet their own score
@@ -22,7 +21,11 @@ order of importance, is:
 4. the total of the rank distances of the pairs: within a score group, neighbours in the standings meet.
 
 Each term is weighted above the largest total the next ones can reach, so the order is strict. The pairing
-is a value with its algorithm and cost, stored as data like a seating.
+is a value with its algorithm, version and cost, stored as data like a seating. Version 1 solves the matching
+with networkx's ``max_weight_matching`` (pure Python: about two minutes for 512 players); version 2, the
+desk's now, with rustworkx's (the same algorithm compiled: seconds). Both find a pairing of the least cost;
+where several pairings share it they may choose differently, so a recorded pairing is found again by the
+version that recorded it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ from fractions import Fraction
 from itertools import combinations
 
 ALGORITHM = "swiss-blossom"
-VERSION = 1
+VERSION = 2  # 1: networkx's matching; 2: rustworkx's (the same exact optimum, found faster)
+VERSIONS = (1, 2)
 FLOOR = Fraction(1, 3)  # C-10: each opponent's match-win percentage counts for at least 1/3
 WINS = ("military", "dishonor", "honor", "enlightenment", "concession")  # how a match is won
 DRAWS = ("draw", "time")  # C-01's draw; time called where the organiser allows draws (C-10)
@@ -174,9 +178,16 @@ def _mean(values: list[Fraction]) -> Fraction:
 
 # --- pairing ----------------------------------------------------------------------------------------
 def pair_round(
-    round_no: int, players: Sequence[str], results: Sequence[Result], dropped: Iterable[str] = ()
+    round_no: int,
+    players: Sequence[str],
+    results: Sequence[Result],
+    dropped: Iterable[str] = (),
+    version: int = VERSION,
 ) -> Pairing:
-    """The pairing of round ``round_no`` for ``players`` (the entry order) less ``dropped``."""
+    """The pairing of round ``round_no`` for ``players`` (the entry order) less ``dropped``, by the algorithm's
+    ``version``."""
+    if version not in VERSIONS:
+        raise SwissError(f"{ALGORITHM} has versions {', '.join(map(str, VERSIONS))}, not {version}")
     gone = set(dropped)
     table = [s for s in standings(players, results) if s.player not in gone]
     if len(table) < 2:
@@ -187,8 +198,8 @@ def pair_round(
         bye = (without or table)[-1].player  # the lowest-ranked player without a bye
         table = [s for s in table if s.player != bye]
     met = _met(results)
-    pairs, cost = _match(table, met)
-    return Pairing(round_no, pairs, bye, cost=cost)
+    pairs, cost = _match(table, met, version)
+    return Pairing(round_no, pairs, bye, version=version, cost=cost)
 
 
 def _met(results: Iterable[Result]) -> set[frozenset[str]]:
@@ -202,17 +213,27 @@ def pair_cost(a: Standing, b: Standing, met: set[frozenset[str]]) -> tuple[int, 
     """One pair's cost, each term in ``COSTS``' order: a rematch, the squared score difference (half
     points), the score (half points) of the higher player when the pair crosses score groups, the rank
     distance."""
-    diff = int(2 * (a.points - b.points))
-    height = int(2 * max(a.points, b.points)) if diff else 0
-    return (int(frozenset((a.player, b.player)) in met), diff * diff, height, abs(a.rank - b.rank))
+    met_before = frozenset((a.player, b.player)) in met
+    return _cost(int(2 * a.points), int(2 * b.points), a.rank, b.rank, met_before)
 
 
-def _match(table: list[Standing], met: set[frozenset[str]]) -> tuple[tuple[tuple[str, str], ...], dict[str, int]]:
-    from networkx import Graph
-    from networkx.algorithms.matching import max_weight_matching
+def _cost(half_a: int, half_b: int, rank_a: int, rank_b: int, met_before: bool) -> tuple[int, int, int, int]:
+    """``pair_cost`` on the players' scores in half points (integers: computed once a player, not once a pair)."""
+    diff = half_a - half_b
+    return (int(met_before), diff * diff, max(half_a, half_b) if diff else 0, abs(rank_a - rank_b))
 
+
+def _match(
+    table: list[Standing], met: set[frozenset[str]], version: int
+) -> tuple[tuple[tuple[str, str], ...], dict[str, int]]:
     n = len(table)
-    costs = {(i, j): pair_cost(table[i], table[j], met) for i, j in combinations(range(n), 2)}
+    half = [int(2 * s.points) for s in table]
+    costs = {
+        (i, j): _cost(
+            half[i], half[j], table[i].rank, table[j].rank, frozenset((table[i].player, table[j].player)) in met
+        )
+        for i, j in combinations(range(n), 2)
+    }
     # each term weighs more than the largest total the terms after it can reach over n/2 pairs
     units = [1]
     for k in (3, 2, 1):
@@ -220,14 +241,33 @@ def _match(table: list[Standing], met: set[frozenset[str]]) -> tuple[tuple[tuple
         units.insert(0, units[0] * (n * largest + 1))
     weights = {key: sum(u * t for u, t in zip(units, c, strict=True)) for key, c in costs.items()}
     ceiling = max(weights.values()) + 1
-    graph = Graph()
-    graph.add_weighted_edges_from((i, j, ceiling - w) for (i, j), w in weights.items())
-    matched = max_weight_matching(graph, maxcardinality=True)
+    edges = [(i, j, ceiling - w) for (i, j), w in weights.items()]
+    matched = _networkx(edges) if version == 1 else _rustworkx(n, edges)
     pairs = sorted((min(e), max(e)) for e in matched)
     if 2 * len(pairs) != n:  # a complete graph on an even number of players always has a perfect matching
         raise SwissError(f"no perfect matching of {n} players")
     named = tuple((table[i].player, table[j].player) for i, j in pairs)
     return named, {name: sum(costs[p][k] for p in pairs) for k, name in enumerate(COSTS)}
+
+
+def _networkx(edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    from networkx import Graph
+    from networkx.algorithms.matching import max_weight_matching
+
+    graph = Graph()
+    graph.add_weighted_edges_from(edges)
+    return set(max_weight_matching(graph, maxcardinality=True))
+
+
+def _rustworkx(n: int, edges: list[tuple[int, int, int]]) -> set[tuple[int, int]]:
+    import rustworkx
+
+    if max((w for _, _, w in edges), default=0) >= 2**60:  # its weights are 64-bit integers, the duals twice them
+        raise SwissError(f"{n} players: the pairing's weights exceed what the matching can hold")
+    graph = rustworkx.PyGraph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from(edges)
+    return set(rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int))
 
 
 # --- the cut ----------------------------------------------------------------------------------------
