@@ -4,7 +4,7 @@ A name, a reason, an event's title or a note can hold anything a keyboard, a fil
 terminal escape sequences (ESC, OSC links, C1 controls), bidirectional overrides that reorder what is
 shown, line breaks that add fake lines, or a spreadsheet formula. ``plain`` makes every such character
 visible as an escape (``\\x1b``, ``\\u202e``, ``\\x0a``); ``csv_cell`` keeps a spreadsheet from running a cell
-as a formula. Pure: no I/O (the tournament package's exports use both)."""
+as a formula. Pure: no I/O (the tournament's CSV exports and sheet use both)."""
 
 from __future__ import annotations
 

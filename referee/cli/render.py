@@ -18,6 +18,8 @@ from ..views.data import event_label, event_lines, jsonable as to_jsonable
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from ..views.tournament import Listing
+
 console = Console(highlight=False, emoji=False)  # ids and player names print as typed
 NEWLINE = Segment("\n")
 
@@ -33,6 +35,19 @@ def _table(title: str) -> Table:
     from rich.table import Table  # loaded where a table is drawn: the round report, the hot path, has none
 
     return Table(title=title, title_justify="left")
+
+
+def print_listing(listing: Listing) -> None:
+    """A listing (``views.tournament.Listing``) drawn as a Rich table as wide as its columns need (100
+    characters at least): its title and every cell a user may have typed through ``markup``, None as empty."""
+    from rich.table import Table
+
+    drawn = Table(title=markup(listing.title), show_lines=False)
+    for c in listing.columns:
+        drawn.add_column(c)
+    for r in listing.rows:
+        drawn.add_row(*["" if v is None else markup(v) for v in r])
+    Console(width=max(100, len(listing.columns) * 12)).print(drawn)
 
 
 def print_json(value: Any) -> None:

@@ -45,18 +45,16 @@ def _say(text: str) -> None:
     typer.echo(plain(text))
 
 
-def _table(title: str, columns: list[str], rows: list[list]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+def _lines(lines: list[str]) -> None:
+    for line in lines:
+        _say(line)
 
-    from .render import markup
 
-    table = Table(title=markup(title), show_lines=False)
-    for c in columns:
-        table.add_column(c)
-    for r in rows:
-        table.add_row(*["" if v is None else markup(v) for v in r])
-    Console(width=max(100, len(columns) * 12)).print(table)
+def _listing(listing) -> None:
+    """A listing of rows (``views.tournament``) drawn in the terminal (``render.print_listing``)."""
+    from .render import print_listing
+
+    print_listing(listing)
 
 
 # --- creation and players ------------------------------------------------------------------------------
@@ -142,16 +140,13 @@ def new(
 def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the tournaments in the database."""
     from ..log.tournaments import list_tournaments
+    from ..views.tournament import tournaments_listing
 
     with open_store(db) as store:
         rows = list_tournaments(store)
     if json_out:
         return _json(rows)
-    _table(
-        "Tournaments",
-        ["tournament", "created", "events"],
-        [[r["tournament"], r["created_at"], r["events"]] for r in rows],
-    )
+    _listing(tournaments_listing(rows))
 
 
 @players_app.command("add")
@@ -231,17 +226,13 @@ def players_reinstate(
 def players_list(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every registered player: id, name, club, status."""
     from ..tournament.standings import Loaded
-    from ..tournament.views import players_view
+    from ..views.tournament import players_listing, players_view
 
     with open_store(db) as store:
         rows = players_view(Loaded(_open(store, tid).t))
     if json_out:
         return _json(rows)
-    _table(
-        f"Players of {tid}",
-        ["id", "name", "club", "from round", "status", "fixed table"],
-        [[r["player"], r["name"], r["club"], r["since_round"], r["status"], r["fixed_table"]] for r in rows],
-    )
+    _listing(players_listing(tid, rows))
 
 
 @tapp.command("apart")
@@ -298,6 +289,7 @@ def rollcall(
 ) -> None:
     """The roll call of a round: everyone not named is present (dropped players excepted)."""
     from ..tournament.model import RollCalled, TournamentError
+    from ..views.tournament import rollcall_line, rollcall_view
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -309,11 +301,10 @@ def rollcall(
                     raise TournamentError(f"round {round_no}: {p.name} is named twice in the roll call")
                 statuses[p.id] = status
         log.record([RollCalled(round_no, statuses)])
-        result = log.t.statuses(round_no)
-    counts = {s: sum(1 for v in result.values() if v == s) for s in ("present", "late", "standby", "absent", "dropped")}
+    view = rollcall_view(log.t, round_no)
     if json_out:
-        return _json({"round": round_no, "statuses": {log.t.name(p): s for p, s in result.items()}, "counts": counts})
-    _say(f"round {round_no} roll call: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
+        return _json(view)
+    _say(rollcall_line(view))
 
 
 @tapp.command("seat")
@@ -338,7 +329,7 @@ def seat(
     from ..log.tournaments import create_games
     from ..tournament.rounds import manual_round, plan_round, seed_of
     from ..tournament.standings import Loaded
-    from ..tournament.views import seating_by_table
+    from ..views.tournament import seated_view
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -357,20 +348,11 @@ def seat(
             event = plan_round(log.t, round_no, seed, wishes, ranking)
         log.record([event])
         create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
-    tables = seating_by_table(Loaded(log.t), round_no)
+    loaded = Loaded(log.t)
+    view = seated_view(loaded, event)
     if json_out:
-        return _json(
-            {
-                "round": round_no,
-                "algorithm": event.algorithm,
-                "version": event.version,
-                "cost": event.cost,
-                "seed": event.seed,
-                "tables": tables,
-                "sat_out": [log.t.name(p) for p in event.sat_out],
-            }
-        )
-    _print_seating(tables, round_no, event.algorithm, event.cost, [log.t.name(p) for p in event.sat_out])
+        return _json(view)
+    _print_seating(loaded, round_no, view["tables"])
 
 
 def _preferences(t, path: Path) -> dict[str, list[str]]:
@@ -379,15 +361,12 @@ def _preferences(t, path: Path) -> dict[str, list[str]]:
     return preferences_csv(t, read_input(path), str(path))
 
 
-def _print_seating(tables, round_no, algorithm, cost, sat_out) -> None:
-    rows = [
-        [t["table"], s["seat"], s["name"], s["clan"], t["game"] if s["seat"] == 1 else ""]
-        for t in tables
-        for s in t["seats"]
-    ]
-    _table(f"Round {round_no} seating ({algorithm}, cost {cost})", ["table", "seat", "player", "clan", "game"], rows)
-    if sat_out:
-        _say(f"sitting out: {', '.join(sat_out)}")
+def _print_seating(loaded, round_no: int, tables: list) -> None:
+    from ..views.tournament import seating_listing
+
+    listing, sat_out = seating_listing(loaded, round_no, tables)
+    _listing(listing)
+    _lines(sat_out)
 
 
 @tapp.command("seating")
@@ -404,8 +383,8 @@ def seating(
 ) -> None:
     """A round's seating, by table or by player name; as CSV or a printable sheet."""
     from ..log.tournaments import load
-    from ..tournament.exports import seating_csv, seating_sheet
-    from ..tournament.views import seating_by_player, seating_by_table
+    from ..views.tournament import seating_by_player, seating_by_player_listing, seating_by_table
+    from ..views.tournament_exports import seating_csv, seating_sheet
 
     if by not in ("table", "player"):
         raise typer.BadParameter(f"{by!r}: table or player", param_hint="--by")
@@ -419,14 +398,9 @@ def seating(
     if json_out:
         return _json(rows)
     if by == "table":
-        s = loaded.tournament.seatings[round_no]
-        _print_seating(rows, round_no, s.algorithm, s.cost, [loaded.tournament.name(p) for p in s.sat_out])
+        _print_seating(loaded, round_no, rows)
     else:
-        _table(
-            f"Round {round_no} seating by player",
-            ["player", "table", "seat", "clan", "game"],
-            [[r["name"], r["table"] or "sits out", r["seat"], r["clan"], r["game"]] for r in rows],
-        )
+        _listing(seating_by_player_listing(round_no, rows))
 
 
 @tapp.command("amend")
@@ -442,7 +416,8 @@ def amend(
     """Amend a round's seating with a reason: the amended tables get new games; the old ones stay in the log."""
     from ..log.tournaments import create_games, started_games
     from ..tournament.model import GameLinked
-    from ..tournament.rounds import amend as plan_amend, seed_of
+    from ..tournament.rounds import plan_amendment, seed_of
+    from ..views.tournament import seated_tables_lines
 
     chosen = [x for x in (swap, replace, reseat) if x is not None]
     if len(chosen) != 1:
@@ -456,7 +431,7 @@ def amend(
         log = _open(store, tid)
         seating = log.t.seatings.get(round_no)
         games = [tb.game for tb in seating.tables] if seating else []
-        event = plan_amend(
+        event = plan_amendment(
             log.t,
             round_no,
             kind,
@@ -470,11 +445,7 @@ def amend(
         log.record([event, *links])
         tables = [log.t.seatings[round_no].table(tb["table"]) for tb in event.tables]
         create_games(store, log.t, tables)
-    for tb in tables:
-        _say(
-            f"round {round_no}, table {tb.number}: game {tb.game}: "
-            + ", ".join(f"{log.t.name(s.player)} ({s.clan})" for s in tb.seats)
-        )
+    _lines(seated_tables_lines(log.t, round_no, tables))
 
 
 # --- results ---------------------------------------------------------------------------------------------
@@ -500,6 +471,7 @@ def call(
     """Call a game (time ran out): scored as it stands after the last full round; every sealed objective revealed
     with its code (checked as `referee reveal` checks it) or declared not met."""
     from ..log.tournaments import call_game
+    from ..views.tournament import called_line
 
     if not reason.strip():
         raise typer.BadParameter("calling a game needs a reason", param_hint="--reason")
@@ -514,16 +486,7 @@ def call(
     with open_store(db) as store:
         log = _open(store, tid)
         event = call_game(store, log, game, reason, reveals)
-    shown = [
-        f"{clan} {objective}" if objective else f"{clan} not met"
-        for clan, objective in event.objectives.items()
-        if clan in event.codes
-    ]
-    _say(
-        f"game {game} called after round {event.after_round}: "
-        + ", ".join(f"{log.t.name(r['player'])} {r['honor']}" for r in event.rows)
-        + (f" (objectives: {', '.join(shown)})" if shown else "")
-    )
+    _say(called_line(log.t, event))
 
 
 @tapp.command("retract-call")
@@ -650,7 +613,7 @@ def status(
 ) -> None:
     """Each table of a round: its game, the round of play, finished or called, sealed objectives left."""
     from ..log.tournaments import load
-    from ..tournament.views import table_status
+    from ..views.tournament import status_listing, table_status
 
     with open_store(db) as store:
         loaded = load(store, tid)
@@ -658,26 +621,7 @@ def status(
     rows = table_status(loaded, r)
     if json_out:
         return _json(rows)
-    _table(
-        f"Round {r} tables",
-        ["table", "game", "players", "rounds played", "state", "objectives left", "result"],
-        [
-            [
-                x["table"],
-                x["game"],
-                ", ".join(x["players"]),
-                x["rounds_played"],
-                x["state"],
-                x["sealed_objectives_left"],
-                ("provisional" if x["provisional"] else "accepted")
-                + (", corrected" if x["corrected"] else "")
-                + (f" (event {x['event']})" if x["event"] else "")
-                if x["result"]
-                else "-",
-            ]
-            for x in rows
-        ],
-    )
+    _listing(status_listing(r, rows))
 
 
 @tapp.command("standings")
@@ -692,8 +636,8 @@ def standings(
 ) -> None:
     """The standings: one column per round, provisional results marked (*), corrections marked (c)."""
     from ..log.tournaments import load
-    from ..tournament.exports import standings_csv
-    from ..tournament.views import explain_view, standings_view
+    from ..views.tournament import explain_lines, explain_view, standings_listing, standings_notes, standings_view
+    from ..views.tournament_exports import standings_csv
 
     with open_store(db) as store:
         loaded = load(store, tid)
@@ -703,53 +647,12 @@ def standings(
         data = explain_view(loaded, explain)
         if json_out:
             return _json(data)
-        return _print_explain(data)
+        return _lines(explain_lines(data))
     data = standings_view(loaded)
     if json_out:
         return _json(data)
-    keys = [k for k in data["tiebreaks"] if k not in ("points", "h2h")]
-    _table(
-        f"{data['name']}: standings",
-        ["rank", "player", *[f"R{r}" for r in data["rounds"]], "total", *keys],
-        [
-            [
-                f"{r['rank']}=" if r["shared"] else r["rank"],
-                r["name"] + (" (dropped)" if r["dropped"] else ""),
-                *[r["rounds"].get(str(x), "") for x in data["rounds"]],
-                r["total_shown"],
-                *[(r[k] if k == "honor" else r[f"{k}_shown"]) for k in keys],
-            ]
-            for r in data["standings"]
-        ],
-    )
-    if data["clans"]:
-        _say(
-            "best clan (average points per game): "
-            + ", ".join(f"{c['clan']} {c['average_shown']} ({c['games']})" for c in data["clans"])
-        )
-    _say("* provisional (round not closed)   c corrected after acceptance")
-    for c in data["corrections"]:
-        _say(f"c {c['shown']}")
-    _say(f"organiser's signature: {loaded.signed}")
-
-
-def _print_explain(data) -> None:
-    _say(f"{data['name']} ({data['player']}): rank {data['rank']}{' (shared)' if data['shared'] else ''}")
-    for g in data["games"]:
-        _say(
-            f"  round {g['round']}, table {g['table']} ({g['game']}): {g['clan']}, honor {g['honor']}, place "
-            f"{g['place']}, points {g['points_shown']}{'' if g['counted'] else ' (not counted)'}"
-            f"{' provisional' if g['provisional'] else ''}{' corrected' if g['corrected'] else ''}"
-            f" [{g['source']}]"
-        )
-    if data["adjustment"] != "0":
-        _say(f"  adjustments: {data['adjustment_shown']}")
-    _say(f"  total: {data['total_shown']}")
-    for k, v in data["tiebreaks_shown"].items():
-        _say(f"  {k}: {v}")
-    _say("settings:")
-    for line in data["settings"]:
-        _say(f"  - {line}")
+    _listing(standings_listing(data))
+    _lines(standings_notes(data, loaded.signed))
 
 
 @tapp.command("results")
@@ -761,7 +664,8 @@ def results(
 ) -> None:
     """Every table's result: honor, place, points, where it came from."""
     from ..log.tournaments import load
-    from ..tournament.exports import result_rows, results_csv
+    from ..views.tournament import results_listing
+    from ..views.tournament_exports import result_rows, results_csv
 
     with open_store(db) as store:
         loaded = load(store, tid)
@@ -770,14 +674,7 @@ def results(
     rows = result_rows(loaded)
     if json_out:
         return _json(rows)
-    _table(
-        "Results",
-        ["round", "table", "player", "clan", "honor", "place", "points", "source"],
-        [
-            [r["round"], r["table"], r["name"], r["clan"], r["honor"], r["place"], r["points"], r["source"]]
-            for r in rows
-        ],
-    )
+    _listing(results_listing(rows))
 
 
 @tapp.command("final")
@@ -798,6 +695,7 @@ def final(
 ) -> None:
     """Seat the final table: the top N of the standings, seated in rank order; clans picked in rank order."""
     from ..log.tournaments import seat_final
+    from ..views.tournament import final_line
 
     picks = {}
     for item in pick or ():
@@ -809,10 +707,7 @@ def final(
         log = _open(store, tid)
         wishes = _preferences(log.t, preferences) if preferences is not None else {}
         event = seat_final(store, log, size, picks, wishes)
-    _say(
-        f"final table: game {event.table['game']}: "
-        + ", ".join(f"{log.t.name(s['player'])} ({s['clan']})" for s in event.table["seats"])
-    )
+    _say(final_line(log.t, event))
 
 
 # --- export, import, verify ---------------------------------------------------------------------------
@@ -874,6 +769,7 @@ def verify(
     names; with --key, the seatings and round closes must be signed by that key."""
     from ..log.signing import check, check_stored, read_keys, refusal, split_record
     from ..log.tournaments import fold, parse_jsonl, read_events, verify as verify_log, verify_games
+    from ..views.tournament import verified_line, verify_view
 
     path = Path(target)
     keys = read_keys(key) if key else None
@@ -894,23 +790,11 @@ def verify(
     if not problems and checked.problem:
         raise refusal(target, checked, sig_lines)
     if json_out:
-        _json(
-            {
-                "tournament": events[0].game,
-                "events": len(events),
-                "ok": not problems,
-                "problems": problems,
-                "signature": checked.status,
-            }
-        )
+        _json(verify_view(events, problems, checked.status))
     elif problems:
         for p in problems:
             print(f"error: {plain(p)}", file=sys.stderr)
     else:
-        _say(
-            f"tournament {events[0].game}: {len(events)} events verified: chain whole, every seating checked"
-            + ("" if path.is_file() else ", every table's game verified")
-            + f"; {checked.status}"
-        )
+        _say(verified_line(events, checked.status, with_games=not path.is_file()))
     if problems:
         raise typer.Exit(1)

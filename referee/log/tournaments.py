@@ -403,7 +403,7 @@ def seat_final(
     import random
 
     from ..tournament.model import FinalTableSeated, Table
-    from ..tournament.rounds import history, seed_of
+    from ..tournament.rounds import seating_history, seed_of
     from ..tournament.seating import CLANS, seat_table
     from ..tournament.standings import standings
 
@@ -430,7 +430,7 @@ def seat_final(
     rest = [c for c in CLANS if c not in chosen.values()]
     auto = seat_table(
         [p for p in top if p not in chosen],
-        history(t, t.created.rounds + 1),
+        seating_history(t, t.created.rounds + 1),
         random.Random(seed_of(log.head)),
         clans=rest,
     )

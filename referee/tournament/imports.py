@@ -1,7 +1,7 @@
 """Imports: the CSV files an organiser gives (players, a seating made by hand, clan preferences), read from
 text. Pure: each takes the file's text and the name to call it by, and returns plain rows or raises a
 ``TournamentError`` naming the file and the row; the command line reads the file and turns the error into
-its exit code. (The exports, the other way: ``exports.py``.)"""
+its exit code. (The exports, the other way: ``referee.views.tournament_exports``.)"""
 
 from __future__ import annotations
 

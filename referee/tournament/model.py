@@ -41,7 +41,7 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.strip().lower()).strip("-")[:64] or "player"
 
 
-def game_id(tid: str, round_no: int, table: int, amendment: int = 0) -> str:
+def table_game_id(tid: str, round_no: int, table: int, amendment: int = 0) -> str:
     """A table's game: ``<tournament>-r<round>-t<table>``, ``-a<k>`` for the k-th re-seating of that table."""
     return f"{tid}-r{round_no}-t{table}" + (f"-a{amendment}" if amendment else "")
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
-from .model import RoundSeated, SeatingAmended, Table, Tournament, TournamentError, game_id
+from .model import RoundSeated, Seat, Seating, SeatingAmended, Table, Tournament, TournamentError, table_game_id
 from .seating import ALGORITHM, VERSION, History, SeatingError, seat_players, seat_table, seating_cost, table_sizes
 
 
@@ -29,7 +29,7 @@ def seed_of(head_hash: str) -> int:
     return int(head_hash[:16], 16)
 
 
-def history(t: Tournament, before: int) -> History:
+def seating_history(t: Tournament, before: int) -> History:
     tables = [
         [(s.player, s.clan) for s in tb.seats]
         for r, seating in sorted(t.seatings.items())
@@ -112,7 +112,7 @@ def plan_round(
             f"round {round_no}: {exc}", hint="mark players standby or absent in the roll call, or give more --copies"
         ) from None
     rng = random.Random(seed)
-    h = history(t, round_no)
+    h = seating_history(t, round_no)
     grouped = t.created.group_by_standings and round_no > 1
     if grouped and round_no - 1 not in t.closed:
         raise TournamentError(
@@ -134,7 +134,11 @@ def plan_round(
         picks = preference_picks(players, preferences, ranking, rng) if preferences else None
         seats = seat_table(players, h, rng, fixed_clans=picks)
         tables.append(
-            {"table": i, "game": game_id(t.id, round_no, i), "seats": [{"player": p, "clan": c} for p, c in seats]}
+            {
+                "table": i,
+                "game": table_game_id(t.id, round_no, i),
+                "seats": [{"player": p, "clan": c} for p, c in seats],
+            }
         )
     cost = seating_cost(
         [[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t), max(t.created.sizes)
@@ -160,7 +164,7 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
         tables.append(
             {
                 "table": number,
-                "game": game_id(t.id, round_no, number),
+                "game": table_game_id(t.id, round_no, number),
                 "seats": [{"player": p, "clan": c} for _, p, c in seats],
             }
         )
@@ -169,7 +173,7 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
     missing = [p for p, s in statuses.items() if s in ("present", "late") and p not in seated]
     if missing:
         raise TournamentError(f"round {round_no}: present but not seated: {', '.join(t.name(p) for p in missing)}")
-    h = history(t, round_no)
+    h = seating_history(t, round_no)
     cost = seating_cost(
         [[(s["player"], s["clan"]) for s in tb["seats"]] for tb in tables], h, apart_groups(t), max(t.created.sizes)
     )
@@ -178,13 +182,13 @@ def manual_round(t: Tournament, round_no: int, rows: Sequence[tuple[int, int, st
 
 
 def recompute_cost(t: Tournament, round_no: int, tables: list[Table]) -> int:
-    h = history(t, round_no)
+    h = seating_history(t, round_no)
     return seating_cost(
         [[(s.player, s.clan) for s in tb.seats] for tb in tables], h, apart_groups(t), max(t.created.sizes)
     )
 
 
-def amend(
+def plan_amendment(
     t: Tournament,
     round_no: int,
     kind: str,
@@ -202,52 +206,15 @@ def amend(
     if not reason.strip():
         raise TournamentError(f"round {round_no}: an amendment needs a reason (--reason)")
     ids = [t.player(p).id for p in players]
-    changed: dict[int, Table] = {}
-
-    def copy(tb: Table) -> Table:
-        return changed.setdefault(tb.number, Table(tb.number, tb.game, [type(s)(s.player, s.clan) for s in tb.seats]))
-
     if kind == "swap":
-        a, b = ids
-        ta, tb = seating.table_of(a), seating.table_of(b)
-        for pid, tab in ((a, ta), (b, tb)):
-            if tab is None:
-                raise TournamentError(f"round {round_no}: {t.name(pid)} is not seated; use --replace")
-        assert ta is not None and tb is not None, "the loop above refuses a player who is not seated"
-        ca, cb = copy(ta), copy(tb)
-        sa = next(s for s in ca.seats if s.player == a)
-        sb = next(s for s in cb.seats if s.player == b)
-        sa.player, sb.player = b, a
+        changed = _swap(t, seating, round_no, *ids)
     elif kind == "replace":
-        a, b = ids
-        ta = seating.table_of(a)
-        if ta is None:
-            raise TournamentError(f"round {round_no}: {t.name(a)} is not seated: nobody to replace")
-        if seating.table_of(b) is not None:
-            raise TournamentError(f"round {round_no}: {t.name(b)} is already seated; use --swap")
-        if t.players[b].dropped:
-            raise TournamentError(f"round {round_no}: {t.name(b)} has dropped")
-        ca = copy(ta)
-        next(s for s in ca.seats if s.player == a).player = b
+        changed = _replace(t, seating, round_no, *ids)
     elif kind == "reseat":
-        tb = seating.table(table_no or 0)
-        if tb is None:
-            raise TournamentError(f"round {round_no}: no table {table_no}")
-        seats = seat_table(tb.players, history(t, round_no), random.Random(seed))
-        changed[tb.number] = Table(tb.number, tb.game, [type(tb.seats[0])(p, c) for p, c in seats])
+        changed = _reseat(t, seating, round_no, table_no, seed)
     else:
         raise TournamentError(f"unknown amendment {kind!r}")
-    for number, tb in changed.items():
-        old = seating.table(number)
-        assert old is not None, "every changed table is a table of this seating"
-        if old.game in games_started:
-            raise TournamentError(
-                f"round {round_no}, table {number}: its game {old.game} has begun; a judge enters "
-                "the result instead (`referee tournament result`)"
-            )
-        tb.game = game_id(
-            t.id, round_no, number, 1 + sum(1 for a in seating.amendments for x in a.tables if x["table"] == number)
-        )
+    _new_games(t, seating, round_no, changed, games_started)
     tables = [changed.get(tb.number, tb) for tb in seating.tables]
     return SeatingAmended(
         round_no,
@@ -257,3 +224,60 @@ def amend(
         [tb.to_dict() for tb in changed.values()],
         recompute_cost(t, round_no, tables),
     )
+
+
+def _copy(tb: Table) -> Table:
+    return Table(tb.number, tb.game, [Seat(s.player, s.clan) for s in tb.seats])
+
+
+def _swap(t: Tournament, seating: Seating, round_no: int, a: str, b: str) -> dict[int, Table]:
+    """Two seated players swap seats (at one table or two): the tables changed, by number."""
+    ta, tb = seating.table_of(a), seating.table_of(b)
+    for pid, tab in ((a, ta), (b, tb)):
+        if tab is None:
+            raise TournamentError(f"round {round_no}: {t.name(pid)} is not seated; use --replace")
+    assert ta is not None and tb is not None, "the loop above refuses a player who is not seated"
+    changed = {ta.number: _copy(ta)}
+    changed.setdefault(tb.number, _copy(tb))
+    sa = next(s for s in changed[ta.number].seats if s.player == a)
+    sb = next(s for s in changed[tb.number].seats if s.player == b)
+    sa.player, sb.player = b, a
+    return changed
+
+
+def _replace(t: Tournament, seating: Seating, round_no: int, a: str, b: str) -> dict[int, Table]:
+    """``b``, not seated, takes ``a``'s seat: the table changed, by number."""
+    ta = seating.table_of(a)
+    if ta is None:
+        raise TournamentError(f"round {round_no}: {t.name(a)} is not seated: nobody to replace")
+    if seating.table_of(b) is not None:
+        raise TournamentError(f"round {round_no}: {t.name(b)} is already seated; use --swap")
+    if t.players[b].dropped:
+        raise TournamentError(f"round {round_no}: {t.name(b)} has dropped")
+    ca = _copy(ta)
+    next(s for s in ca.seats if s.player == a).player = b
+    return {ca.number: ca}
+
+
+def _reseat(t: Tournament, seating: Seating, round_no: int, table_no: int | None, seed: int) -> dict[int, Table]:
+    """One table's seat order and clans drawn again: the table changed, by number."""
+    tb = seating.table(table_no or 0)
+    if tb is None:
+        raise TournamentError(f"round {round_no}: no table {table_no}")
+    seats = seat_table(tb.players, seating_history(t, round_no), random.Random(seed))
+    return {tb.number: Table(tb.number, tb.game, [Seat(p, c) for p, c in seats])}
+
+
+def _new_games(t: Tournament, seating: Seating, round_no: int, changed: dict[int, Table], started: set[str]) -> None:
+    """Each changed table's new game (its k-th amendment: ``-a<k>``); refused for a table whose game has begun."""
+    for number, tb in changed.items():
+        old = seating.table(number)
+        assert old is not None, "every changed table is a table of this seating"
+        if old.game in started:
+            raise TournamentError(
+                f"round {round_no}, table {number}: its game {old.game} has begun; a judge enters "
+                "the result instead (`referee tournament result`)"
+            )
+        tb.game = table_game_id(
+            t.id, round_no, number, 1 + sum(1 for a in seating.amendments for x in a.tables if x["table"] == number)
+        )

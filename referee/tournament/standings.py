@@ -416,32 +416,3 @@ def _head_to_head(group: list[Row], lines: dict[str, list[GameLine]]) -> dict[st
                     above[a] += 1
     pairs = {(a, b) for a in ids for b in ids if a < b}
     return above if pairs <= met else None
-
-
-def explain(st: Standings, player: str) -> dict[str, Any]:
-    row = st.row(player)
-    return {
-        "player": row.player,
-        "name": row.name,
-        "rank": row.rank,
-        "shared": row.shared,
-        "games": [g.to_dict() for g in row.games],
-        "adjustment": str(row.adjustment),
-        "adjustment_shown": show(row.adjustment),
-        "total": str(row.total),
-        "total_shown": show(row.total),
-        "tiebreaks": {k: (row.h2h if k == "h2h" else str(row.key(k))) for k in st.tiebreaks},
-        "tiebreaks_shown": {
-            k: (
-                str(row.h2h)
-                if k == "h2h" and row.h2h is not None
-                else "not used"
-                if k == "h2h"
-                else str(row.key(k))
-                if k == "honor"
-                else show(row.key(k))
-            )
-            for k in st.tiebreaks
-        },
-        "settings": st.settings,
-    }

@@ -182,7 +182,7 @@ def short(label: str, most: int = 22) -> str:
 
 
 def points_race_svg(race: dict) -> str:
-    """A tournament's points race (``tournament.views.points_race``): a line per leading player, name at the end."""
+    """A tournament's points race (``views.tournament.points_race``): a line per leading player, name at the end."""
     series = [Series(f"p{i}", short(f"{p['rank']}. {p['name']}"), p["points"]) for i, p in enumerate(race["players"])]
     return line_chart(
         series,

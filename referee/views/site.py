@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..tournament import posting, views as tv
+from ..tournament import posting
 from . import game as gv, swiss as sv, tournament as tview
 from .qr import qr_svg
 
@@ -67,7 +67,7 @@ def tables(loaded, tp: dict, round_no: int) -> Page:
     return Page(
         ("tables", tp["id"], str(round_no)),
         "tables.html",
-        {"tp": tp, "round": round_no, "tables_status": tv.table_status(loaded, round_no)},
+        {"tp": tp, "round": round_no, "tables_status": tview.table_status(loaded, round_no)},
     )
 
 

@@ -107,31 +107,31 @@ def tournaments(read: Read):
 
 @router.get("/tournaments/{tid}/standings", summary="Standings (as `referee tournament standings --json`)")
 def standings(tid: str, read: Read):
-    from ..tournament import views as tv
+    from ..views import tournament as tview
 
     loaded, _, _ = read.tournament_of(tid)
-    return tv.standings_view(loaded)
+    return tview.standings_view(loaded)
 
 
 @router.get(
     "/tournaments/{tid}/seating/{round_no}", summary="A posted round's seating (as `referee tournament seating --json`)"
 )
 def seating(tid: str, round_no: str, read: Read, by: str = "table"):
-    from ..tournament import views as tv
+    from ..views import tournament as tview
 
     loaded, venue, _ = read.tournament_of(tid)
     n = read.posted_round(loaded, venue, tid, round_no)
-    return tv.seating_by_player(loaded, n) if by == "player" else tv.seating_by_table(loaded, n)
+    return tview.seating_by_player(loaded, n) if by == "player" else tview.seating_by_table(loaded, n)
 
 
 @router.get(
     "/tournaments/{tid}/status/{round_no}", summary="Each table's status (as `referee tournament status --json`)"
 )
 def status(tid: str, round_no: str, read: Read):
-    from ..tournament import views as tv
+    from ..views import tournament as tview
 
     loaded, venue, _ = read.tournament_of(tid)
-    return tv.table_status(loaded, read.posted_round(loaded, venue, tid, round_no))
+    return tview.table_status(loaded, read.posted_round(loaded, venue, tid, round_no))
 
 
 @router.get("/tournaments/{tid}/players/{player}", summary="A player's page as data")

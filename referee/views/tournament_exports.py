@@ -1,5 +1,6 @@
-"""Exports: standings, seating and results as CSV (one header row, stable columns, UTF-8) and the printable
-seating sheet (plain text, 80 columns, for A4). Pure: each returns text; the command line writes it."""
+"""A tournament's exports: standings, seating and results as CSV (one header row, stable columns, UTF-8) and the
+printable seating sheet (plain text, 80 columns, for A4), from the views of ``tournament.py``. Each returns
+text; the command line writes it. (The CSV files read, the other way: ``referee.tournament.imports``.)"""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..shown import csv_cell, plain
-from .scoring import Finish, places, show, table_points
-from .standings import Loaded, results
-from .views import seating_by_player, seating_by_table, standings_view
+from ..tournament.scoring import Finish, places, show, table_points
+from ..tournament.standings import Loaded, results
+from .tournament import seating_by_player, seating_by_table, standings_view
 
 STANDINGS_COLUMNS = ("rank", "shared", "player", "name", "club", "dropped")
 SEATING_COLUMNS = ("round", "table", "seat", "player", "name", "clan", "game")
