@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..tournament.model import TournamentError
+from ..tournament.model import TournamentError, payload_of
 from ..tournament.swiss import ALGORITHM, SwissError, pair_round
-from ..tournament.swiss_desk import SwissCreated, SwissResultRecorded, SwissTournament, event_of, is_swiss, payload_of
+from ..tournament.swiss_desk import SwissCreated, SwissResultRecorded, SwissTournament, event_of, is_swiss
 from . import ccg as ccg_log
 from .events import Event, check_chain
 from .storage import Store
-from .tournaments import TOURNAMENTS, fold_into, read_events
+from .tournaments import TOURNAMENTS, fold_into, read_events, store_verified
 
 
 def fold(events: Sequence[Event]) -> SwissTournament:
@@ -83,7 +83,7 @@ def result_from_match(store: Store, t: SwissTournament, round_no: int, game: str
     if match.result is None:
         raise TournamentError(f"match {game!r} is not finished (turn {match.turn})")
     names = {p.name for p in match.players}
-    table = t.table_of(round_no, next(iter(names)) if names else "")
+    table = t.table_number(round_no, next(iter(names)) if names else "")
     pair = set(t.rounds[round_no].pairs[table - 1])
     if names != pair:
         raise TournamentError(
@@ -98,8 +98,5 @@ def import_log(store: Store, events: Sequence[Event]) -> SwissTournament:
     """Verified first (the chain, every event, every pairing found again); then stored whole, or nothing."""
     if not events or not is_swiss(events[0].type):
         raise TournamentError("not a Swiss tournament's export (its first event is not SwissCreated)")
-    problems = verify(events)
-    if problems:
-        raise TournamentError(f"the file was refused whole, nothing was stored: {problems[0]}")
-    store.import_logs([events], TOURNAMENTS)
+    store_verified(store, events, verify(events))
     return fold(events)

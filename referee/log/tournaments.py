@@ -52,7 +52,7 @@ TOURNAMENTS = Family(
     changed=TournamentChanged,
     version=lambda _: PAYLOAD_VERSION,
 )
-TABLES = TOURNAMENTS.tables
+STORE_TABLES = TOURNAMENTS.tables  # the store's tables of this family (SQL), not a round's tables
 
 
 # --- the stream ----------------------------------------------------------------------------------------
@@ -234,11 +234,15 @@ def verify(events: Sequence[Event]) -> list[str]:
 
 
 def import_log(store: Store, events: Sequence[Event]) -> Tournament:
-    problems = verify(events)
+    store_verified(store, events, verify(events))
+    return fold(events)
+
+
+def store_verified(store: Store, events: Sequence[Event], problems: list[str]) -> None:
+    """An imported tournament (either kind) stored whole once it verified (``problems`` empty), else nothing."""
     if problems:
         raise TournamentError(f"the file was refused whole, nothing was stored: {problems[0]}")
     store.import_logs([events], TOURNAMENTS)
-    return fold(events)
 
 
 # --- the tables' games: created, called, accepted ---------------------------------------------------------
@@ -366,7 +370,7 @@ def close_round(store: Store, log: OpenTournament, round_no: int) -> int:
             waiting.append(
                 f"table {tb.number} ({tb.game}: "
                 + (
-                    f"{live.rounds_played} of 5 rounds played, {live.sealed_left} sealed objective(s) left)"
+                    f"{live.rounds_played} of 5 rounds played, {live.sealed_count} sealed objective(s) left)"
                     if live
                     else "no game)"
                 )

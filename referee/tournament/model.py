@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, Self
 
 from ..engine import RefereeError
 
@@ -236,14 +236,19 @@ def event_of(type_: str, payload: dict[str, Any]) -> Any:
         raise TournamentError("a Swiss tournament, not one seated at tables", hint="referee tournament swiss --help")
     if cls is None:
         raise TournamentError(f"unknown tournament event type {type_!r}")
-    names = {f.name for f in fields(cls)}
-    extra = set(payload) - names
+    return decode(cls, payload)
+
+
+def decode(cls: type, payload: dict[str, Any]) -> Any:
+    """The event of class ``cls`` a stored payload holds (either tournament desk's): a field unknown or
+    missing is named."""
+    extra = set(payload) - {f.name for f in fields(cls)}
     if extra:
-        raise TournamentError(f"{type_}: unknown field(s) {', '.join(sorted(extra))}")
+        raise TournamentError(f"{cls.__name__}: unknown field(s) {', '.join(sorted(extra))}")
     try:
         return cls(**payload)
     except TypeError as exc:
-        raise TournamentError(f"{type_}: {exc}") from None
+        raise TournamentError(f"{cls.__name__}: {exc}") from None
 
 
 # --- the fold -------------------------------------------------------------------------------------------
@@ -302,7 +307,30 @@ class Seating:
         return next((t for t in self.tables if t.number == number), None)
 
 
-class Tournament:
+class Desk:
+    """What the folds of both kinds of tournament (seated at tables here, Swiss in ``swiss_desk``) share: the
+    fold of a list of events, and each event after the one that creates the tournament handed to the method
+    named for its type (``_<EventType>``)."""
+
+    info: Any
+
+    def apply(self, event: Any) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def of(cls, events: Any) -> Self:
+        t = cls()
+        for e in events:
+            t.apply(e)
+        return t
+
+    def _after_created(self, event: Any) -> None:
+        if self.info is None:
+            raise TournamentError(f"{type(event).__name__} before the tournament was created")
+        getattr(self, "_" + type(event).__name__)(event)
+
+
+class Tournament(Desk):
     """The fold over a tournament's events: ``apply`` refuses an event that cannot happen and leaves the
     fold as it was."""
 
@@ -325,13 +353,6 @@ class Tournament:
         self.final: FinalTableSeated | None = None
         self.drops: dict[str, list[list]] = {}  # player -> [last round seated at the drop, at the reinstatement]
         self.count = 0
-
-    @classmethod
-    def of(cls, events) -> Tournament:
-        t = cls()
-        for e in events:
-            t.apply(e)
-        return t
 
     # --- questions --------------------------------------------------------------------------------------
     @property
@@ -454,9 +475,7 @@ class Tournament:
                 check_created(event)
                 self.info = event
             else:
-                if self.info is None:
-                    raise TournamentError(f"{type(event).__name__} before the tournament was created")
-                getattr(self, "_" + type(event).__name__)(event)
+                self._after_created(event)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:  # a payload of the wrong shape
             raise TournamentError(
                 f"{type(event).__name__}: a field has the wrong form ({exc.__class__.__name__}: {exc})"
@@ -726,15 +745,11 @@ class Tournament:
 
 
 def check_created(e: TournamentCreated) -> None:
+    """A new tournament's settings, each checked in turn: the first one wrong is named."""
     check_tournament_id(e.tournament)
     if not e.name.strip():
         raise TournamentError(f"tournament {e.tournament!r}: a name is needed")
-    if e.scoring not in SYSTEMS:
-        raise TournamentError(f"scoring {e.scoring!r}: one of {', '.join(SYSTEMS)}")
-    if e.aggregate not in AGGREGATES:
-        raise TournamentError(f"aggregate {e.aggregate!r}: one of {', '.join(AGGREGATES)}")
-    if e.aggregate == "best" and not 1 <= e.best:
-        raise TournamentError("best N games: N must be 1 or more")
+    _check_scoring(e)
     bad = [t for t in e.tiebreaks if t not in TIEBREAKS]
     if bad or len(set(e.tiebreaks)) != len(e.tiebreaks):
         raise TournamentError(f"tie-breaks {', '.join(e.tiebreaks)}: each once, from {', '.join(TIEBREAKS)}")
@@ -745,9 +760,22 @@ def check_created(e: TournamentCreated) -> None:
     if e.copies < 0:
         raise TournamentError("game copies: 0 (no cap) or more")
     for size, pts in e.points.items():
-        if size not in ("3", "4", "5") or not isinstance(pts, list) or len(pts) < int(size):
-            raise TournamentError(f"placement points for {size}: a table of {size} needs {size} numbers")
-        try:
-            [Fraction(str(p)) for p in pts]
-        except (ValueError, ZeroDivisionError):
-            raise TournamentError(f"placement points for {size}: {pts} are not numbers") from None
+        _check_placement_points(size, pts)
+
+
+def _check_scoring(e: TournamentCreated) -> None:
+    if e.scoring not in SYSTEMS:
+        raise TournamentError(f"scoring {e.scoring!r}: one of {', '.join(SYSTEMS)}")
+    if e.aggregate not in AGGREGATES:
+        raise TournamentError(f"aggregate {e.aggregate!r}: one of {', '.join(AGGREGATES)}")
+    if e.aggregate == "best" and not 1 <= e.best:
+        raise TournamentError("best N games: N must be 1 or more")
+
+
+def _check_placement_points(size: str, pts: Any) -> None:
+    if size not in ("3", "4", "5") or not isinstance(pts, list) or len(pts) < int(size):
+        raise TournamentError(f"placement points for {size}: a table of {size} needs {size} numbers")
+    try:
+        [Fraction(str(p)) for p in pts]
+    except (ValueError, ZeroDivisionError):
+        raise TournamentError(f"placement points for {size}: {pts} are not numbers") from None

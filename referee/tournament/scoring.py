@@ -44,8 +44,8 @@ def _all_zero(finishes: Sequence[Finish]) -> bool:
     return all(f.honor == 0 for f in finishes)
 
 
-def placement_table(points: dict, size: int) -> list[Fraction]:
-    """The points by place for a table of ``size``: its own table, else the first entries of a larger one."""
+def placement_scale(points: dict, size: int) -> list[Fraction]:
+    """The points by place for a table of ``size``: its own scale, else the first entries of a larger table's."""
     for n in sorted((int(k) for k in points), key=lambda n: (n != size, n < size, n)):
         if n >= size:
             return [Fraction(str(p)) for p in points[str(n)][:size]]
@@ -54,14 +54,14 @@ def placement_table(points: dict, size: int) -> list[Fraction]:
 
 def placement(finishes: Sequence[Finish], points: dict) -> list[Fraction]:
     n = len(finishes)
-    table = placement_table(points, n)
+    scale = placement_scale(points, n)
     if _all_zero(finishes):
-        return [sum(table, Fraction(0)) / n] * n
+        return [sum(scale, Fraction(0)) / n] * n
     ranks = places(finishes)
     out = []
     for r in ranks:
         level = ranks.count(r)
-        out.append(sum(table[r - 1 : r - 1 + level], Fraction(0)) / level)
+        out.append(sum(scale[r - 1 : r - 1 + level], Fraction(0)) / level)
     return out
 
 

@@ -49,7 +49,7 @@ class LiveGame:
     head: int  # the log's last event number
     rounds_played: int
     finished: bool  # the fold's answer (referee.log.replay.Fold.complete)
-    sealed_left: int  # sealed objectives not yet revealed
+    sealed_count: int  # how many sealed objectives are not yet revealed
     scores: dict = field(default_factory=dict)  # clan -> (honor, territories, provinces), when finished
 
 
@@ -256,6 +256,27 @@ def standings(loaded: Loaded) -> Standings:
     t = loaded.tournament
     info = t.created
     found = results(loaded)
+    lines, clan_points = _game_lines(t, found)
+    rows = _rows(t, lines)
+    ordered = _rank(rows, list(info.tiebreaks), lines)
+    corrections = [late_correction(res) for res in found.values() if res.corrected]
+    return Standings(
+        t.id,
+        info.name,
+        sorted(t.seatings),
+        list(info.tiebreaks),
+        ordered,
+        _best_clans(clan_points),
+        settings_lines(t),
+        corrections,
+    )
+
+
+def _game_lines(
+    t: Tournament, found: dict[tuple[int, int], TableResult]
+) -> tuple[dict[str, list[GameLine]], dict[str, list[Fraction]]]:
+    """Each player's games (a line per table result), and each clan's points per game played."""
+    info = t.created
     lines: dict[str, list[GameLine]] = defaultdict(list)
     clan_points: dict[str, list[Fraction]] = defaultdict(list)
     for res in found.values():
@@ -283,6 +304,13 @@ def standings(loaded: Loaded) -> Standings:
                 )
             )
             clan_points[r["clan"]].append(pts[i])
+    return lines, clan_points
+
+
+def _rows(t: Tournament, lines: dict[str, list[GameLine]]) -> list[Row]:
+    """Every registered player's row, unranked: games, total (best N or average as set, adjustments after), honor,
+    tables won, and the average opponent points (each opponent's points per game, every game counted)."""
+    info = t.created
     rows: list[Row] = []
     ppg: dict[str, Fraction] = {}
     for pid, p in t.players.items():
@@ -312,7 +340,11 @@ def standings(loaded: Loaded) -> Standings:
     for row in rows:
         met = [o for g in row.games for o in g.opponents]
         row.aop = sum((ppg.get(o, Fraction(0)) for o in met), Fraction(0)) / len(met) if met else Fraction(0)
-    ordered = _rank(rows, list(info.tiebreaks), lines)
+    return rows
+
+
+def _best_clans(clan_points: dict[str, list[Fraction]]) -> list[dict[str, Any]]:
+    """The best-clan award: each clan's average points per game, the best first."""
     clans: list[dict[str, Any]] = [
         {
             "clan": c,
@@ -323,13 +355,10 @@ def standings(loaded: Loaded) -> Standings:
         for c, v in clan_points.items()
     ]
     clans.sort(key=lambda c: (-Fraction(c["average"]), c["clan"]))
-    corrections = [correction(res) for res in found.values() if res.corrected]
-    return Standings(
-        t.id, info.name, sorted(t.seatings), list(info.tiebreaks), ordered, clans, settings_lines(t), corrections
-    )
+    return clans
 
 
-def correction(res: TableResult) -> dict[str, Any]:
+def late_correction(res: TableResult) -> dict[str, Any]:
     """A result changed after its round closed (marked ``c``): where, by what, and why."""
     if res.source == "judge":
         what = f"the judge's result entered after the round closed (event {res.event}): {res.reason}"

@@ -13,14 +13,11 @@ match log's result read by the log layer).
 
 from __future__ import annotations
 
-import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
-from .model import TournamentError, check_tournament_id, slug
+from .model import PLAYER_ID, Desk, TournamentError, check_tournament_id, decode, slug
 from .swiss import CUTS, DRAWS, Pairing, Result, Standing, SwissError, bracket_order, next_elimination, standings
-
-PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -84,21 +81,11 @@ EVENTS = {
 }
 
 
-def payload_of(event: Any) -> tuple[str, dict[str, Any]]:
-    return type(event).__name__, asdict(event)
-
-
 def event_of(type_: str, payload: dict[str, Any]) -> Any:
     cls = EVENTS.get(type_)
     if cls is None:
         raise TournamentError(f"not an event of a Swiss tournament: {type_!r}")
-    extra = set(payload) - {f.name for f in fields(cls)}
-    if extra:
-        raise TournamentError(f"{type_}: unknown field(s) {', '.join(sorted(extra))}")
-    try:
-        return cls(**payload)
-    except TypeError as exc:
-        raise TournamentError(f"{type_}: {exc}") from None
+    return decode(cls, payload)
 
 
 def is_swiss(first_type: str) -> bool:
@@ -117,7 +104,7 @@ class Round:
         return len(self.results) == len(self.pairs)
 
 
-class SwissTournament:
+class SwissTournament(Desk):
     """The fold; ``apply`` refuses an event that cannot happen and leaves the fold as it was."""
 
     def __init__(self) -> None:
@@ -126,13 +113,6 @@ class SwissTournament:
         self.dropped: dict[str, int] = {}  # player -> rounds paired when dropped
         self.rounds: dict[int, Round] = {}  # Swiss rounds and then the cut's, numbered on
         self.count = 0
-
-    @classmethod
-    def of(cls, events: list[Any]) -> SwissTournament:
-        t = cls()
-        for e in events:
-            t.apply(e)
-        return t
 
     @property
     def created(self) -> SwissCreated:
@@ -171,7 +151,7 @@ class SwissTournament:
             return found[0]
         raise TournamentError(f"no player {key!r} in tournament {self.created.tournament!r}")
 
-    def table_of(self, round_no: int, player: str) -> int:
+    def table_number(self, round_no: int, player: str) -> int:
         rnd = self._round(round_no)
         for i, pair in enumerate(rnd.pairs, 1):
             if player in pair:
@@ -200,9 +180,7 @@ class SwissTournament:
                     raise TournamentError(f"{event.rounds} Swiss rounds: 1 to 15")
                 self.info = event
             else:
-                if self.info is None:
-                    raise TournamentError(f"{type(event).__name__} before the tournament was created")
-                getattr(self, "_" + type(event).__name__)(event)
+                self._after_created(event)
         except SwissError as exc:
             raise TournamentError(str(exc)) from None
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:

@@ -71,17 +71,17 @@ def corrections_of(events: Sequence[Event]) -> list[dict]:
     ]
 
 
-def header_data(fold: Fold, events: Sequence[Event]) -> dict:
+def public_header(fold: Fold, events: Sequence[Event]) -> dict:
     """As `referee show --json` prints it (nothing in it is secret)."""
     return data.show_data(fold, events)
 
 
-def board_data(fold: Fold, state: GameState | None = None) -> dict:
+def public_board(fold: Fold, state: GameState | None = None) -> dict:
     """As `referee board --json` prints it, without the objectives not yet public."""
     return data.board_data(public_state(fold, state))
 
 
-def score_data(fold: Fold) -> dict:
+def public_score(fold: Fold) -> dict:
     """As `referee score --json` prints it (``game_score``, the one scoring path), on the public board, plus
     why it is provisional."""
     left = sealed_left(fold)
@@ -96,7 +96,7 @@ def score_data(fold: Fold) -> dict:
 def honor_race(fold: Fold) -> dict:
     """Each clan's honor had the game ended at setup and after each round (the engine's ``final_score`` on the
     public board of that moment, objectives aside: they count at the end only), then, once the game is over,
-    the honor as it stands with its public objectives (``score_data``: the one scoring path), whose step from
+    the honor as it stands with its public objectives (``public_score``: the one scoring path), whose step from
     the last round is the objectives' effect."""
     h = fold.header
     assert h is not None, "a stored game's log begins with its GameCreated event"
@@ -110,7 +110,7 @@ def honor_race(fold: Fold) -> dict:
     objectives: dict[str, int] = {c: 0 for c in honor}
     if over:
         columns.append("end")
-        for sc in score_data(fold)["scores"]:
+        for sc in public_score(fold)["scores"]:
             honor[sc["clan"]].append(sc["total"])
             objectives[sc["clan"]] = sum(
                 line["honor"] for line in sc["lines"] if line["label"].startswith("objective ")
@@ -125,7 +125,7 @@ def honor_race(fold: Fold) -> dict:
     }
 
 
-def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
+def public_round(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = None) -> dict:
     """As `referee round --json` prints it (report, board after it, seal), with whether it was corrected, its
     entries and its table events."""
     after = fold.board_after(round_no)  # the one answer: the board after round N, as corrected
@@ -133,7 +133,7 @@ def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = N
     assert played is not None, "a page shows a played round"
     seal = (seals or {}).get(round_no)
     return {
-        **data.round_data(played.report, board_data(fold, after.state), seal.seal if seal else None),
+        **data.round_data(played.report, public_board(fold, after.state), seal.seal if seal else None),
         "corrected": bool(seal and seal.corrected),
         **({"board_note": after.note()} if after.corrections else {}),
         "entries": list(played.lines),
@@ -144,7 +144,7 @@ def round_data(fold: Fold, round_no: int, seals: dict[int, RoundSeal] | None = N
 SETUP_OBJECTIVE = re.compile(r"(\w+): objective .*")  # a setup fact naming a clan's secret objective
 
 
-def replay_data(fold: Fold, events: Sequence[Event]) -> dict:
+def public_replay(fold: Fold, events: Sequence[Event]) -> dict:
     """As `referee replay --json` prints it, without the objectives recorded at setup until they are public."""
     out = data.replay_data(data.replay_rows(list(states(events))))
     hidden = set(sealed_left(fold)) if fold.rounds_over else None  # None: every clan's is hidden
@@ -244,7 +244,7 @@ def game_page(events: Sequence[Event], *, fold: Fold | None = None, pictures: st
         "events": len(events),
         "rounds": rounds,
         "corrections": corrections_of(events),
-        "score": score_data(fold),
+        "score": public_score(fold),
         "sealed_left": sealed_left(fold),
         "board_svg": board_svg(public_state(fold), title=f"{h.game}: the board now", ids="now-")
         if pictures != "none"

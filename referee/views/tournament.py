@@ -160,7 +160,7 @@ def table_status(loaded: Loaded, round_no: int) -> list[dict[str, Any]]:
                 else (live.rounds_played if live else 0),
                 "rounds_played": live.rounds_played if live else 0,
                 "state": state,
-                "sealed_objectives_left": live.sealed_left if live else 0,
+                "sealed_objectives_left": live.sealed_count if live else 0,
                 "result": res is not None,
                 "provisional": bool(res and res.provisional),
                 "corrected": bool(res and res.corrected),
@@ -282,10 +282,6 @@ def _round_cells(row: dict, rounds: list[int]) -> list[dict]:
     return [{"text": row["rounds"].get(str(n), ""), "source": SOURCE_LABEL.get(source.get(n, ""), "")} for n in rounds]
 
 
-def posted_rounds(loaded, venue) -> list[int]:
-    return posting.posted_rounds(loaded.tournament, venue.posted)
-
-
 def tournament_page(loaded, venue) -> dict[str, Any]:
     t = loaded.tournament
     counted = standings(loaded)
@@ -294,7 +290,7 @@ def tournament_page(loaded, venue) -> dict[str, Any]:
     rows = [
         {**r, "tiebreaks": [_cell(r, k) for k in keys], "cells": _round_cells(r, st["rounds"])} for r in st["standings"]
     ]
-    posted = posted_rounds(loaded, venue)
+    posted = posting.posted_rounds(loaded.tournament, venue.posted)
     current = posted[-1] if posted else None
     return {
         "id": t.id,
@@ -346,7 +342,7 @@ def seating_page(loaded, venue, round_no: int, query: str = "") -> dict[str, Any
 
 def player_page(loaded, venue, player: str) -> dict[str, Any]:
     page = player_view(loaded, player)
-    posted = set(posted_rounds(loaded, venue))
+    posted = set(posting.posted_rounds(loaded.tournament, venue.posted))
     page["rounds"] = [r for r in page["rounds"] if r["round"] in posted]  # an unposted seating stays hidden
     for r in page["rounds"]:
         r["source"] = SOURCE_LABEL.get((r["result"] or {}).get("source", ""), "")

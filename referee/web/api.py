@@ -33,27 +33,27 @@ def games(read: Read):
 @router.get("/games/{game}", summary="A game's header, rounds and seals (as `referee show --json`)")
 def show(game: str, read: Read):
     events, fold, _ = read.fold_of(game)
-    return gv.header_data(fold, events)
+    return gv.public_header(fold, events)
 
 
 @router.get("/games/{game}/board", summary="The board now or after a round (as `referee board --json`)")
 def board(game: str, read: Read, round: str | None = None):
     _, fold, _ = read.fold_of(game)
     if round is None:
-        return gv.board_data(fold)
-    return gv.board_data(fold, fold.board_after(0 if round == "0" else read.round_of(fold, game, round)).state)
+        return gv.public_board(fold)
+    return gv.public_board(fold, fold.board_after(0 if round == "0" else read.round_of(fold, game, round)).state)
 
 
 @router.get("/games/{game}/score", summary="Honor line by line (as `referee score --json`), provisional or final")
 def score(game: str, read: Read):
     _, fold, _ = read.fold_of(game)
-    return gv.score_data(fold)
+    return gv.public_score(fold)
 
 
 @router.get("/games/{game}/replay", summary="Every event in order (as `referee replay --json`)")
 def replay(game: str, read: Read):
     events, fold, key = read.fold_of(game)
-    return read.cache.get(("replay",) + key, lambda: gv.replay_data(fold, events))
+    return read.cache.get(("replay",) + key, lambda: gv.public_replay(fold, events))
 
 
 @router.get(
@@ -63,13 +63,13 @@ def replay(game: str, read: Read):
 def rounds(game: str, read: Read):
     events, fold, _ = read.fold_of(game)
     seals = gv.round_seals(events)
-    return [gv.round_data(fold, p.round, seals) for p in fold.rounds]
+    return [gv.public_round(fold, p.round, seals) for p in fold.rounds]
 
 
 @router.get("/games/{game}/rounds/{round_no}", summary="One round's report (as `referee round --json`)")
 def one_round(game: str, round_no: str, read: Read):
     events, fold, _ = read.fold_of(game)
-    return gv.round_data(fold, read.round_of(fold, game, round_no), gv.round_seals(events))
+    return gv.public_round(fold, read.round_of(fold, game, round_no), gv.round_seals(events))
 
 
 @router.get(

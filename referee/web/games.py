@@ -55,7 +55,7 @@ def game_page(game: str, read: Read):
         m = read.cache.get(("match", game, len(matched), matched[-1].hash), lambda: match_page(matched))
         return respond(site.match(m), heads_url=f"/api/games/{game}/head", etag=read.head(matched))
     events, _, _, g = read.game_page(game)
-    at = read.table_of(game) if g.get("table") else None
+    at = read.game_table(game) if g.get("table") else None
     return respond(site.game(g, at), heads_url=f"/api/games/{game}/head", etag=read.head(events))
 
 

@@ -187,7 +187,7 @@ class Reader:
         tp = self.cache.get(("tp", loaded.tournament.id, tag), lambda: tview.tournament_page(loaded, venue))
         return {**tp, "clock": tview.clock_view(venue.clock)}
 
-    def table_of(self, game: str) -> dict | None:
+    def game_table(self, game: str) -> dict | None:
         """The posted tournament table a game is played at, and whether it was called or entered by the judge."""
         from ..log import tournaments as tlog, venue as venue_log
 
