@@ -88,3 +88,47 @@ def test_the_front_door_check_finds_a_side_door():
     assert past_the_front_door(graph, "pkg.engine") == []
     graph.add_import(importer="pkg.cli", imported="pkg.engine.model.tokens")
     assert past_the_front_door(graph, "pkg.engine") == [("pkg.cli", "pkg.engine.model.tokens")]
+
+
+# Issue 21: the store and the tournament code say each thing once.
+ONCE = ["referee/log/storage.py", "referee/log/tournaments.py", "referee/log/swiss.py", "referee/tournament"]
+
+
+def repeated_blocks(texts: dict[str, str], size: int = 6) -> list[tuple[str, int]]:
+    """Where a run of ``size`` lines appears twice or more, in one file or across files: each copy's (file,
+    first line). Lines compared with their whitespace stripped; blank lines and comment lines skipped."""
+    lines = {
+        name: [(i, s) for i, raw in enumerate(text.splitlines(), 1) if (s := raw.strip()) and not s.startswith("#")]
+        for name, text in texts.items()
+    }
+    seen: dict[tuple[str, ...], list[tuple[str, int]]] = {}
+    for name, rows in lines.items():
+        for k in range(len(rows) - size + 1):
+            window = tuple(s for _, s in rows[k : k + size])
+            if any(len(s) > 3 for s in window):  # not a run of closing brackets
+                seen.setdefault(window, []).append((name, rows[k][0]))
+    position = {(name, i): k for name, rows in lines.items() for k, (i, _) in enumerate(rows)}
+    starts = sorted({where for copies in seen.values() if len(copies) > 1 for where in copies})
+    blocks: list[tuple[str, int]] = []
+    last: tuple[str, int] | None = None
+    for name, line in starts:  # overlapping windows are one longer block: named by its first line
+        if last is None or last[0] != name or position[(name, line)] - position[last] != 1:
+            blocks.append((name, line))
+        last = (name, line)
+    return blocks
+
+
+def test_no_block_of_six_lines_is_repeated_in_the_store_or_the_tournament_code():
+    files = [p for entry in ONCE for p in ((ROOT / entry).rglob("*.py") if (ROOT / entry).is_dir() else [ROOT / entry])]
+    assert len(files) > 5
+    texts = {str(p.relative_to(ROOT)): p.read_text("utf-8") for p in files}
+    assert repeated_blocks(texts) == []
+
+
+def test_the_repeat_finder_finds_a_repeated_block():
+    block = "".join(f"    total += values[{i}]  # step {i}\n" for i in range(6))
+    one = f"def a(values):\n    total = 0\n{block}    return total\n"
+    two = f"def b(values):\n\n    total = 1\n{block.replace('    total', '        total')}    return -total\n"
+    assert repeated_blocks({"one.py": one, "two.py": two}) == [("one.py", 3), ("two.py", 4)]
+    assert repeated_blocks({"one.py": one, "two.py": two.replace("values[5]", "values[6]")}) == []
+    assert repeated_blocks({"one.py": one + "\n" + one.replace("def a", "def c")}) == [("one.py", 2), ("one.py", 12)]
