@@ -159,14 +159,9 @@ def test_verify_finds_a_pairing_its_algorithm_does_not_give():
     """A pairing recorded with a whole chain but not the one "swiss-blossom" gives is named by verify."""
     from referee.log.swiss import verify
     from referee.log.tournaments import chain
+    from referee.tournament.model import payload_of
     from referee.tournament.swiss import pair_round
-    from referee.tournament.swiss_desk import (
-        SwissCreated,
-        SwissPlayersRegistered,
-        SwissRoundPaired,
-        pairing_event,
-        payload_of,
-    )
+    from referee.tournament.swiss_desk import SwissCreated, SwissPlayersRegistered, SwissRoundPaired, pairing_event
 
     players = [{"id": p, "name": p} for p in ("ann", "bob", "cat", "dan")]
     right = pairing_event(pair_round(1, [p["id"] for p in players], []))
