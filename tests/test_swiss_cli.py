@@ -186,14 +186,9 @@ def test_a_pairing_is_found_again_by_the_version_that_recorded_it():
 
     from referee.log.swiss import verify
     from referee.log.tournaments import chain
+    from referee.tournament.model import payload_of
     from referee.tournament.swiss import pair_round
-    from referee.tournament.swiss_desk import (
-        SwissCreated,
-        SwissPlayersRegistered,
-        SwissResultRecorded,
-        pairing_event,
-        payload_of,
-    )
+    from referee.tournament.swiss_desk import SwissCreated, SwissPlayersRegistered, SwissResultRecorded, pairing_event
 
     rng = random.Random(106)
     rng.choice([6, 8, 10, 12])  # the draws of the search that found this field
