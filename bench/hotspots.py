@@ -2,6 +2,7 @@
 
     python bench/hotspots.py resolve [--top 10]     2,000 resolutions of the bench round (bench_resolve.py)
     python bench/hotspots.py verify [--games 300]   verify every game of a fresh archive (bench_verify.py)
+    python bench/hotspots.py verify --signed        ... and check each game's signatures, as `verify --key`
 
 Prints the top functions by cumulative time, paths relative to the project. A profiler slows small
 functions more than large ones: the figures are for finding where to look, the benchmarks are for
@@ -38,8 +39,10 @@ def profile_resolve() -> cProfile.Profile:
     return profile
 
 
-def profile_verify(games: int) -> cProfile.Profile:
-    from bench_verify import fill
+def profile_verify(games: int, signed: bool = False) -> cProfile.Profile:
+    from bench_verify import fill, games_and_signatures, organiser
+
+    from referee.log import signing
 
     from referee.log import Store, verify
 
@@ -50,10 +53,17 @@ def profile_verify(games: int) -> cProfile.Profile:
         with Store(db) as store:
             profile = cProfile.Profile()
             profile.enable()
-            for log in store.stream():
+            if signed:  # each game's signatures checked as `verify --key` checks them
+                key = [signing.fingerprint(signing.public_hex(organiser().public_key()))]
+                logs = games_and_signatures(store, key)
+            else:
+                logs = ((log, None) for log in store.stream())
+            for log, checked in logs:
                 found = verify(log)
                 if found is not None:
                     raise SystemExit(f"{log[0].game}: {found}")
+                if checked is not None and (checked.problem or not checked.signed):
+                    raise SystemExit(f"{log[0].game}: {checked.status}")
             profile.disable()
     return profile
 
@@ -63,8 +73,9 @@ def main() -> None:
     parser.add_argument("what", choices=["resolve", "verify"])
     parser.add_argument("--top", type=int, default=10, help="how many functions (default 10)")
     parser.add_argument("--games", type=int, default=300, help="verify: games in the archive (default 300)")
+    parser.add_argument("--signed", action="store_true", help="verify: check each game's signatures too (--key)")
     args = parser.parse_args()
-    profile = profile_resolve() if args.what == "resolve" else profile_verify(args.games)
+    profile = profile_resolve() if args.what == "resolve" else profile_verify(args.games, args.signed)
     out = io.StringIO()
     pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.top)
     root = str(HERE.parent) + "/"

@@ -1,7 +1,8 @@
 """Commands over the log: replay, verify, export, import, what-if, correct."""
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -86,66 +87,34 @@ def verify(
     """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence.
     A record (a file) must end with the game's result: one cut anywhere is incomplete. Every organiser's
     signature is checked against the key it names; with --key, the record must be signed by that key."""
-    from ..log import parse_records, verify as verify_log
+    from ..log import verify as verify_log
     from ..log.ending import check_complete
-    from ..log.events import NO_SEAL_CHECKED, SEAL_BITS, is_legacy_seal, legacy_seal, typed_seal
-    from ..log.records import unsealed_sections
-    from ..log.signing import check, check_stored, read_keys, refusal, split_record
+    from ..log.events import NO_SEAL_CHECKED
+    from ..log.replay import superseded_by
+    from ..log.signing import read_keys, refusal
     from ..views.data import verify_status
     from . import render
 
-    path = Path(target)
-    lines: list[int] | None = None
     keys = read_keys(key) if key else None
-    notes: list[str] = []
-    code = typed_seal(seal) if seal is not None else None
-    if code is not None and len(code) not in (9, SEAL_BITS // 5 + 3):
-        raise typer.BadParameter(
-            f"{seal!r} is not a seal: 16 characters in four groups (XXXX-XXXX-XXXX-XXXX), or 8 hex digits "
-            "(XXXX-XXXX) for a round recorded before 80-bit seals",
-            param_hint="--seal",
-        )
-    if path.is_file():
-        unsigned, attached = split_record(read_input(path))
-        events, lines = parse_records(unsigned)
-        checked = check("game", events, attached.signatures, key=keys, key_changes=attached.key_changes)
-        sig_lines: list[int] | None = attached.lines
-        unsealed, sections = unsealed_sections(unsigned)
-        if unsealed:
-            notes.append(
-                f"{unsealed} of {sections} sections carry no seal: they were re-run as written, and nothing ties "
-                "them to what was recorded at the table"
-            )
-    else:
-        with open_store(db) as store:
-            events = store.events(target)
-            checked = check_stored(store, "game", events, keys)
-        sig_lines = None
+    code = _seal_code(seal)
+    path = Path(target)
+    read = _read_file(path, keys) if path.is_file() else _read_stored(target, keys, db)
+    events, checked, notes = read.events, read.checked, read.notes
     found = verify_log(events)
     if found is None and checked.problem:
-        raise refusal(target, checked, sig_lines)
+        raise refusal(target, checked, read.sig_lines)
     sealed = None
     if code is not None and not found:
-        legacy = is_legacy_seal(code)
-        sealed = next((e for e in events if (legacy_seal(e.hash) if legacy else e.seal) == code), None)
-        if sealed is None:
-            raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
-        if legacy:
-            notes.append(
-                f"{code} is a 32-bit seal (recorded before 80-bit seals): a forged log can be searched to match "
-                f"one in hours; this log's 80-bit seal for it is {sealed.seal}"
-            )
+        sealed = _sealed(target, events, code, notes)
     elif code is None and not found:
         notes.append(NO_SEAL_CHECKED)
-    from ..log.replay import superseded_by
-
     later = superseded_by(events, sealed) if sealed is not None else None
     status = verify_status(events, checked.status)
     render.verified(
         target,
         events,
         found,
-        lines,
+        read.lines,
         json_out=json_out,
         status=status,
         sealed=sealed,
@@ -154,8 +123,78 @@ def verify(
     )
     if found:
         raise typer.Exit(1)
-    if lines is not None and not allow_incomplete:
+    if read.lines is not None and not allow_incomplete:
         check_complete(events)
+
+
+@dataclass
+class _Read:
+    """A record read for ``verify``: its events, its signatures checked, the lines they stood on (a file's),
+    and what ``verify`` notes beside its answer."""
+
+    events: list
+    checked: Any
+    lines: list[int] | None = None  # each event's line in the file
+    sig_lines: list[int] | None = None  # each signature's line in the file
+    notes: list[str] = field(default_factory=list)
+
+
+def _seal_code(seal: str | None) -> str | None:
+    """``--seal`` as typed, normalised; a usage error when it is not a seal's shape."""
+    from ..log.events import SEAL_BITS, typed_seal
+
+    code = typed_seal(seal) if seal is not None else None
+    if code is not None and len(code) not in (9, SEAL_BITS // 5 + 3):
+        raise typer.BadParameter(
+            f"{seal!r} is not a seal: 16 characters in four groups (XXXX-XXXX-XXXX-XXXX), or 8 hex digits "
+            "(XXXX-XXXX) for a round recorded before 80-bit seals",
+            param_hint="--seal",
+        )
+    return code
+
+
+def _read_file(path: Path, keys: list[str] | None) -> _Read:
+    """An exported record: its signature and key lines read apart, its sections' seals counted."""
+    from ..log import parse_records
+    from ..log.records import unsealed_sections
+    from ..log.signing import check, split_record
+
+    unsigned, attached = split_record(read_input(path))
+    events, lines = parse_records(unsigned)
+    checked = check("game", events, attached.signatures, key=keys, key_changes=attached.key_changes)
+    read = _Read(events, checked, lines, attached.lines)
+    unsealed, sections = unsealed_sections(unsigned)
+    if unsealed:
+        read.notes.append(
+            f"{unsealed} of {sections} sections carry no seal: they were re-run as written, and nothing ties "
+            "them to what was recorded at the table"
+        )
+    return read
+
+
+def _read_stored(game: str, keys: list[str] | None, db: str | None) -> _Read:
+    """A game in the database, with its stored signatures."""
+    from ..log.signing import check_stored
+
+    with open_store(db) as store:
+        events = store.events(game)
+        return _Read(events, check_stored(store, "game", events, keys))
+
+
+def _sealed(target: str, events, code: str, notes: list[str]):
+    """The event whose seal is ``code`` (refused when there is none); a 32-bit seal noted as weak."""
+    from ..log.events import is_legacy_seal, legacy_seal
+
+    legacy = is_legacy_seal(code)
+    sealed = next((e for e in events if (legacy_seal(e.hash) if legacy else e.seal) == code), None)
+    if sealed is None:
+        raise RefereeError(f"{target}: no event with seal {code} in this log ({len(events)} events, verified)")
+    if legacy:
+        notes.append(
+            f"{code} is a 32-bit seal (recorded before 80-bit seals): a forged log can be searched to match "
+            f"one in hours; this log's 80-bit seal for it is {sealed.seal}"
+        )
+    return sealed
 
 
 @commands.command()

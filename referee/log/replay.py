@@ -217,13 +217,15 @@ class Fold:
         objectives |= {c: o for c, o in self.revealed.items() if o}
         return state.with_(objectives=objectives)
 
-    def apply(self, event: Event, outcome: tuple | None = None) -> RoundReport | None:
+    def apply(self, event: Event, outcome: tuple | None = None, data: dict | None = None) -> RoundReport | None:
         """Fold one event in; a refused event raises and leaves the fold as it was. ``outcome``: the
         event's effect, already computed on this fold so that it is not computed twice: ``(state,
-        report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events."""
+        report)`` of a round from ``round_outcome``, ``(state, notes)`` of table events. ``data``: the
+        event's ``data``, when the caller has read it already (``verify`` reads it once for two uses)."""
         if event.type in CREATING:  # another kind of record: its own commands read it
             raise ReplayError(not_battle(CREATING[event.type]), seq=event.seq)
-        data = event.data
+        if data is None:
+            data = event.data
         try:
             if self.ended and event.type not in CORRECTIONS:
                 raise ReplayError(ENDED)
@@ -661,21 +663,22 @@ def verify(events: Sequence[Event], board: Board | None = None) -> Divergence | 
 
 def _replay_one(fold: Fold, i: int, e: Event) -> Divergence | None:
     try:
-        fold.apply(e)
+        data = None if e.type in CREATING else e.data  # read once: folded, then its digests compared
+        fold.apply(e, data=data)
     except EventFormatError as exc:
         return Divergence(e.seq, i, Problem.UNREADABLE, exc.message)
     except ReplayError as exc:
         return Divergence(e.seq, i, Problem.ENGINE, f"the engine cannot replay it: {exc.problem}{_versions(fold)}")
-    mismatch = _digest_mismatch(fold, e)
+    mismatch = _digest_mismatch(fold, e, data)
     return Divergence(e.seq, i, Problem.ENGINE, mismatch + _versions(fold)) if mismatch else None
 
 
-def _digest_mismatch(fold: Fold, e: Event) -> str | None:
+def _digest_mismatch(fold: Fold, e: Event, data: dict | None = None) -> str | None:
     if e.type == EventType.ROUND_RESOLVED:
-        data = e.data
+        data = data if data is not None else e.data
         recorded = {data["round"]: data["digest"]}
     elif e.type in (EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED):
-        data = e.data
+        data = data if data is not None else e.data
         recorded = {int(r): d for r, d in data["digests"].items() if str(r).isdigit()}
         if len(recorded) != len(data["digests"]):
             return "its digests name something other than rounds"

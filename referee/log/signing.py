@@ -796,47 +796,67 @@ def check(
     signed at all, or when ``key`` is given (then every signature must be by one of those keys, or a key they
     endorsed)."""
     out = Checked()
-    stream = events[0].game if events else ""
-    accepted = accepted_keys(key, key_changes) if key is not None else None
-    last = events[-1].seq if events else 0
+    given = sorted(key) if key is not None else None
+    accepted = accepted_keys(given, key_changes) if given is not None else None
     for i, s in enumerate(sigs):
-        out.index = i
-        fp = s.fingerprint if len(s.public_key) == 64 else s.public_key[:16]
-        if s.kind != kind or s.stream != stream:
-            out.problem = f"a signature by {fp} is for {s.kind} {s.stream!r}, not this record ({kind} {stream!r})"
+        problem = _refused(kind, events, s, accepted, given)
+        if problem is not None:
+            out.problem, out.index = problem, i
             return out
-        if s.seq > last or s.seq < 1:
-            out.problem = (
-                f"the record was cut after its signature: {fp} signed event {s.seq}, the record ends at event {last}"
-            )
-            return out
-        if events[s.seq - 1].hash != s.head:
-            out.problem = (
-                f"event {s.seq} is not the event {fp} signed (its hash {events[s.seq - 1].hash[:12]}..., signed "
-                f"{s.head[:12]}...): the chain was rebuilt"
-            )
-            return out
-        if not s.valid():
-            out.problem = f"the signature on event {s.seq} does not verify with the key it names ({fp})"
-            return out
-        if accepted is not None and fp not in accepted:
-            out.problem = f"event {s.seq} is signed by key {fp}, not by {', '.join(sorted(key or ()))} (--key)"
-            return out
-        if fp not in out.signers:
-            out.signers.append(fp)
-    out.index = None
+        if s.fingerprint not in out.signers:
+            out.signers.append(s.fingerprint)
     needed = needs_signature(kind, events)
     out.closed = bool(needed)
     out.required = bool(needed) and (bool(sigs) or key is not None)
     out.signed = bool(sigs)
-    if needed and out.required:
-        top = max((s.seq for s in sigs), default=0)
-        if needed[-1] > top:
-            e = events[needed[-1] - 1]
-            out.problem = f"event {e.seq} ({e.type}) carries no signature, and a signed record must: " + (
-                "--key requires the organiser's signature" if not sigs else f"the last signature is on event {top}"
-            )
+    if out.required:
+        out.problem = _unsigned_tail(events, sigs, needed[-1])
     return out
+
+
+def _named(s: Signature) -> str:
+    """How a signature's key is named in a refusal: its fingerprint, or the start of what it holds."""
+    try:
+        return s.fingerprint if len(s.public_key) == 64 else s.public_key[:16]
+    except ValueError:  # 64 characters, not all hex digits
+        return s.public_key[:16]
+
+
+def _refused(
+    kind: str, events: Sequence[Event], s: Signature, accepted: set[str] | None, given: Sequence[str] | None
+) -> str | None:
+    """Why one signature is refused (one line), or None: the record's stream, its end, the signed event's
+    hash, the signature itself, then ``--key``, in that order."""
+    fp = _named(s)
+    stream = events[0].game if events else ""
+    if s.kind != kind or s.stream != stream:
+        return f"a signature by {fp} is for {s.kind} {s.stream!r}, not this record ({kind} {stream!r})"
+    last = events[-1].seq if events else 0
+    if s.seq > last or s.seq < 1:
+        return f"the record was cut after its signature: {fp} signed event {s.seq}, the record ends at event {last}"
+    signed = events[s.seq - 1].hash
+    if signed != s.head:
+        return (
+            f"event {s.seq} is not the event {fp} signed (its hash {signed[:12]}..., signed "
+            f"{s.head[:12]}...): the chain was rebuilt"
+        )
+    if not s.valid():
+        return f"the signature on event {s.seq} does not verify with the key it names ({fp})"
+    if accepted is not None and fp not in accepted:
+        return f"event {s.seq} is signed by key {fp}, not by {', '.join(given or ())} (--key)"
+    return None
+
+
+def _unsigned_tail(events: Sequence[Event], sigs: Sequence[Signature], needed: int) -> str | None:
+    """The refusal of a signed (or ``--key``) record whose last event that must be signed is after its last
+    signature (a record cut after it was signed, then continued), or None."""
+    top = max((s.seq for s in sigs), default=0)
+    if needed <= top:
+        return None
+    e = events[needed - 1]
+    return f"event {e.seq} ({e.type}) carries no signature, and a signed record must: " + (
+        "--key requires the organiser's signature" if not sigs else f"the last signature is on event {top}"
+    )
 
 
 # --- the commands' entry points -------------------------------------------------------------------------
@@ -863,8 +883,13 @@ def read_keys(given: Sequence[str]) -> list[str]:
     return out
 
 
-def check_stored(store: Store, kind: str, events: Sequence[Event], key: Sequence[str] | None) -> Checked:
-    sigs = signatures(store, kind, events[0].game)
+def check_stored(
+    store: Store, kind: str, events: Sequence[Event], key: Sequence[str] | None, sigs: Sequence[Signature] | None = None
+) -> Checked:
+    """A stored record's signatures checked (``sigs``: its signatures, when already read), with the key changes
+    the database holds for them."""
+    if sigs is None:
+        sigs = signatures(store, kind, events[0].game)
     return check(kind, events, sigs, key=key, key_changes=key_lines(store, sigs))
 
 

@@ -44,6 +44,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     Column,
     ForeignKey,
@@ -726,12 +727,22 @@ def _event(row) -> Event:
     if tuple(map(type, (game, seq, type_, version, prev_hash, hash_, recorded_at))) != PLAIN_ROW:
         _check_row(row)  # SQLite stores any value in any column: a foreign or damaged file
     try:
-        payload = json.loads(text)
+        payload = _loads(text)
     except (TypeError, ValueError):
         payload = {"unreadable": str(text)[:80]}  # verify names it: the hash no longer matches
         return Event(game, seq, type_, version, payload, prev_hash, hash_, recorded_at)
     stored = ev.StoredPayload(text, payload) if isinstance(payload, dict) else None
     return Event(game, seq, type_, version, payload, prev_hash, hash_, recorded_at, stored)
+
+
+def _loads(text: str) -> Any:
+    """A payload's JSON read with orjson (every archive pass reads every payload: about twice as fast), the
+    same value as ``json.loads``; what orjson refuses and ``json`` reads (an integer beyond 64 bits, NaN, a
+    lone surrogate) is read by ``json``, which raises as before on what is not JSON at all."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _check_row(row) -> None:

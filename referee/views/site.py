@@ -24,9 +24,10 @@ class Page:
 
 
 # --- a game ------------------------------------------------------------------------------------------------
-def game(g: dict, at: dict | None = None) -> Page:
-    """A game's page; ``at``: its tournament table, labelled when called or entered by the judge."""
-    return Page(("game", g["game"]), "game.html", {"g": g, "at": at})
+def game(g: dict, at: dict | None = None, signed: str = "") -> Page:
+    """A game's page; ``at``: its tournament table, labelled when called or entered by the judge; ``signed``:
+    the organiser's signature, as `verify` states it (the HTML record's line)."""
+    return Page(("game", g["game"]), "game.html", {"g": g, "at": at, "signed": signed})
 
 
 def game_round(g: dict, round_no: int, svg: str) -> Page:

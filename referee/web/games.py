@@ -56,7 +56,8 @@ def game_page(game: str, read: Read):
         return respond(site.match(m), heads_url=f"/api/games/{game}/head", etag=read.head(matched))
     events, _, _, g = read.game_page(game)
     at = read.game_table(game) if g.get("table") else None
-    return respond(site.game(g, at), heads_url=f"/api/games/{game}/head", etag=read.head(events))
+    signed = read.signature(events)
+    return respond(site.game(g, at, signed), heads_url=f"/api/games/{game}/head", etag=read.head(events))
 
 
 @router.get("/games/{game}/rounds/{round_no}", response_class=HTMLResponse)

@@ -115,6 +115,16 @@ class Reader:
         key = (game, len(events), events[-1].hash)
         return events, self.cache.get(("fold",) + key, lambda: Fold.of(events)), key
 
+    def signature(self, events) -> str:
+        """The game's organiser's signature as ``verify`` states it (``signing.check_stored``'s status: who
+        signed, refused and why, or unsigned). Cached by the game's head and its signatures: a game signed
+        later (``referee key sign``) is read again, though its events are the same."""
+        from ..log import signing
+
+        sigs = signing.signatures(self.store, "game", events[0].game)
+        key = ("signed", events[0].game, len(events), events[-1].hash, tuple(s.value for s in sigs))
+        return self.cache.get(key, lambda: signing.check_stored(self.store, "game", events, None, sigs).status)
+
     def game_page(self, game: str, pictures: str = "last"):
         events, fold, key = self.fold_of(game)
         g = self.cache.get((pictures,) + key, lambda: gv.game_page(events, fold=fold, pictures=pictures))
