@@ -42,9 +42,7 @@ def profile_resolve() -> cProfile.Profile:
 def profile_verify(games: int, signed: bool = False) -> cProfile.Profile:
     from bench_verify import fill, games_and_signatures, organiser
 
-    from referee.log import signing
-
-    from referee.log import Store, verify
+    from referee.log import Store, signing, verify
 
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "archive.db")

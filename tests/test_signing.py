@@ -6,7 +6,9 @@ forgeries are made from real exports, as someone holding the files would make th
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import stat
 from pathlib import Path
 
@@ -434,3 +436,99 @@ def test_the_keys_and_signatures_are_append_only(tmp_path, home):
             conn.execute(sql)
     conn.close()
     assert "the database is healthy" in ok(db, "doctor")  # a referee database, its new tables known
+
+
+# --- key changes carried by imported records --------------------------------------------------------------------
+def _changed_key_record(tmp_path: Path, home: Path, monkeypatch) -> tuple[str, str, Path]:
+    """A record signed by a second key that the first endorsed: (old fingerprint, new fingerprint, record)."""
+    db, old_fp = signed_game(tmp_path, home)
+    new_file = tmp_path / "keys" / "2027.key"
+    out = ok(db, "key", "change", "--name", "Spring Open 2027", "--new-key-file", str(new_file))
+    new_fp = out.split("\nkey ")[1].split()[0]
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(new_file))
+    ok(db, "demo", "--name", "two-player")
+    monkeypatch.delenv("REFEREE_KEY_FILE")
+    record = tmp_path / "2027.jsonl"
+    ok(db, "export", "demo-two-player-1", "-f", "jsonl", "-o", str(record))
+    return old_fp, new_fp, record
+
+
+def test_an_imported_records_key_change_is_stored_and_followed_by_verify(tmp_path, home, monkeypatch):
+    old_fp, new_fp, record = _changed_key_record(tmp_path, home, monkeypatch)
+    assert '{"key":' in record.read_text()
+    elsewhere = tmp_path / "elsewhere.db"  # a database that never held either key
+    ok(elsewhere, "import", str(record))
+    # the endorsement came with the record: the old key's holder accepts what the new key signed, here too
+    assert f"signed by {new_fp}" in ok(elsewhere, "verify", "demo-two-player-1", "--key", old_fp)
+    assert f"signed by {new_fp}" in ok(elsewhere, "verify", "demo-two-player-1", "--key", new_fp)
+    assert "not by" in refused(elsewhere, "verify", "demo-two-player-1", "--key", "0000-0000-0000-0000-0000")
+    # and it travels on: exported from there, the record still carries it
+    again = tmp_path / "again.txt"
+    ok(elsewhere, "export", "demo-two-player-1", "-f", "text", "-o", str(again))
+    assert f"== key {new_fp} replaces {old_fp}" in again.read_text()
+    assert f"signed by {new_fp}" in ok(tmp_path / "third.db", "verify", str(again), "--key", old_fp)
+
+
+def test_a_forged_key_change_is_refused_on_import_and_by_verify(tmp_path, home, monkeypatch):
+    old_fp, new_fp, record = _changed_key_record(tmp_path, home, monkeypatch)
+    lines = record.read_text().splitlines()
+    forged = []
+    for line in lines:
+        if line.startswith('{"key"'):
+            raw = json.loads(line)
+            sig = raw["key"]["endorsement"]
+            raw["key"]["endorsement"] = ("0" if sig[0] != "0" else "1") + sig[1:]  # one digit changed
+            line = json.dumps(raw)
+        forged.append(line)
+    bad = tmp_path / "forged.jsonl"
+    bad.write_text("\n".join(forged) + "\n")
+    message = f"the key change to {new_fp} is not endorsed by the key it replaces ({old_fp})"
+    assert message in refused(tmp_path / "x.db", "verify", str(bad))
+    assert message in refused(tmp_path / "x.db", "verify", str(bad), "--key", old_fp)
+    elsewhere = tmp_path / "elsewhere.db"
+    assert message in refused(elsewhere, "import", str(bad))
+    assert "no game" in referee(str(elsewhere), "verify", "demo-two-player-1").stderr  # nothing was stored
+
+
+# --- the game page under `referee serve` ---------------------------------------------------------------------------
+SIZES = {"phone": (375, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
+
+
+def test_the_game_page_says_who_signed_at_every_size(tmp_path, home, monkeypatch):
+    """The game page carries the HTML record's signature line (the fingerprint, from `verify`'s one check), and an
+    unsigned game's page says so; at a phone's, a laptop's and a projector's size the line is on the page and
+    within its width."""
+    from serving import CHROMIUM, FLAGS, serve
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} not found (Debian's chromium package)")
+    from playwright.sync_api import sync_playwright
+
+    db, fp = signed_game(tmp_path, home)
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(tmp_path / "no-such.key"))  # closed without the key: unsigned
+    ok(db, "demo", "--name", "two-player")
+    lines = {}
+    for game in (GAME, "demo-two-player-1"):
+        record = tmp_path / f"{game}.html"
+        ok(db, "export", game, "-f", "html", "-o", str(record))
+        shown_line = next(x for x in record.read_text().splitlines() if 'class="signature"' in x)
+        lines[game] = html.unescape(re.sub(r"<[^>]+>", "", shown_line)).strip()
+    line = f"Organiser's signature: signed by {fp}."
+    assert lines[GAME] == line
+    assert lines["demo-two-player-1"] == "Organiser's signature: unsigned: no organiser's signature."
+    with serve(str(db)) as served, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            for name, (width, height) in SIZES.items():
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(f"{served.url}/games/demo-two-player-1")  # the same line as its HTML record
+                assert page.locator("p.signature").inner_text().strip() == lines["demo-two-player-1"], name
+                page.goto(f"{served.url}/games/{GAME}")
+                shown = page.locator("p.signature")
+                assert shown.inner_text().strip() == line, name
+                box = shown.bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+                assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+                page.close()
+        finally:
+            browser.close()

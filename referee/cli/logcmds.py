@@ -255,19 +255,20 @@ def import_(
     record cut anywhere (without the game's result) is refused unless --allow-incomplete."""
     from ..log import game_ended, import_records
     from ..log.ending import rounds_in
-    from ..log.signing import check, refusal, split_record, store_signatures
+    from ..log.signing import check, refusal, split_record, store_attached
     from . import render
 
     text, attached = split_record(read_input(file))
     with open_store(db, create=True) as store:
-        if attached.signatures:  # checked before anything is stored: a forged signature refuses the whole file
+        if attached.signatures or attached.key_changes:  # checked before anything is stored: a forged
+            # signature or key change refuses the whole file
             from ..log import parse_records
 
             checked = check("game", parse_records(text)[0], attached.signatures, key_changes=attached.key_changes)
             if checked.problem:
                 raise refusal(str(file), checked, attached.lines)
         events = import_records(store, text, allow_incomplete=allow_incomplete)
-        store_signatures(store, attached.signatures)
+        store_attached(store, attached)  # its signatures and key changes, checked above
     note = "" if game_ended(events) else f"; incomplete: ends after round {rounds_in(events)} (imported on purpose)"
     render.console.print(f"imported {events[0].game}: {len(events)} events, verified{render.markup(note)}")
 

@@ -736,7 +736,7 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A tournament exported as JSON Lines.")], db: DbOpt = None
 ) -> None:
     """Import a tournament: verified whole (its signatures too) before anything is stored."""
-    from ..log.signing import check, refusal, split_record, store_signatures
+    from ..log.signing import check, refusal, split_record, store_attached
     from ..log.tournaments import import_log, parse_jsonl
 
     text, attached = split_record(read_input(file))
@@ -746,7 +746,7 @@ def import_(
         raise refusal(str(file), checked, attached.lines)
     with open_store(db, create=True) as store:
         t = import_log(store, events)
-        store_signatures(store, attached.signatures)
+        store_attached(store, attached)
     _say(f"tournament {t.id} imported: {len(events)} events")
 
 

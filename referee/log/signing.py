@@ -96,7 +96,25 @@ class SignatureRow(SQLModel, table=True):
     signed_at: str = Field(max_length=40)
 
 
-TABLES = [SQLModel.metadata.tables[KeyEventRow.__tablename__], SQLModel.metadata.tables[SignatureRow.__tablename__]]
+class KeyChangeRow(SQLModel, table=True):
+    """A key change that came with an imported record: another organiser's (or this one's) new key, the key
+    it replaced and the old key's endorsement, kept so that ``verify --key OLD`` follows it in this database
+    too (each endorsement is checked on import and again by every check that uses it)."""
+
+    __tablename__ = "record_key_change"
+    __table_args__ = (UniqueConstraint("public_key", "replaces", name="record_key_change_pair"),)
+    id: int | None = Field(default=None, primary_key=True)
+    public_key: str = Field(max_length=64)
+    replaces: str = Field(max_length=64)
+    endorsement: str = Field(max_length=128)
+    recorded_at: str = Field(max_length=40)
+
+
+TABLES = [
+    SQLModel.metadata.tables[KeyEventRow.__tablename__],
+    SQLModel.metadata.tables[SignatureRow.__tablename__],
+    SQLModel.metadata.tables[KeyChangeRow.__tablename__],
+]
 TABLE_NAMES = frozenset(t.name for t in TABLES)
 REFUSED = "the organiser keys and the signatures are append-only"
 append_only.guard(TABLES, REFUSED, "referee_signing_append_only")
@@ -123,13 +141,13 @@ def ensure_schema(store: Store) -> None:
             time.sleep(0.05 * attempt)
 
 
-def _has_tables(store: Store) -> bool:
+def _has_tables(store: Store, name: str = "record_signature") -> bool:
     with store.engine.connect() as conn:
         if store.is_sqlite:
-            query = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'record_signature'"
+            query = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = :name"
         else:
-            query = "SELECT count(*) FROM pg_tables WHERE tablename = 'record_signature'"
-        return bool(conn.execute(text(query)).scalar())
+            query = "SELECT count(*) FROM pg_tables WHERE tablename = :name"
+        return bool(conn.execute(text(query), {"name": name}).scalar())
 
 
 # --- fingerprints ---------------------------------------------------------------------------------------
@@ -571,24 +589,74 @@ def sign_game(store: Store, game: str, recorded: Sequence[Event]) -> int:
 
 
 # --- exports --------------------------------------------------------------------------------------------
-def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
-    """The key changes an export carries: each signing key that replaced another, with the old key's
-    endorsement (so that ``verify --key OLD`` accepts what the new key signed)."""
+def known_key_changes(store: Store) -> dict[str, list[dict[str, Any]]]:
+    """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
+    key stream) and those that came with imported records (``record_key_change``)."""
     state = keys(store)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for k in state.keys:
+        old = state.by_fingerprint(k.replaces) if k.endorsement else None
+        if old is not None:
+            out.setdefault(k.fingerprint, []).append(
+                {"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement}
+            )
+    if _has_tables(store, KeyChangeRow.__tablename__):
+        with store.engine.connect() as conn:
+            rows = conn.execute(
+                text("SELECT public_key, replaces, endorsement FROM record_key_change ORDER BY id")
+            ).all()
+        for public_key, replaces, endorsement in rows:
+            change = {"public_key": public_key, "replaces": replaces, "endorsement": endorsement}
+            listed = out.setdefault(_fingerprint_or_raw(public_key), [])
+            if change not in listed:
+                listed.append(change)
+    return out
+
+
+def _fingerprint_or_raw(public_key: str) -> str:
+    try:
+        return fingerprint(public_key)
+    except ValueError:  # not hex: kept as it is, and refused by the check that uses it
+        return public_key
+
+
+def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
+    """The key changes a record's signatures need: each signing key that replaced another, with the old key's
+    endorsement, back to the first key (so that ``verify --key OLD`` accepts what a later key signed)."""
+    if not sigs:
+        return []
+    known = known_key_changes(store)
     out, seen = [], set()
     todo = [s.fingerprint for s in sigs]
     while todo:
         fp = todo.pop()
-        k = state.by_fingerprint(fp)
-        if fp in seen or k is None or not k.endorsement:
+        if fp in seen:
             continue
         seen.add(fp)
-        old = state.by_fingerprint(k.replaces)
-        if old is None:
-            continue
-        out.append({"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement})
-        todo.append(old.fingerprint)
+        for change in known.get(fp, []):
+            out.append(change)
+            todo.append(_fingerprint_or_raw(change["replaces"]))
     return out
+
+
+def store_attached(store: Store, attached: Attached) -> None:
+    """What an imported record carries besides its events, stored beside them: its signatures, and its key
+    changes not already known here (both checked by ``check`` before anything is stored)."""
+    store_signatures(store, attached.signatures)
+    known = [c for listed in known_key_changes(store).values() for c in listed]
+    new = [c for c in attached.key_changes if c not in known]
+    new = [c for i, c in enumerate(new) if c not in new[:i]]
+    if not new:
+        return
+    ensure_schema(store)
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO record_key_change (public_key, replaces, endorsement, recorded_at) "
+                "VALUES (:public_key, :replaces, :endorsement, :recorded_at)"
+            ),
+            [{**c, "recorded_at": _now()} for c in new],
+        )
 
 
 def jsonl_with(text_: str, sigs: Sequence[Signature], key_changes: Sequence[dict[str, Any]] = ()) -> str:
@@ -760,7 +828,11 @@ def accepted_keys(given: Iterable[str], key_changes: Sequence[dict[str, Any]]) -
 
 
 def _endorsed(k: dict[str, Any]) -> bool:
-    return _verifies(k["replaces"], k["endorsement"], _endorsement_message(k["public_key"], fingerprint(k["replaces"])))
+    try:
+        signed = _endorsement_message(k["public_key"], fingerprint(k["replaces"]))
+    except ValueError:  # a key that is not hex
+        return False
+    return _verifies(k["replaces"], k["endorsement"], signed)
 
 
 def _verifies(public_key: str, signature: str, signed: bytes) -> bool:
@@ -796,6 +868,9 @@ def check(
     signed at all, or when ``key`` is given (then every signature must be by one of those keys, or a key they
     endorsed)."""
     out = Checked()
+    out.problem = _unendorsed(key_changes)
+    if out.problem:
+        return out
     given = sorted(key) if key is not None else None
     accepted = accepted_keys(given, key_changes) if given is not None else None
     for i, s in enumerate(sigs):
@@ -812,6 +887,18 @@ def check(
     if out.required:
         out.problem = _unsigned_tail(events, sigs, needed[-1])
     return out
+
+
+def _unendorsed(key_changes: Sequence[dict[str, Any]]) -> str | None:
+    """The refusal of a key change whose endorsement is not the old key's signature of it, or None."""
+    for k in key_changes:
+        if not _endorsed(k):
+            new, old = k["public_key"], k["replaces"]
+            return (
+                f"the key change to {_fingerprint_or_raw(new)} is not endorsed by the key it replaces "
+                f"({_fingerprint_or_raw(old)}): its endorsement does not verify"
+            )
+    return None
 
 
 def _named(s: Signature) -> str:

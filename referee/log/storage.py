@@ -664,7 +664,7 @@ class Store:
 # log/venue.py create them on first use.
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
 VENUE_TABLES = frozenset({"venue_notice"})
-SIGNING_TABLES = frozenset({"organiser_key_event", "record_signature"})  # log/signing.py
+SIGNING_TABLES = frozenset({"organiser_key_event", "record_signature", "record_key_change"})  # log/signing.py
 ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (log/entry.py)
 
 
