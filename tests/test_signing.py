@@ -50,7 +50,7 @@ def refused(db: Path | str, *args: str) -> str:
     return lines[0]
 
 
-def new_key(db: Path, name: str = "Spring Open 2026", *extra: str) -> str:
+def new_key(db: Path | str, name: str = "Spring Open 2026", *extra: str) -> str:
     out = ok(db, "key", "new", "--name", name, *extra)
     return next(line.split()[1] for line in out.splitlines() if line.startswith("key "))  # "key FP (name), ..."
 
@@ -532,3 +532,53 @@ def test_the_game_page_says_who_signed_at_every_size(tmp_path, home, monkeypatch
                 page.close()
         finally:
             browser.close()
+
+
+# --- both backends: SQLite and PostgreSQL -------------------------------------------------------------------------
+def test_keys_signing_verify_and_key_work_on_every_backend(any_db, tmp_path, home, monkeypatch, request):
+    """The whole organiser's path on each backend (tests/pg_server.py; REFEREE_TEST_PG): a key declared, a game
+    closed and signed, verified with --key and refused with another; a game closed without the key signed later
+    (`key sign`); the key changed, endorsed, and a record signed by the new key verified with the old one after
+    import into another database of the same backend; a lost key declared; the tables append-only."""
+    db = any_db
+    fp = new_key(db)
+    ok(db, "demo")
+    assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)
+    assert "not by 0000-0000" in refused(db, "verify", GAME, "--key", "0000-0000-0000-0000-0000")
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(tmp_path / "elsewhere.key"))  # not at hand: closed unsigned
+    ok(db, "demo", "--name", "two-player")
+    assert "; unsigned" in ok(db, "verify", "demo-two-player-1")
+    assert "carries no signature" in refused(db, "verify", "demo-two-player-1", "--key", fp)
+    monkeypatch.delenv("REFEREE_KEY_FILE")
+    ok(db, "key", "sign", "demo-two-player-1")
+    assert f"signed by {fp}" in ok(db, "verify", "demo-two-player-1", "--key", fp)
+    new_file = tmp_path / "2027.key"
+    out = ok(db, "key", "change", "--name", "Spring Open 2027", "--new-key-file", str(new_file))
+    new_fp = out.split("\nkey ")[1].split()[0]
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(new_file))
+    ok(db, "demo", "--name", "four-player")
+    assert f"signed by {new_fp}" in ok(db, "verify", "demo-four-player-1", "--key", fp)  # endorsed by the old key
+    record = tmp_path / "four.jsonl"
+    ok(db, "export", "demo-four-player-1", "-f", "jsonl", "-o", str(record))
+    # another database of the same backend: a second SQLite file, or a second database on the server
+    other = str(tmp_path / "other.db") if "://" not in db else request.getfixturevalue("pg_server").new_database()
+    ok(other, "import", str(record))
+    assert f"signed by {new_fp}" in ok(other, "verify", "demo-four-player-1", "--key", fp)
+    assert "laptop" in ok(db, "key", "lost", "--reason", "laptop stolen")
+    assert f"signed by {new_fp}" in ok(db, "verify", "demo-four-player-1", "--key", new_fp)  # signed before: valid
+    shown = ok(db, "key", "show", "--no-qr")
+    assert f"{new_fp} (Spring Open 2027), lost: laptop stolen" in shown
+    _append_only(db)
+
+
+def _append_only(db: str) -> None:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.exc import DatabaseError
+
+    engine = create_engine(db if "://" in db else f"sqlite:///{db}")
+    try:
+        for sql in ("DELETE FROM record_signature", "UPDATE organiser_key_event SET payload = '{}'"):
+            with pytest.raises(DatabaseError, match="append-only"), engine.begin() as conn:
+                conn.execute(text(sql))
+    finally:
+        engine.dispose()
