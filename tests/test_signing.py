@@ -429,8 +429,8 @@ def test_the_keys_and_signatures_are_append_only(tmp_path, home):
     for sql in (
         "DELETE FROM record_signature",
         "UPDATE record_signature SET public_key = 'x'",
-        "DELETE FROM organiser_key_event",
-        "UPDATE organiser_key_event SET payload = '{}'",
+        "DELETE FROM key_stream_event",
+        "UPDATE key_stream_event SET payload = '{}'",
     ):
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             conn.execute(sql)
@@ -577,8 +577,64 @@ def _append_only(db: str) -> None:
 
     engine = create_engine(db if "://" in db else f"sqlite:///{db}")
     try:
-        for sql in ("DELETE FROM record_signature", "UPDATE organiser_key_event SET payload = '{}'"):
+        for sql in ("DELETE FROM record_signature", "UPDATE key_stream_event SET payload = '{}'"):
             with pytest.raises(DatabaseError, match="append-only"), engine.begin() as conn:
                 conn.execute(text(sql))
     finally:
         engine.dispose()
+
+
+# --- an older database: its keys in the table of their own ----------------------------------------------------
+LEGACY_TABLE = (
+    "CREATE TABLE organiser_key_event (id INTEGER PRIMARY KEY, seq INTEGER NOT NULL UNIQUE, "
+    "type VARCHAR(40) NOT NULL, payload TEXT NOT NULL, prev_hash VARCHAR(64) NOT NULL, hash VARCHAR(64) NOT NULL, "
+    "recorded_at VARCHAR(40) NOT NULL)"
+)
+
+
+def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchanged(tmp_path, home):
+    """A database written when the keys had a table of their own (organiser_key_event): its key is read from
+    there (shown, signing, verify --key), and the first key event written copies the old events, hashes and
+    all, to the store's key stream; nothing of the old table is changed or lost."""
+    import sqlite3
+
+    from referee.engine import canonical_json
+    from referee.log import Store, signing
+
+    db = tmp_path / "older.db"
+    ok(db, "demo")  # no key file at hand: closed unsigned
+    key = signing.write_key(home / ".referee" / "organiser.key", None)
+    public = public_hex(key.public_key())
+    fp = fingerprint(public)
+    payload = {"name": "Spring Open 2025", "public_key": public, "fingerprint": fp, "replaces": "", "endorsement": ""}
+    digest = ev.event_hash(ev.GENESIS, "organiser", 1, "KeyDeclared", 1, payload)
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(LEGACY_TABLE)
+        conn.execute(
+            "INSERT INTO organiser_key_event (seq, type, payload, prev_hash, hash, recorded_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (1, "KeyDeclared", canonical_json(payload), ev.GENESIS, digest, "2025-04-01T09:00:00+00:00"),
+        )
+    conn.close()
+    assert f"{fp} (Spring Open 2025)" in ok(db, "key", "show", "--no-qr")
+    ok(db, "key", "sign", GAME)  # the old table's key is the current key: it signs
+    assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)
+    with Store(str(db)) as store:
+        assert not store.engine.dialect.has_table(store.engine.connect(), "key_stream_event")  # read, not written
+    new_file = tmp_path / "2026.key"
+    out = ok(db, "key", "change", "--name", "Spring Open 2026", "--new-key-file", str(new_file))
+    new_fp = out.split("\nkey ")[1].split()[0]
+    with Store(str(db)) as store:
+        moved = store.events("organiser", signing.KEYS)
+    assert [(e.seq, e.type, e.hash, e.recorded_at) for e in moved[:1]] == [
+        (1, "KeyDeclared", digest, "2025-04-01T09:00:00+00:00")
+    ]
+    assert len(moved) == 2 and moved[1].prev_hash == digest and ev.check_chain(moved) is None
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT seq, hash FROM organiser_key_event").fetchall() == [(1, digest)]  # as it was
+    conn.close()
+    shown = ok(db, "key", "show", "--no-qr")
+    assert new_fp in shown and fp in shown
+    assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)  # signed before the move: still valid
+    assert "the database is healthy" in ok(db, "doctor")

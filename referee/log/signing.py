@@ -6,8 +6,13 @@ signature over a stream's chain head closes that gap for anyone holding the orga
 
 - **Keys.** ``referee key new`` writes the private key to a file of its own (mode 0600, PKCS#8 PEM,
   encrypted when a passphrase is given) and declares the public key in the database, in a stream of its
-  own: the append-only, hash-chained table ``organiser_key_event`` (``KeyDeclared``, ``KeyLost``). A new
+  own (``KeyDeclared``, ``KeyLost``): the stream ``organiser`` of the event store's family ``KEYS``
+  (``key_stream``/``key_stream_event``), written and chained by the store as games and tournaments are. A
+  database written before the family existed keeps its keys in the table ``organiser_key_event``: they are
+  read from there until the first key event is written, which copies them, unchanged, to the family. A new
   key that replaces another carries the old key's endorsement when the old key file is at hand.
+- **Key changes** that came with an imported record (another organiser's endorsed keys) are kept in
+  ``record_key_change`` (append-only), so that ``verify --key`` follows them in the importing database.
 - **Signatures.** ``record_signature`` (append-only) holds one row per signed point of a stream: the
   stream's kind (``game`` or ``tournament``), its id, the event's number and hash (the chain head when it
   was signed), the public key and the Ed25519 signature over ``MESSAGE_PREFIX`` + the canonical JSON of
@@ -42,15 +47,15 @@ from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Text, UniqueConstraint, text
-from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlalchemy import UniqueConstraint, text
+from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
 from ..engine import canonical_json
 from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
-from .storage import Store, StoreError
+from .storage import Family, Store, StoreError
 
 if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -71,16 +76,39 @@ class SigningError(LogError):
 
 
 # --- the tables -----------------------------------------------------------------------------------------
-class KeyEventRow(SQLModel, table=True):
-    __tablename__ = "organiser_key_event"
-    __table_args__ = (UniqueConstraint("seq", name="organiser_key_event_seq"),)
-    id: int | None = Field(default=None, primary_key=True)
-    seq: int
-    type: str = Field(max_length=40)
-    payload: str = Field(sa_type=Text)
-    prev_hash: str = Field(max_length=64)
-    hash: str = Field(max_length=64)
-    recorded_at: str = Field(max_length=40)
+class KeyStreamChanged(SigningError):
+    """Another command wrote to the organiser's key stream first: read again and retry."""
+
+
+def _key_stream_changed(stream: str, seq: int) -> Exception:
+    return KeyStreamChanged(f"the organiser's key stream changed at event {seq}")
+
+
+def _key_stream_exists(stream: str, where: str | None) -> Exception:
+    return KeyStreamChanged(f"{where}: the organiser's key stream was made by another command first")
+
+
+def _no_key_stream(stream: str, where: str | None) -> Exception:
+    return KeyStreamChanged(f"{where}: no organiser's key stream")
+
+
+# The organiser's keys: one stream (``KEY_STREAM``) of a family of the one event store, written, chained and
+# read by the store's own code (``Store.insert``, ``Store.events``), its (stream, seq) key the version check.
+KEYS = Family(
+    "key_stream",
+    "key_stream_event",
+    "stream_id",
+    "key_stream_event_seq",
+    "the organiser keys are append-only",
+    "referee_keys_append_only",
+    unknown=_no_key_stream,
+    exists=_key_stream_exists,
+    changed=_key_stream_changed,
+    version=lambda type_: 1,
+)
+# Before the key stream was a family it had a table of its own; a database that has it is read from it until
+# its first key event is written, which copies those events, as they are, to the family's stream.
+LEGACY_KEY_TABLE = "organiser_key_event"
 
 
 class SignatureRow(SQLModel, table=True):
@@ -111,12 +139,11 @@ class KeyChangeRow(SQLModel, table=True):
 
 
 TABLES = [
-    SQLModel.metadata.tables[KeyEventRow.__tablename__],
     SQLModel.metadata.tables[SignatureRow.__tablename__],
     SQLModel.metadata.tables[KeyChangeRow.__tablename__],
 ]
 TABLE_NAMES = frozenset(t.name for t in TABLES)
-REFUSED = "the organiser keys and the signatures are append-only"
+REFUSED = "the signatures and key changes are append-only"
 append_only.guard(TABLES, REFUSED, "referee_signing_append_only")
 
 
@@ -305,19 +332,25 @@ class Keys:
         return last if last is not None and not last.lost else None
 
 
-def _key_event(row) -> Event:
-    seq, type_, payload, prev_hash, hash_, recorded_at = row
-    return Event(KEY_STREAM, seq, type_, 1, json.loads(payload), prev_hash, hash_, recorded_at)
-
-
 def key_events(store: Store) -> list[Event]:
-    if not _has_tables(store):
+    """The organiser's key events: the family's stream, else (an older database, never written to since) the
+    legacy table's, else none. Nothing is written here."""
+    if _has_tables(store, KEYS.events_table):
+        try:
+            return store.events(KEY_STREAM, KEYS)
+        except KeyStreamChanged:  # the family's tables, made by another stream's write, hold no key event yet
+            pass
+    return _legacy_key_events(store)
+
+
+def _legacy_key_events(store: Store) -> list[Event]:
+    if not _has_tables(store, LEGACY_KEY_TABLE):
         return []
     with store.engine.connect() as conn:
         rows = conn.execute(
-            text("SELECT seq, type, payload, prev_hash, hash, recorded_at FROM organiser_key_event ORDER BY seq")
+            text(f"SELECT seq, type, payload, prev_hash, hash, recorded_at FROM {LEGACY_KEY_TABLE} ORDER BY seq")
         ).all()
-    return [_key_event(r) for r in rows]
+    return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
 
 
 def keys(store: Store) -> Keys:
@@ -325,7 +358,7 @@ def keys(store: Store) -> Keys:
     out = Keys()
     prev = ev.GENESIS
     for e in key_events(store):
-        computed = ev.event_hash(prev, KEY_STREAM, e.seq, e.type, 1, e.payload)
+        computed = ev.event_hash(prev, KEY_STREAM, e.seq, e.type, e.payload_version, e.payload)
         if e.prev_hash != prev or e.hash != computed:
             raise SigningError(f"{store.where}: the organiser's key stream is broken at event {e.seq}")
         prev = e.hash
@@ -354,32 +387,17 @@ def keys(store: Store) -> Keys:
 
 
 def _append_key_event(store: Store, type_: str, payload: dict[str, Any]) -> Event:
-    ensure_schema(store)
+    """One key event appended to the organiser's stream in the event store. The first write to an older
+    database copies its legacy table's events first, unchanged (their hashes are the family's chain: the same
+    stream id, numbers and payloads), in the same insert; the legacy table stays as it was."""
     for _ in range(ATTEMPTS):
+        stored = _has_tables(store, KEYS.events_table) and store.exists(KEY_STREAM, KEYS)
         events = key_events(store)
-        prev = events[-1].hash if events else ev.GENESIS
-        seq = len(events) + 1
-        e = Event(
-            KEY_STREAM, seq, type_, 1, payload, prev, ev.event_hash(prev, KEY_STREAM, seq, type_, 1, payload), _now()
-        )
+        new = ev.chain(KEY_STREAM, events[-1] if events else None, type_, payload, version=1, recorded_at=_now())
         try:
-            with store.engine.begin() as conn:
-                conn.execute(
-                    text(
-                        "INSERT INTO organiser_key_event (seq, type, payload, prev_hash, hash, recorded_at) "
-                        "VALUES (:seq, :type, :payload, :prev_hash, :hash, :recorded_at)"
-                    ),
-                    {
-                        "seq": e.seq,
-                        "type": e.type,
-                        "payload": canonical_json(payload),
-                        "prev_hash": e.prev_hash,
-                        "hash": e.hash,
-                        "recorded_at": e.recorded_at,
-                    },
-                )
-            return e
-        except IntegrityError:  # another organiser's command wrote first: read again
+            store.insert([[new]] if stored else [[*events, new]], KEYS)
+            return new
+        except KeyStreamChanged:  # another organiser's command wrote first: read again
             continue
     raise SigningError(f"{store.where}: the organiser's key stream kept changing; nothing was recorded")
 

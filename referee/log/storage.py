@@ -664,7 +664,9 @@ class Store:
 # log/venue.py create them on first use.
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
 VENUE_TABLES = frozenset({"venue_notice"})
-SIGNING_TABLES = frozenset({"organiser_key_event", "record_signature", "record_key_change"})  # log/signing.py
+SIGNING_TABLES = frozenset(  # log/signing.py: the key stream's family, its legacy table, the signatures
+    {"key_stream", "key_stream_event", "organiser_key_event", "record_signature", "record_key_change"}
+)
 ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (log/entry.py)
 
 
