@@ -638,3 +638,17 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
     assert new_fp in shown and fp in shown
     assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)  # signed before the move: still valid
     assert "the database is healthy" in ok(db, "doctor")
+
+
+def test_the_signed_message_is_the_canonical_json_of_its_fields():
+    """``message`` writes the common case directly: the same bytes as the canonical JSON it stands for."""
+    from referee.engine import canonical_json
+    from referee.log.signing import MESSAGE_PREFIX
+
+    for kind, stream, seq, head in [
+        ("game", "demo-five-player-1", 9, "ab" * 32),
+        ("tournament", 'cup "\\ é 東 \u2028 \x01', 123456789012, ""),
+        ("game", "x", True, "h"),  # not a plain number: canonical_json decides (true)
+    ]:
+        want = MESSAGE_PREFIX + canonical_json({"head": head, "kind": kind, "seq": seq, "stream": stream}).encode()
+        assert message(kind, stream, seq, head) == want

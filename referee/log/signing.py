@@ -44,6 +44,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from itertools import groupby
+from json.encoder import encode_basestring as _text  # canonical_json's string form (ensure_ascii off)
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -490,8 +491,14 @@ class Signature:
 
 
 def message(kind: str, stream: str, seq: int, head: str) -> bytes:
-    """What a signature signs: the stream's kind and id and its chain head (the event's number and hash)."""
-    return MESSAGE_PREFIX + canonical_json({"head": head, "kind": kind, "seq": seq, "stream": stream}).encode()
+    """What a signature signs: the stream's kind and id and its chain head (the event's number and hash), as
+    canonical JSON; written directly when the fields are plain text and a plain number (every check of an
+    archive builds one per signature), else by ``canonical_json`` itself."""
+    if type(seq) is int and type(kind) is str and type(stream) is str and type(head) is str:
+        body = f'{{"head":{_text(head)},"kind":{_text(kind)},"seq":{seq},"stream":{_text(stream)}}}'
+    else:
+        body = canonical_json({"head": head, "kind": kind, "seq": seq, "stream": stream})
+    return MESSAGE_PREFIX + body.encode()
 
 
 def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
