@@ -438,3 +438,29 @@ def test_an_unreachable_postgres_server_is_a_clear_error():
 
     with pytest.raises(StoreError, match="cannot use this database.*(refused|connect)"):
         Store(f"postgresql+psycopg://referee@127.0.0.1:{_free_port()}/rokugan?connect_timeout=5")
+
+
+def test_a_payload_is_read_as_json_reads_it():
+    """The store reads payloads with orjson for speed: every value is the one ``json.loads`` gives, integers
+    beyond 64 bits, NaN, huge exponents and lone surrogates included, and what is not JSON is refused alike."""
+    import json
+
+    from referee.log.storage import _loads
+
+    for raw in (
+        '{"a":1,"a":2}',
+        '{"a":1.0,"b":-0.0,"c":0.1,"d":[1,2,{"e":null}]}',
+        '{"a":123456789012345678901234567890,"b":-9223372036854775809}',
+        '{"a":9223372036854775807}',
+        '{"a":1e400}',
+        '{"a":NaN}',
+        '{"a":"\\ud800"}',
+        '{"a":"東 é \\u2028"}',
+    ):
+        got, want = _loads(raw), json.loads(raw)
+        assert repr(got) == repr(want), raw  # the same types too: an int stays an int
+    for bad in ("{", "", "nul"):
+        with pytest.raises(ValueError):
+            _loads(bad)
+    with pytest.raises(TypeError):
+        _loads(None)  # type: ignore[arg-type]

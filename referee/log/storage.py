@@ -737,14 +737,20 @@ def _event(row) -> Event:
     return Event(game, seq, type_, version, payload, prev_hash, hash_, recorded_at, stored)
 
 
+_LONG_DIGITS = re.compile(r"\d{19}")  # a number that may not fit 64 bits (orjson reads it as a float)
+
+
 def _loads(text: str) -> Any:
     """A payload's JSON read with orjson (every archive pass reads every payload: about twice as fast), the
-    same value as ``json.loads``; what orjson refuses and ``json`` reads (an integer beyond 64 bits, NaN, a
-    lone surrogate) is read by ``json``, which raises as before on what is not JSON at all."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
+    same value as ``json.loads``: a text holding a run of 19 digits or more (an integer orjson would read as a
+    float) is read by ``json``, and so is what orjson refuses and ``json`` reads (NaN, 1e400, a lone
+    surrogate); ``json`` raises as before on what is not JSON at all."""
+    if isinstance(text, str) and _LONG_DIGITS.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 def _check_row(row) -> None:
