@@ -737,20 +737,35 @@ def _event(row) -> Event:
     return Event(game, seq, type_, version, payload, prev_hash, hash_, recorded_at, stored)
 
 
-_LONG_DIGITS = re.compile(r"\d{19}")  # a number that may not fit 64 bits (orjson reads it as a float)
-
-
 def _loads(text: str) -> Any:
     """A payload's JSON read with orjson (every archive pass reads every payload: about twice as fast), the
-    same value as ``json.loads``: a text holding a run of 19 digits or more (an integer orjson would read as a
-    float) is read by ``json``, and so is what orjson refuses and ``json`` reads (NaN, 1e400, a lone
-    surrogate); ``json`` raises as before on what is not JSON at all."""
-    if isinstance(text, str) and _LONG_DIGITS.search(text) is None:
+    same value as ``json.loads``: orjson reads an integer beyond 64 bits as a float, so a value holding any
+    float is read again by ``json`` (a recorded payload holds none: the walk that finds out costs what the
+    parse does); what orjson refuses and ``json`` reads (NaN, 1e400, a lone surrogate) is read by ``json``
+    too, and ``json`` raises as before on what is not JSON at all."""
+    if isinstance(text, str):
         try:
-            return orjson.loads(text)
+            value = orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
+        else:
+            if not _holds_float(value):
+                return value
     return json.loads(text)
+
+
+def _holds_float(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        kind = type(v)
+        if kind is float:
+            return True
+        if kind is dict:
+            stack.extend(v.values())
+        elif kind is list:
+            stack.extend(v)
+    return False
 
 
 def _check_row(row) -> None:
