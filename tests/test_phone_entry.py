@@ -308,11 +308,13 @@ def test_links_show_once_and_qr_files(table, tmp_path):
     qr = tmp_path / "qr"
     qr.mkdir()
     out = referee(db, "links", "phones", "--base", HOST, "--qr", str(qr))
-    assert out.returncode == 0 and len(list(qr.glob("*.svg"))) == 5
+    assert out.returncode == 0 and len(list(qr.glob("*.svg"))) == 6  # five seats and the moderator
+    assert (qr / "moderator.svg").is_file() and re.search(rf"^moderator: {re.escape(HOST)}/m/\S+$", out.stdout, re.M)
     again = referee(db, "links", "phones", "--base", HOST)
-    assert "/e/" not in again.stdout and again.stdout.count("a link is live") == 5
+    assert "/e/" not in again.stdout and "/m/" not in again.stdout and again.stdout.count("a link is live") == 6
     with Store(db) as store:  # only hashes are stored
-        secrets_ = re.findall(r"/e/(\S+)", out.stdout)
+        secrets_ = re.findall(r"/[em]/(\S+)", out.stdout)
+        assert len(secrets_) == 6
         for s in secrets_:
             assert store.exists(en.link_hash(s), en.ENTRY)
     raw = open(db, "rb").read()

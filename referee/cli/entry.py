@@ -26,9 +26,11 @@ def links(
     ] = None,
     db: DbOpt = None,
 ) -> None:
-    """Issue one phone-entry link per seat (a link is shown once: only its hash is stored).
+    """Issue one phone-entry link per seat, and the moderator's link to the table's page (a link is shown
+    once: only its hash is stored).
 
-    Seats that already hold a live link keep it; --revoke CLAN ends a link and issues a new one."""
+    Seats that already hold a live link keep it; --revoke CLAN (or --revoke moderator) ends a link and
+    issues a new one."""
     from ..log import OpenGame, entry as en
 
     if qr is not None and not qr.is_dir():
@@ -36,17 +38,20 @@ def links(
     with open_store(db) as store:
         clans = [str(c) for c in OpenGame(store, game).state.clans]
         for clan in revoke or []:
-            if clan.lower() not in clans:
-                raise RefereeError(f"game {game!r}: {clan!r} does not play in this game ({', '.join(clans)})")
+            if clan.lower() not in (*clans, en.MODERATOR):
+                raise RefereeError(
+                    f"game {game!r}: {clan!r} does not play in this game ({', '.join(clans)}, or {en.MODERATOR})"
+                )
         live = {link.clan for link in en.links_of(store, game) if not link.revoked}
         fresh = {clan.lower() for clan in revoke or []}
-        for clan in clans:
+        for clan in (*clans, en.MODERATOR):
             if clan in live and clan not in fresh:
                 typer.echo(
                     f"{clan}: a link is live (issued earlier, stored only as a hash; --revoke {clan} for a new one)"
                 )
                 continue
-            url = f"{base.rstrip('/')}/e/{en.issue_link(store, game, clan)}"
+            path = "m" if clan == en.MODERATOR else "e"
+            url = f"{base.rstrip('/')}/{path}/{en.issue_link(store, game, clan)}"
             typer.echo(f"{clan}: {url}")
             if qr is not None:
                 import segno

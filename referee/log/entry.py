@@ -44,6 +44,7 @@ LINK_KIND = "entry-link"
 DRAFT_KIND = "entry-draft"
 LINK_ISSUED, LINK_REVOKED, DRAFT_CHANGED = "LinkIssued", "LinkRevoked", "DraftChanged"
 SECRET_BYTES = 24  # 192 bits
+MODERATOR = "moderator"  # the moderator's link of a game: its table's page (``/m/<secret>``), no clan's seat
 
 
 class DraftStale(LogError):
@@ -128,11 +129,11 @@ def links_of(store: Store, game: str) -> list[Link]:
 
 
 def issue_link(store: Store, game: str, clan: str) -> str:
-    """A new link for ``clan`` of ``game`` (the clan's live links revoked first); returns the secret, which
-    is never stored."""
+    """A new link for ``clan`` of ``game`` (or its ``MODERATOR``; the live links of that seat revoked first);
+    returns the secret, which is never stored."""
     log = OpenGame(store, game)
     clans = [str(c) for c in log.state.clans]
-    if clan not in clans:
+    if clan not in clans and clan != MODERATOR:
         raise EntryRefused(f"game {game!r}: {clan!r} does not play in this game ({', '.join(clans)})")
     log.check_open()
     revoke(store, game, clan)

@@ -1,7 +1,12 @@
 """The phone entry of a round (`referee serve --entry` only): a seat's page behind its capability link
 ``/e/<secret>``, plain HTML forms that work without JavaScript. Every write goes through ``log.entry`` (the
 drafts, append-only, version-checked) and every token is checked by the engine at once; nothing here records
-a round: the moderator confirms it (`referee confirm`).
+a round: the moderator confirms it (`referee confirm`, or the table's page behind the moderator's link,
+``web.moderator``).
+
+With JavaScript (``/static/entry.js``, a static file under the page's Content-Security-Policy nonce), the same
+forms are filled by taps on the board picture: the token, the province, then one of the places the engine
+accepts for it there (``/e/<secret>/places``: ``@`` or a border, each asked of the one check of a token).
 
 Hostile input is expected: the link is looked up by its hash, a form carries a CSRF token bound to the
 seat's link and the browser's session cookie (``HttpOnly``, ``SameSite=Strict``), a body is at most
@@ -13,13 +18,16 @@ import secrets
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
+from importlib.resources import files
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
+from ..views.board_svg import board_svg
 from .pages import html
 
 router = APIRouter(include_in_schema=False)
@@ -51,22 +59,40 @@ class RateLimit:
             return True
 
 
-def refused(message: str, status: int, heading: str = "Entry refused") -> HTMLResponse:
-    return html("notfound.html", status, message=message, heading=heading)
+def refused(message: str, status: int, heading: str = "Entry refused", moderator: bool = False) -> HTMLResponse:
+    """The page of a refused link or form: what happened and what to do, on the entry pages' own template."""
+    return html("entry_refused.html", status, message=message, heading=heading, moderator=moderator)
 
 
-def _seat(request: Request, secret: str):
-    """(store, game, clan, log) of a link, or the page refusing it."""
+def _seat(request: Request, secret: str, moderator: bool = False):
+    """(store, game, clan, log) of a link (a seat's link, or with ``moderator`` the moderator's), or the page
+    refusing it: a seat's link does not open the moderator's page, nor the moderator's link a seat's."""
     limit: RateLimit = request.app.state.entry_rate
     if not limit.allow(en.link_hash(secret)):
-        return refused("Too many requests for this link: wait a minute.", 429)
+        return refused("Too many requests for this link: wait a minute, then reload.", 429, "Too many requests")
     store = request.app.state.store
     try:
         game, clan = en.seat_of(store, secret)
+        if (clan == en.MODERATOR) != moderator:
+            raise en.EntryRefused("this entry link is not known: ask the moderator for your seat's link")
     except en.EntryRefused as exc:
-        return refused(str(exc), 404)
+        return refused(f"This link does not work: {exc}.", 404, "Link not valid", moderator)
     log = OpenGame(store, game)
     return store, game, clan, log
+
+
+_BOARDS: dict[tuple[str, int, str], str] = {}
+
+
+def board_picture(log: OpenGame) -> str:
+    """The board the round is entered on (its picture without the cards and the key, to fit a phone), drawn
+    once per game and round."""
+    key = (log.game, log.state.round, log.events[-1].hash if log.events else "")
+    if key not in _BOARDS:
+        if len(_BOARDS) > 200:
+            _BOARDS.clear()
+        _BOARDS[key] = board_svg(log.state, cards=False, key=False, title=f"The board: round {log.state.round}")
+    return _BOARDS[key]
 
 
 def _page(
@@ -106,6 +132,7 @@ def _page(
         left=left,
         blessings=[t for t, _ in left if t.startswith("blessing")],
         provinces=sorted(log.state.board.provinces),
+        board=board_picture(log) if not closed else "",
         others=drafts if draft.submitted or closed else [],
         seal_round=seal_round,
         seal=en.seal_of(store, game, seal_round) if seal_round else None,
@@ -140,50 +167,102 @@ async def _form(request: Request) -> dict[str, str] | Response:
     return {k: v[0] for k, v in fields.items()}
 
 
-@router.post("/e/{secret}/{action}", response_class=HTMLResponse)
-async def seat_action(secret: str, action: str, request: Request):
-    if action not in ("add", "remove", "submit", "reopen"):
-        return refused("There is no such action.", 404)
-    form = await _form(request)
-    if isinstance(form, Response):
-        return form
-    seat = _seat(request, secret)
-    if isinstance(seat, Response):
-        return seat
-    store, game, clan, log = seat
-    if not en.csrf_ok(secret, request.cookies.get(COOKIE, ""), form.get("csrf", "")):
-        return refused("This form has expired or did not come from your seat's page: reload the page.", 403)
-    try:
-        log.check_round()
-    except LogError as exc:
-        return refused(f"No round can be entered now: {exc}.", 409)
-    r = log.state.round
+class _Refusal(Exception):
+    """A form naming what is not there (an index past the list): its page, nothing written."""
+
+    def __init__(self, response: Response):
+        self.response = response
+
+
+def _index(form: dict[str, str], lines: list[str]) -> int:
+    index = form.get("index", "")
+    if not index.isdigit() or int(index) >= len(lines):
+        raise _Refusal(refused("There is no such token in your list: reload the page.", 400, "Not in your list"))
+    return int(index)
+
+
+def _add(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
+    lines.append(en.check_token(log.state, clan, lines, _line(clan, form)))
+
+
+def _remove(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
+    del lines[_index(form, lines)]
+
+
+def _bless(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
+    """A blessing put on a token already listed (its line gets ``+ blessing``), checked as that line typed."""
+    i, blessing = _index(form, lines), form.get("blessing", "").strip()
+    if not blessing:
+        raise en.EntryRefused("choose a blessing")
+    others = lines[:i] + lines[i + 1 :]
+    lines[i] = en.check_token(log.state, clan, others, f"{lines[i]} + {blessing}")
+
+
+EDITS: dict[str, Callable[[OpenGame, str, list[str], dict[str, str]], None]] = {
+    "add": _add,
+    "remove": _remove,
+    "bless": _bless,
+}
+SUBMITS = {"submit": True, "reopen": False}
+
+
+def _round_of(store, game: str, r: int, form: dict[str, str]) -> Response | None:
+    """The refusal of a form that cannot be read or names another round than the one being entered."""
     version, round_no = form.get("version", ""), form.get("round", "")
     if not version.isdigit() or not round_no.isdigit():
-        return refused("This form could not be read.", 400)
+        return refused("This form could not be read: reload the page.", 400, "Form not readable")
     if int(round_no) != r:
         seal = en.seal_of(store, game, int(round_no)) if 0 < int(round_no) < r else None
         done = f" (recorded, seal {seal})" if seal else ""
-        return refused(f"Round {round_no} is closed{done}: the game is at round {r}. Reload the page.", 409)
+        return refused(
+            f"Round {round_no} is closed{done}: the game is at round {r}. Reload the page.", 409, "Round closed"
+        )
+    return None
+
+
+async def _checked_form(request: Request, secret: str, moderator: bool = False):
+    """(form, (store, game, clan, log)) of a posted form: its size, its link, its CSRF token and the game open
+    for a round; or the page refusing it."""
+    form = await _form(request)
+    if isinstance(form, Response):
+        return form
+    seat = _seat(request, secret, moderator)
+    if isinstance(seat, Response):
+        return seat
+    if not en.csrf_ok(secret, request.cookies.get(COOKIE, ""), form.get("csrf", "")):
+        return refused(
+            "This form has expired or did not come from your page: reload the page.", 403, "Form expired", moderator
+        )
+    try:
+        seat[3].check_round()
+    except LogError as exc:
+        return refused(f"No round can be entered now: {exc}.", 409, "Round closed", moderator)
+    return form, seat
+
+
+@router.post("/e/{secret}/{action}", response_class=HTMLResponse)
+async def seat_action(secret: str, action: str, request: Request):
+    if action not in EDITS and action not in SUBMITS:
+        return refused("There is no such action.", 404, "No such action")
+    checked = await _checked_form(request, secret)
+    if isinstance(checked, Response):
+        return checked
+    form, (store, game, clan, log) = checked
+    r = log.state.round
+    wrong = _round_of(store, game, r, form)
+    if wrong is not None:
+        return wrong
     draft = en.draft_of(store, game, r, clan)
     lines = list(draft.lines)
-    submitted = draft.submitted
     try:
-        if action == "add":
-            line = _line(clan, form)
-            lines.append(en.check_token(log.state, clan, lines, line))
-        elif action == "remove":
-            index = form.get("index", "")
-            if not index.isdigit() or int(index) >= len(lines):
-                return refused("There is no such token in your list: reload the page.", 400)
-            del lines[int(index)]
-        elif action == "submit":
-            submitted = True
-        else:
-            submitted = False
-        if draft.submitted and action in ("add", "remove"):
+        if draft.submitted and action in EDITS:
             raise en.EntryRefused("your tokens are submitted: press 'Change my tokens' first")
-        en.write_draft(store, draft, lines, submitted, int(version), "phone")
+        if action in EDITS:
+            EDITS[action](log, clan, lines, form)
+        submitted = SUBMITS.get(action, draft.submitted)
+        en.write_draft(store, draft, lines, submitted, int(form["version"]), "phone")
+    except _Refusal as exc:
+        return exc.response
     except en.DraftStale as exc:
         now = exc.draft.lines if exc.draft else ()
         message = f"Not written: {exc}. Your list is now: {'; '.join(now) or 'empty'}."
@@ -191,6 +270,44 @@ async def seat_action(secret: str, action: str, request: Request):
     except (NotationError, RefereeError, LogError) as exc:
         return _page(request, secret, store, game, clan, log, str(exc).splitlines()[0], True, 422)
     return RedirectResponse(f"/e/{secret}", status_code=303)
+
+
+@router.get("/e/{secret}/places")
+def seat_places(secret: str, request: Request, token: str = "", to: str = ""):
+    """Where ``token`` can go in province ``to`` this round, as the engine checks it with the clan's list so
+    far: ``@`` and each border (the sea, each neighbouring province) the one check of a token accepts, in
+    that order; with the refusal of ``@`` when nothing is accepted. Nothing is written."""
+    seat = _seat(request, secret)
+    if isinstance(seat, Response):
+        return seat
+    store, game, clan, log = seat
+    board = log.state.board
+    if len(token) > 40 or to not in board.provinces:
+        return JSONResponse({"places": [], "refused": "tap a province on the board"})
+    lines = list(en.draft_of(store, game, log.state.round, clan).lines)
+    sources = ["", *(["sea"] if board.provinces[to].coastal else []), *sorted(board.neighbours.get(to, ()))]
+    places, first_refusal = [], ""
+    for source in sources:
+        try:
+            line = en.check_token(log.state, clan, lines, _line(clan, {"token": token, "to": to, "from": source}))
+        except (NotationError, RefereeError) as exc:
+            first_refusal = first_refusal or str(exc).splitlines()[0]
+            continue
+        places.append({"from": source, "line": line})
+    return JSONResponse({"places": places, "refused": "" if places else first_refusal})
+
+
+SCRIPT = files("referee.web").joinpath("static", "entry.js")
+
+
+@router.get("/static/entry.js")
+def entry_script():
+    """The seat page's taps (progressive enhancement: the page's forms work without it)."""
+    return Response(
+        SCRIPT.read_text(encoding="utf-8"),
+        media_type="text/javascript",
+        headers={"Cache-Control": "public, max-age=300"},
+    )
 
 
 def _line(clan: str, form: dict[str, str]) -> str:
