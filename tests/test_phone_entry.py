@@ -420,3 +420,145 @@ def test_two_writers_on_one_version(table):
             en.write_draft(store, read, [], True, 0, "moderator")
         assert refused.value.draft is not None and refused.value.draft.lines == (sheet[0],)
         assert [d.by for d in en.history(store, "phones", 1, clan)] == ["phone"]
+
+
+def moderator_link(db: str, game: str) -> str:
+    """The moderator's secret, from `referee links GAME` (issued with the seats' links)."""
+    out = referee(db, "links", game, "--base", HOST, "--revoke", "moderator")
+    assert out.returncode == 0, out.stderr
+    m = re.search(rf"^moderator: {re.escape(HOST)}/m/(\S+)$", out.stdout, re.M)
+    assert m, out.stdout
+    return m.group(1)
+
+
+class Moderator(Phone):
+    """The moderator's table page: the same session cookie and CSRF token as a seat's page."""
+
+    def __init__(self, client: TestClient, secret: str):
+        self.client, self.base = TestClient(client.app, base_url=HOST), f"/m/{secret}"
+        self.page = self.get()
+
+    def edit(self, clan: str, text: str, submitted: bool = True, version: str | None = None):
+        page = self.client.get(f"{self.base}/edit/{clan}")
+        assert page.status_code == 200, page.text
+        self.page = page.text
+        data = {"csrf": self.field("csrf"), "version": version or self.field("version"), "clan": clan}
+        data["round"] = self.field("round")
+        data |= {"lines": text, **({"submitted": "1"} if submitted else {})}
+        r = self.client.post(f"{self.base}/edit", data=data, follow_redirects=True)
+        self.page = r.text
+        return r
+
+
+def test_the_moderators_page_edits_a_seat_and_resolves_the_round(table):
+    """The moderator's link: each clan's state, an edit of a seat's list version-checked against its phone
+    (the second write refused with what the first wrote), `Resolve round 1?` recording what `referee round`
+    records for the same sheet; seats' links and the moderator's do not open each other's pages."""
+    db, sheet = table
+    seats = issue_links(db, "phones")
+    boss = moderator_link(db, "phones")
+    clans = list(seats)
+    with client_of(db) as client:
+        assert client.get(f"/e/{boss}").status_code == 404  # the moderator's link is no seat's
+        assert client.get(f"/m/{seats[clans[0]]}").status_code == 404  # nor a seat's link the table's
+        m = Moderator(client, boss)
+        assert m.page.count("not started") == 5 and 'id="resolve"' not in m.page
+        phones = {c: Phone(client, s) for c, s in seats.items()}
+        first = [x for x in sheet if x.startswith(clans[0] + ":")]
+        for line in first[:2]:
+            phones[clans[0]].add(line)
+        m.get()
+        assert "entering" in m.page and html.escape(first[0]) in m.page
+        # the moderator reads crab's list, the phone writes meanwhile: the moderator's write is refused
+        stale = re.search(r'name="version" value="(\d+)"', client.get(f"/m/{boss}/edit/{clans[0]}").text).group(1)
+        phones[clans[0]].add(first[2])
+        r = m.edit(clans[0], "\n".join(first), version=stale)
+        assert r.status_code == 409 and "Not written" in r.text and html.escape(first[2]) in r.text
+        # a bad line: every refusal named, nothing written
+        before = drafts_written(db)
+        r = m.edit(clans[0], "army 9 @ nowhere\nbluff @ atlantis")
+        assert r.status_code == 422 and "nowhere" in r.text and "atlantis" in r.text
+        assert drafts_written(db) == before
+        # the moderator enters the first clan's whole list (the clan's name may be left out) and submits it
+        r = m.edit(clans[0], "\n".join(x.split(": ", 1)[1] for x in first))
+        assert r.status_code == 200 and 'id="states"' in r.text
+        with Store(db) as store:
+            d = en.draft_of(store, "phones", 1, clans[0])
+            assert d.lines == tuple(first) and d.submitted and d.by == "moderator"
+        # the phone now refuses its own stale write, showing what the moderator wrote
+        p = phones[clans[0]]
+        r = p.post("reopen")
+        assert r.status_code == 409 and html.escape(first[-1]) in r.text
+        for clan in clans[1:]:
+            for line in (x for x in sheet if x.startswith(clan + ":")):
+                phones[clan].add(line)
+            phones[clan].post("submit")
+        m.get()
+        assert m.page.count(">submitted<") == 5 and 'id="resolve"' in m.page
+        assert "passes the placement check" in m.page
+        # a form read before the last change is refused (the table's version), nothing recorded
+        with Store(db) as store:
+            events = len(store.events("phones"))
+        r = client.post(
+            f"/m/{boss}/resolve",
+            data={"csrf": m.field("csrf"), "version": "1", "round": "1"},
+            cookies={"seat": m.cookie},
+        )
+        assert r.status_code == 409 and "changed" in r.text
+        r = m.post("resolve")
+        assert r.status_code == 200 and 'id="seal"' in r.text and "round 2" in r.text
+        with Store(db) as store:
+            assert len(store.events("phones")) == events + 1
+    typed = referee(db, "round", "typed", "-", "--yes", stdin="\n".join(sheet) + "\n")
+    assert typed.returncode == 0, typed.stderr
+    with Store(db) as store:
+        a, b = OpenGame(store, "typed"), OpenGame(store, "phones")
+        ra = [e for e in a.events if e.type == EventType.ROUND_RESOLVED][-1].data
+        rb = [e for e in b.events if e.type == EventType.ROUND_RESOLVED][-1].data
+        assert ra["entries"] == rb["entries"] and ra["digest"] == rb["digest"] == state_digest(b.state)
+
+
+def test_places_offered_are_those_the_check_accepts_and_a_blessing_goes_on_a_listed_token(table):
+    """The taps' places for a token in a province: `@` and each existing border (the sea for a coastal one, each
+    neighbour) that the one check of a token entered accepts (R-08: one token a border, p.7); nothing written.
+    A physically possible but illegal place (R-09: a shinobi on a border) is offered, as the table may hold it.
+    A blessing is put on a listed token as one more form (`bless`), checked as the typed line `... + blessing`."""
+    db, sheet = table
+    seats = issue_links(db, "phones")
+    with client_of(db) as client:
+        p = Phone(client, seats["crab"])
+        places = client.get(f"/e/{seats['crab']}/places", params={"token": "army 2", "to": "shadowlands_south"})
+        got = [x["from"] for x in places.json()["places"]]
+        assert got[0] == "" and "crab_capital" in got and "crane_capital" not in got  # not a border of it
+        assert all(x["line"].startswith("crab: army 2 ") for x in places.json()["places"])
+        assert p.add("crab: army 2 crab_capital > shadowlands_south").status_code == 200
+        again = client.get(f"/e/{seats['crab']}/places", params={"token": "army 3", "to": "shadowlands_south"})
+        assert "crab_capital" not in [x["from"] for x in again.json()["places"]]  # R-08: that border is taken
+        unknown = client.get(f"/e/{seats['crab']}/places", params={"token": "army 2", "to": EVIL}).json()
+        assert unknown["places"] == [] and EVIL not in str(unknown["refused"])
+        assert drafts_written(db) == 1
+        assert "+ blessing 2" in p.page
+        r = p.post("bless", index="0", blessing="blessing 2")
+        blessed = "crab: army 2 crab_capital > shadowlands_south + blessing 2"
+        assert r.status_code == 200 and blessed in html.unescape(p.page)
+        assert '/bless"' not in p.page  # the only blessing is used: no blessing button is left
+        r = p.post("bless", index="5", blessing="blessing 2")
+        assert r.status_code == 400 and "no such token" in r.text
+        p.get()
+        r = p.post("bless", index="0", blessing="blessing 9")
+        assert r.status_code == 422 and 'class="refused"' in r.text
+        assert drafts_written(db) == 2
+        script = client.get("/static/entry.js")
+        assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+        lion = client.get(f"/e/{seats['lion']}")
+        nonce = re.search(r"script-src 'nonce-([^']+)'", lion.headers["content-security-policy"])
+        assert nonce and f'src="/static/entry.js" nonce="{nonce.group(1)}"' in lion.text
+
+
+def test_refused_pages_say_what_to_do_on_the_entry_pages_own_template(table):
+    db, _ = table
+    with client_of(db) as client:
+        for path in ("/e/" + "A" * 32, "/m/" + "A" * 32):
+            page = client.get(path)
+            assert page.status_code == 404 and "Link not valid" in page.text and "Read-only pages" not in page.text
+            assert "Nothing was written" in page.text

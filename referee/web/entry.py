@@ -64,7 +64,7 @@ def refused(message: str, status: int, heading: str = "Entry refused", moderator
     return html("entry_refused.html", status, message=message, heading=heading, moderator=moderator)
 
 
-def _seat(request: Request, secret: str, moderator: bool = False):
+def open_link(request: Request, secret: str, moderator: bool = False):
     """(store, game, clan, log) of a link (a seat's link, or with ``moderator`` the moderator's), or the page
     refusing it: a seat's link does not open the moderator's page, nor the moderator's link a seat's."""
     limit: RateLimit = request.app.state.entry_rate
@@ -145,7 +145,7 @@ def _page(
 
 @router.get("/e/{secret}", response_class=HTMLResponse)
 def seat_page(secret: str, request: Request):
-    seat = _seat(request, secret)
+    seat = open_link(request, secret)
     if isinstance(seat, Response):
         return seat
     return _page(request, secret, *seat)
@@ -220,13 +220,13 @@ def _round_of(store, game: str, r: int, form: dict[str, str]) -> Response | None
     return None
 
 
-async def _checked_form(request: Request, secret: str, moderator: bool = False):
+async def checked_form(request: Request, secret: str, moderator: bool = False):
     """(form, (store, game, clan, log)) of a posted form: its size, its link, its CSRF token and the game open
     for a round; or the page refusing it."""
     form = await _form(request)
     if isinstance(form, Response):
         return form
-    seat = _seat(request, secret, moderator)
+    seat = open_link(request, secret, moderator)
     if isinstance(seat, Response):
         return seat
     if not en.csrf_ok(secret, request.cookies.get(COOKIE, ""), form.get("csrf", "")):
@@ -244,7 +244,7 @@ async def _checked_form(request: Request, secret: str, moderator: bool = False):
 async def seat_action(secret: str, action: str, request: Request):
     if action not in EDITS and action not in SUBMITS:
         return refused("There is no such action.", 404, "No such action")
-    checked = await _checked_form(request, secret)
+    checked = await checked_form(request, secret)
     if isinstance(checked, Response):
         return checked
     form, (store, game, clan, log) = checked
@@ -277,7 +277,7 @@ def seat_places(secret: str, request: Request, token: str = "", to: str = ""):
     """Where ``token`` can go in province ``to`` this round, as the engine checks it with the clan's list so
     far: ``@`` and each border (the sea, each neighbouring province) the one check of a token accepts, in
     that order; with the refusal of ``@`` when nothing is accepted. Nothing is written."""
-    seat = _seat(request, secret)
+    seat = open_link(request, secret)
     if isinstance(seat, Response):
         return seat
     store, game, clan, log = seat
