@@ -1,20 +1,29 @@
-"""The phone entry in a real browser (issue 23): five Chromium phone contexts (375×812) enter the bench round
-through the no-JavaScript forms of a real `referee serve --entry`, the moderator confirms with `referee
-confirm`, and the phones show the seal; the page fits the phone and its controls are large enough to tap."""
+"""The phone entry in a real browser (issue 23): five Chromium phone contexts (375×812) enter the bench round at
+once through a real `referee serve --entry`, two by taps on the board picture (JavaScript on) and three by the
+no-JavaScript forms; the moderator confirms with `referee confirm` in one test and on the moderator's page in
+the other; the recorded round equals the same sheet typed with `referee round` (state digest and report), the
+phones show the seal. The pages are measured at 375 px: no sideways scrolling, no word or number broken
+across lines, every control at least 44 px tall and wide; the taps are counted (≤ 3 a token on average)."""
 
 from __future__ import annotations
 
 import html
 import os
 import re
+from contextlib import contextmanager
 from itertools import zip_longest
 
 from entry_point import referee
 from serving import CHROMIUM, FLAGS, serve
-from test_browser import _need_browser
+from test_browser import MEASURE, _need_browser
 from test_phone_entry import five_player_game
 
-from referee.log import Store, entry as en
+from referee.engine import state_digest
+from referee.log import EventType, OpenGame, Store, entry as en
+
+PHONE = {"width": 375, "height": 812}
+TAPPERS = 2  # the first two seats tap (JavaScript on), the other three use the forms (JavaScript off)
+TARGET = 44  # px: the smallest tap target
 
 
 def split_line(line: str) -> dict[str, str]:
@@ -28,53 +37,192 @@ def split_line(line: str) -> dict[str, str]:
     return {"token": m.group(1), "to": m.group(3), "from": m.group(2), "blessing": blessing}
 
 
-def test_five_phones_enter_a_round_and_see_the_seal(tmp_path):
+# The point of the board picture a finger would tap for a province: inside its region, where the element on top
+# belongs to that province (a region, or the province's own label or capital), scrolled into view.
+TAP_POINT = """(pid) => {
+  const region = document.querySelector(`#board [data-province="${pid}"]`);
+  region.scrollIntoView({block: 'center'});
+  const of = el => { const r = el && el.closest('[data-province]'); if (r) return r.getAttribute('data-province');
+                     const g = el && el.closest('g[data-territory]'); return g ? g.id : null; };
+  const b = region.getBoundingClientRect();
+  for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) {
+    const x = b.left + b.width * j / 8, y = b.top + b.height * i / 8;
+    if (of(document.elementFromPoint(x, y)) === pid) return [x, y];
+  }
+  return null;
+}"""
+
+TAP_TARGETS = """() => [...document.querySelectorAll('main button, main a, main select, main textarea')]
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => { const r = el.getBoundingClientRect();
+               return [el.textContent.trim() || el.name, Math.round(r.width), Math.round(r.height)]; })"""
+
+
+def tap_in(page, line: str) -> int:
+    """One token entered by taps on a phone with JavaScript: the token, its province on the board, the place
+    (`@` or a border, among those the referee accepts); how many taps it took."""
+    f = split_line(line)
+    assert not f["blessing"], "the bench round has no blessing"
+    page.click(f'#tap-tokens button[data-token="{f["token"]}"]')
+    point = page.evaluate(TAP_POINT, f["to"])
+    assert point, f"no tappable point of {f['to']} on the board"
+    page.mouse.click(*point)
+    place = page.locator(f'#tap-places button[data-from="{f["from"]}"]')
+    place.wait_for()
+    offered = page.eval_on_selector_all("#tap-places button", "bs => bs.map(b => b.dataset.from)")
+    assert f["from"] in offered and "" in offered, offered
+    with page.expect_navigation():
+        place.click()
+    return 3
+
+
+def fill_in(page, line: str) -> None:
+    """One token entered by the no-JavaScript form: the token, the province, the border, Add."""
+    f = split_line(line)
+    page.select_option("select[name=token]", f["token"])
+    page.select_option("select[name=to]", f["to"])
+    page.select_option("select[name=from]", f["from"])
+    if f["blessing"]:
+        page.select_option("select[name=blessing]", f["blessing"])
+    page.click("#add button[type=submit]")
+
+
+def measure(page, what: str) -> None:
+    """The page at 375 px: no sideways scrolling, no word or number broken, every control large enough."""
+    got = page.evaluate(MEASURE, [[], ["not started", "entering", "submitted"]])
+    assert got["sideways"] <= 0, f"{what}: scrolls sideways by {got['sideways']} px"
+    assert not got["over"], f"{what}: wider than the screen: {got['over'][:5]}"
+    assert not got["broken"], f"{what}: broken inside: {got['broken'][:5]}"
+    targets = page.evaluate(TAP_TARGETS)
+    assert targets, f"{what}: no control found"
+    small = [t for t in targets if t[1] < TARGET or t[2] < TARGET]
+    assert not small, f"{what}: tap targets under {TARGET} px: {small[:5]}"
+
+
+@contextmanager
+def five_phones(tmp_path, game: str):
+    """A served database with the games `game` and `typed` before their round 1, the seats' links and the
+    moderator's, and five phone contexts on them (the first TAPPERS with JavaScript); yields (db, sheet,
+    served, browser, phones, links)."""
     _need_browser()
     from playwright.sync_api import sync_playwright
 
     db = str(tmp_path / "games.db")
-    sheet = five_player_game(db, "phones")
+    sheet = five_player_game(db, game, "typed")
     home = tmp_path / "chromium"
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "c"), "XDG_CACHE_HOME": str(home / "k")}
     with serve(db, "127.0.0.1", "--entry") as served, sync_playwright() as p:
-        out = referee(db, "links", "phones", "--base", served.url)
+        out = referee(db, "links", game, "--base", served.url)
         links = dict(re.findall(r"^(\w+): (\S+)$", out.stdout, re.M))
-        assert len(links) == 5, out.stdout
+        assert len(links) == 6 and links["moderator"].startswith(served.url + "/m/"), out.stdout
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True, env=env)
         try:
             phones = {}
-            for clan, url in links.items():
-                context = browser.new_context(viewport={"width": 375, "height": 812}, java_script_enabled=False)
+            for i, clan in enumerate(c for c in links if c != "moderator"):
+                context = browser.new_context(viewport=PHONE, java_script_enabled=i < TAPPERS)
                 page = context.new_page()
-                page.goto(url)
+                page.goto(links[clan])
                 phones[clan] = page
-            by_clan = {c: [x for x in sheet if x.startswith(c + ":")] for c in links}
-            for row in zip_longest(*by_clan.values()):  # the five phones in turn, as at the table
-                for line in filter(None, row):
-                    page = phones[line.split(":")[0]]
-                    f = split_line(line)
-                    page.select_option("select[name=token]", f["token"])
-                    page.select_option("select[name=to]", f["to"])
-                    page.select_option("select[name=from]", f["from"])
-                    if f["blessing"]:
-                        page.select_option("select[name=blessing]", f["blessing"])
-                    page.click("#add button[type=submit]")
-                    assert line in html.unescape(page.inner_html("#mine"))
-            for page in phones.values():
-                # the page fits the phone: no sideways scrolling, buttons at least 40 px tall
-                assert page.evaluate("document.documentElement.scrollWidth") <= 375
-                heights = page.eval_on_selector_all("button", "bs => bs.map(b => b.getBoundingClientRect().height)")
-                assert heights and min(heights) >= 40, heights
-                page.click("#submit")
-                assert page.is_visible("#submitted")
-            assert "Submitted by every clan" in next(iter(phones.values())).content()
-            confirmed = referee(db, "confirm", "phones", "--yes")
-            assert confirmed.returncode == 0, confirmed.stderr
-            with Store(db) as store:
-                seal = en.seal_of(store, "phones", 1)
-            assert seal
-            for page in phones.values():
-                page.reload()
-                assert page.inner_text("#seal") == seal and "round 2" in page.inner_text("h1")
+            yield db, sheet, served, browser, phones, links
         finally:
             browser.close()
+
+
+def enter_the_round(phones: dict, sheet: list[str]) -> tuple[int, int]:
+    """The five phones enter the sheet at once (each its own clan's lines, in turn as at a table) and submit;
+    the (taps, tokens) of the phones that tap."""
+    clans = list(phones)
+    tappers = set(clans[:TAPPERS])
+    by_clan = {c: [x for x in sheet if x.startswith(c + ":")] for c in clans}
+    taps = tokens = 0
+    for row in zip_longest(*by_clan.values()):
+        for line in filter(None, row):
+            clan = line.split(":")[0]
+            page = phones[clan]
+            if clan in tappers:
+                taps += tap_in(page, line)
+                tokens += 1
+            else:
+                fill_in(page, line)
+            assert line in html.unescape(page.inner_html("#mine")), line
+    for clan, page in phones.items():
+        assert page.is_visible("#taps") == (clan in tappers)  # the taps only with JavaScript, else the form
+        assert page.is_visible("#add") == (clan not in tappers)
+        measure(page, f"{clan}'s list")
+        page.click("#submit")
+        assert page.is_visible("#submitted")
+    for clan, page in phones.items():
+        page.reload()
+        assert page.locator("#others li").count() == 5 and "none" not in page.inner_text("#others")
+        measure(page, f"{clan}'s submitted view")
+    return taps, tokens
+
+
+def the_same_round_as_typed(db: str, game: str, sheet: list[str]) -> str:
+    """`referee round` types the same sheet in the game `typed`: the same entries, the same state digest, the
+    same report (`referee replay`, the game's name and seal aside); the seal of the phones' round."""
+    typed = referee(db, "round", "typed", "-", "--yes", stdin="\n".join(sheet) + "\n")
+    assert typed.returncode == 0, typed.stderr
+    with Store(db) as store:
+        a, b = OpenGame(store, "typed"), OpenGame(store, game)
+        ra = [e for e in a.events if e.type == EventType.ROUND_RESOLVED][-1].data
+        rb = [e for e in b.events if e.type == EventType.ROUND_RESOLVED][-1].data
+        assert ra["entries"] == rb["entries"] and ra["digest"] == rb["digest"] == state_digest(b.state)
+        assert state_digest(a.state) == state_digest(b.state)
+        seal = en.seal_of(store, game, 1)
+    assert seal
+    seals = re.compile(r"\b[0-9A-Z]{4}(-[0-9A-Z]{4})+\b")
+    stamps = re.compile(r"\d{4}-\d\d-\d\d[T ][0-9:.+Z]+")
+
+    def report(g: str) -> str:
+        out = referee(db, "replay", g)
+        assert out.returncode == 0, out.stderr
+        return stamps.sub("T", seals.sub("S", out.stdout.replace(g, "G")))
+
+    assert report(game) == report("typed")
+    return seal
+
+
+def phones_show_the_seal(phones: dict, seal: str) -> None:
+    for clan, page in phones.items():
+        page.reload()
+        assert page.inner_text("#seal") == seal and "round 2" in page.inner_text("h1"), clan
+        measure(page, f"{clan}'s page of round 2")
+
+
+def test_five_phones_by_taps_and_forms_and_referee_confirm(tmp_path):
+    with five_phones(tmp_path, "phones") as (db, sheet, _, _, phones, _):
+        taps, tokens = enter_the_round(phones, sheet)
+        print(f"taps per token by the board picture: {taps}/{tokens} = {taps / tokens:.2f}")
+        assert tokens >= 9 and taps / tokens <= 3
+        confirmed = referee(db, "confirm", "phones", "--yes")
+        assert confirmed.returncode == 0, confirmed.stderr
+        seal = the_same_round_as_typed(db, "phones", sheet)
+        assert seal in confirmed.stdout
+        phones_show_the_seal(phones, seal)
+
+
+def test_five_phones_and_the_moderators_page_resolves(tmp_path):
+    with five_phones(tmp_path, "phones") as (db, sheet, _, browser, phones, links):
+        table = browser.new_context(viewport=PHONE).new_page()
+        table.goto(links["moderator"])
+        assert table.locator("#states td", has_text="not started").count() == 5
+        measure(table, "the moderator's page before the round")
+        enter_the_round(phones, sheet)
+        table.reload()
+        assert table.locator("#states td", has_text="submitted").count() == 5
+        assert "passes the placement check" in table.inner_text("#check")
+        assert html.unescape(table.inner_html("#sheet")).splitlines() == ["round: 1", *sheet]
+        measure(table, "the moderator's page, every clan submitted")
+        # the moderator opens a seat's list: the edit page fits the phone too
+        table.click(f'#states tr[data-clan="{next(iter(phones))}"] a')
+        assert table.locator("textarea#lines").input_value().splitlines() == [
+            x for x in sheet if x.startswith(next(iter(phones)) + ":")
+        ]
+        measure(table, "the moderator's edit page")
+        table.go_back()
+        table.reload()
+        table.click("#resolve button")
+        seal = the_same_round_as_typed(db, "phones", sheet)
+        assert table.inner_text("#seal") == seal and "round 2" in table.inner_text("h1")
+        phones_show_the_seal(phones, seal)
