@@ -58,6 +58,10 @@ TAP_TARGETS = """() => [...document.querySelectorAll('main button, main a, main 
                return [el.textContent.trim() || el.name, Math.round(r.width), Math.round(r.height)]; })"""
 
 
+REGIONS = """() => [...document.querySelectorAll('#board [data-province]')].map(el => {
+  const r = el.getBoundingClientRect(); return Math.min(r.width, r.height); })"""
+
+
 def tap_in(page, line: str) -> int:
     """One token entered by taps on a phone with JavaScript: the token, its province on the board, the place
     (`@` or a border, among those the referee accepts); how many taps it took."""
@@ -145,6 +149,8 @@ def enter_the_round(phones: dict, sheet: list[str]) -> tuple[int, int]:
             else:
                 fill_in(page, line)
             assert line in html.unescape(page.inner_html("#mine")), line
+    smallest = min(phones[clans[0]].evaluate(REGIONS))
+    print(f"the smallest province region of the board at {PHONE['width']} px: {smallest:.0f} px")
     for clan, page in phones.items():
         assert page.is_visible("#taps") == (clan in tappers)  # the taps only with JavaScript, else the form
         assert page.is_visible("#add") == (clan not in tappers)

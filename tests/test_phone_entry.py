@@ -541,7 +541,10 @@ def test_places_offered_are_those_the_check_accepts_and_a_blessing_goes_on_a_lis
         r = p.post("bless", index="0", blessing="blessing 2")
         blessed = "crab: army 2 crab_capital > shadowlands_south + blessing 2"
         assert r.status_code == 200 and blessed in html.unescape(p.page)
-        assert '/bless"' not in p.page  # the only blessing is used: no blessing button is left
+        with Store(db) as store:  # one blessing 2 fewer in the crab's hand this round
+            state = OpenGame(store, "phones").state
+            left = dict(en.tokens_left(state, "crab", []))
+            assert dict(en.tokens_left(state, "crab", [blessed])).get("blessing 2", 0) == left["blessing 2"] - 1
         r = p.post("bless", index="5", blessing="blessing 2")
         assert r.status_code == 400 and "no such token" in r.text
         p.get()
@@ -562,3 +565,34 @@ def test_refused_pages_say_what_to_do_on_the_entry_pages_own_template(table):
             page = client.get(path)
             assert page.status_code == 404 and "Link not valid" in page.text and "Read-only pages" not in page.text
             assert "Nothing was written" in page.text
+
+
+def test_the_moderators_forms_refuse_what_a_seats_refuse(table):
+    """The table's page is as guarded as a seat's: a seat's CSRF token and cookie do not write there, nor a form
+    without its token, nor an oversized body; a revoked moderator's link stops at once; nothing is written."""
+    db, sheet = table
+    seats = issue_links(db, "phones")
+    boss = moderator_link(db, "phones")
+    with client_of(db) as client:
+        crab = Phone(client, seats["crab"])
+        m = Moderator(client, boss)
+        m.client.get(f"/m/{boss}/edit/crab")
+        form = {"clan": "crab", "lines": sheet[0], "version": "0", "round": "1", "submitted": "1"}
+        for csrf, cookie in ((crab.field("csrf"), crab.cookie), ("", m.cookie), ("0" * 64, m.cookie)):
+            r = client.post(f"/m/{boss}/edit", data={**form, "csrf": csrf}, cookies={"seat": cookie})
+            assert r.status_code == 403 and "expired" in r.text
+        r = client.post(
+            f"/m/{boss}/resolve",
+            content=b"csrf=" + b"a" * 10000,
+            headers={"content-type": "application/x-www-form-urlencoded"},
+            cookies={"seat": m.cookie},
+        )
+        assert r.status_code == 413
+        r = client.get(f"/m/{boss}/edit/<b>crab")
+        assert r.status_code == 404 and "No such seat" in r.text and "<b>crab" not in r.text
+        assert drafts_written(db) == 0
+        moderator_link(db, "phones")  # --revoke moderator: the old link stops
+        page = client.get(f"/m/{boss}")
+        assert page.status_code == 404 and "revoked" in page.text and "Read-only pages" not in page.text
+    with Store(db) as store:
+        assert len([e for e in store.events("phones") if e.type == EventType.ROUND_RESOLVED]) == 0
