@@ -192,8 +192,10 @@ def the_same_round_as_typed(db: str, game: str, sheet: list[str]) -> str:
 
 
 def phones_show_the_seal(phones: dict, seal: str) -> None:
+    """A submitted seat's page reads the table again by itself (a meta refresh, with or without JavaScript):
+    the phones show the seal without anyone reloading them."""
     for clan, page in phones.items():
-        page.reload()
+        page.wait_for_selector("#seal", timeout=20_000)
         assert page.inner_text("#seal") == seal and "round 2" in page.inner_text("h1"), clan
         measure(page, f"{clan}'s page of round 2")
 

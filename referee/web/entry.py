@@ -34,6 +34,7 @@ router = APIRouter(include_in_schema=False)
 MAX_BODY = 4096  # bytes of a form
 RATE = 120  # requests a minute for one link
 COOKIE = "seat"
+REFRESH = 5  # seconds between two reads of a submitted seat's page (the others' tokens, then the seal)
 
 
 class RateLimit:
@@ -138,6 +139,7 @@ def _page(
         seal=en.seal_of(store, game, seal_round) if seal_round else None,
         base=f"/e/{secret}",
         csrf=en.csrf_token(secret, session),
+        refresh=REFRESH,
     )
     response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/e/{secret}")
     return response

@@ -18,11 +18,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
-from .entry import COOKIE, checked_form, open_link, refused
+from .entry import COOKIE, REFRESH, checked_form, open_link, refused
 from .pages import html
 
 router = APIRouter(include_in_schema=False)
-REFRESH = 5  # seconds between two reads of the table's page
 
 
 def table_version(t: en.TableState) -> int:
