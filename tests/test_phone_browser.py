@@ -12,6 +12,7 @@ import os
 import re
 from contextlib import contextmanager
 from itertools import zip_longest
+from pathlib import Path
 
 from entry_point import referee
 from serving import CHROMIUM, FLAGS, serve
@@ -92,6 +93,20 @@ def fill_in(page, line: str) -> None:
     page.click("#add button[type=submit]")
 
 
+def accessible(page, what: str) -> None:
+    """No serious or critical axe violation on the page (axe run as the browser's own tools run it)."""
+    import axe_playwright_python
+
+    page.evaluate((Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text("utf-8"))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    serious = [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == [], f"{what}: {serious}"
+
+
 def measure(page, what: str) -> None:
     """The page at 375 px: no sideways scrolling, no word or number broken, every control large enough."""
     got = page.evaluate(MEASURE, [[], ["not started", "entering", "submitted"]])
@@ -157,6 +172,8 @@ def enter_the_round(phones: dict, sheet: list[str]) -> tuple[int, int]:
         assert page.is_visible("#taps") == (clan in tappers)  # the taps only with JavaScript, else the form
         assert page.is_visible("#add") == (clan not in tappers)
         measure(page, f"{clan}'s list")
+        if clan in tappers:  # axe runs as a script: in the pages with JavaScript (the same template without it)
+            accessible(page, f"{clan}'s list")
         page.click("#submit")
         assert page.is_visible("#submitted")
     for clan, page in phones.items():
@@ -224,12 +241,14 @@ def test_five_phones_and_the_moderators_page_resolves(tmp_path):
         assert "passes the placement check" in table.inner_text("#check")
         assert html.unescape(table.inner_html("#sheet")).splitlines() == ["round: 1", *sheet]
         measure(table, "the moderator's page, every clan submitted")
+        accessible(table, "the moderator's page")
         # the moderator opens a seat's list: the edit page fits the phone too
         table.click(f'#states tr[data-clan="{next(iter(phones))}"] a')
         assert table.locator("textarea#lines").input_value().splitlines() == [
             x for x in sheet if x.startswith(next(iter(phones)) + ":")
         ]
         measure(table, "the moderator's edit page")
+        accessible(table, "the moderator's edit page")
         table.go_back()
         table.reload()
         table.click("#resolve button")
