@@ -480,35 +480,47 @@ def check_chain(events: Sequence[Event]) -> Divergence | None:
 
 
 def check_link(events: Sequence[Event], i: int, e: Event, prev: Event | None, game: str) -> Divergence | None:
-    def bad(problem: Problem, detail: str) -> Divergence:
-        return Divergence(e.seq, i, problem, detail)
-
+    """Event ``i`` of ``events`` checked against the one before it (``prev``): its game, its number, its
+    link, its hash, its seal and its entries' order; the first problem found, or None."""
     if e.game != game:
-        return bad(Problem.FOREIGN, f"belongs to game {e.game!r}, not {game!r}")
+        return Divergence(e.seq, i, Problem.FOREIGN, f"belongs to game {e.game!r}, not {game!r}")
+    found = _check_seq(events, i, e, prev) or _check_prev_hash(events, i, e, prev) or _check_content(e)
+    return Divergence(e.seq, i, *found) if found else None
+
+
+def _check_seq(events: Sequence[Event], i: int, e: Event, prev: Event | None) -> tuple[Problem, str] | None:
     expected = prev.seq + 1 if prev else 1
-    if e.seq != expected:
-        if any(o.seq == expected for o in events[i + 1 :]):
-            return bad(Problem.REORDERED, f"stands where event {expected} belongs; event {expected} comes later")
-        if e.seq > expected:
-            missing = str(expected) if e.seq == expected + 1 else f"{expected} to {e.seq - 1}"
-            return bad(Problem.REMOVED, f"event {missing} is missing (sequence gap after event {expected - 1})")
-        return bad(Problem.REORDERED, f"comes after event {prev.seq if prev else 0}: sequence numbers go backwards")
+    if e.seq == expected:
+        return None
+    if any(o.seq == expected for o in events[i + 1 :]):
+        return Problem.REORDERED, f"stands where event {expected} belongs; event {expected} comes later"
+    if e.seq > expected:
+        missing = str(expected) if e.seq == expected + 1 else f"{expected} to {e.seq - 1}"
+        return Problem.REMOVED, f"event {missing} is missing (sequence gap after event {expected - 1})"
+    return Problem.REORDERED, f"comes after event {prev.seq if prev else 0}: sequence numbers go backwards"
+
+
+def _check_prev_hash(events: Sequence[Event], i: int, e: Event, prev: Event | None) -> tuple[Problem, str] | None:
     want = prev.hash if prev else GENESIS
-    if e.prev_hash != want:
-        later = next((o for o in events[i + 1 :] if o.hash == e.prev_hash), None)
-        if later is not None:
-            return bad(Problem.REORDERED, f"its chain link points at event {later.seq}, which comes after it")
-        what = f"the hash of event {prev.seq}" if prev else "the start of a log"
-        return bad(
-            Problem.BROKEN_CHAIN,
-            f"its link {e.prev_hash[:12]}... is not {what} ({want[:12]}...): an event before it was removed or altered",
-        )
+    if e.prev_hash == want:
+        return None
+    later = next((o for o in events[i + 1 :] if o.hash == e.prev_hash), None)
+    if later is not None:
+        return Problem.REORDERED, f"its chain link points at event {later.seq}, which comes after it"
+    what = f"the hash of event {prev.seq}" if prev else "the start of a log"
+    return (
+        Problem.BROKEN_CHAIN,
+        f"its link {e.prev_hash[:12]}... is not {what} ({want[:12]}...): an event before it was removed or altered",
+    )
+
+
+def _check_content(e: Event) -> tuple[Problem, str] | None:
     if not e.hash_matches():
-        return bad(Problem.EDITED, f"its {e.type} content no longer matches its recorded hash")
+        return Problem.EDITED, f"its {e.type} content no longer matches its recorded hash"
     if e.type in SEALED and e.payload.get("seal") != (want := stored_seal(e.type, e.payload_version, e.hash)):
-        return bad(Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {want}")
+        return Problem.SEAL, f"recorded seal {e.payload.get('seal')!r} is not the chain's {want}"
     if e.type in ORDERED and e.payload_version >= 2 and not in_canonical_order(e.payload.get("entries")):
-        return bad(
+        return (
             Problem.ORDER,
             "its entries are not in the canonical order (sorted): the referee never writes them so, "
             "and a different order is how a forged log searches for a matching seal",
