@@ -8,7 +8,9 @@
   an event ``DraftChanged`` holding the whole list after the change, who made it (``phone`` or ``moderator``)
   and whether it is submitted. A writer names the version it read (the number of events); a write on another
   version is refused with what the other writer wrote (``DraftChanged`` error): the store's ``(stream, seq)``
-  key makes the same check when two writers race.
+  key makes the same check when two writers race. A draft's write does not wait for the disk (``Store.insert``
+  ``synced=False``): a killed or restarted server loses none; a power cut may lose its last moments, as the
+  phones' own screens show what they hold. Links (issued, revoked) and rounds are written synced.
 - Nothing here records a round: the moderator's confirmation merges the drafts into a sheet, in seat order,
   and records it through ``OpenGame.read_round``/``record_sheet``, exactly as a typed sheet.
 
@@ -17,9 +19,12 @@ Both kinds live in their own family of tables (``entry``/``entry_event``): the g
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +42,9 @@ from ..engine import (
 )
 from .events import Event, LogError
 from .game import OpenGame, check_token as game_check_token
+from .replay import Fold
 from .round_identity import last_seal
-from .storage import Family, Store
+from .storage import Family, Store, UnknownGame
 
 LINK_KIND = "entry-link"
 DRAFT_KIND = "entry-draft"
@@ -122,8 +128,8 @@ class EntryRefused(RefereeError):
 def links_of(store: Store, game: str) -> list[Link]:
     """Every link issued for ``game``, oldest first."""
     out = []
-    for info in store.games(ENTRY):
-        if info.kind == LINK_KIND and info.header.get("game") == game:
+    for info in store.games(ENTRY, kind=LINK_KIND):
+        if info.header.get("game") == game:
             out.append(Link(game, info.header["clan"], info.game, info.created_at, info.events > 1))
     return out
 
@@ -157,8 +163,7 @@ def seat_of(store: Store, secret: str) -> tuple[str, str]:
     """The (game, clan) a secret opens; ``EntryRefused`` for an unknown or revoked link, or a finished game."""
     if not secret or len(secret) > 100:
         raise EntryRefused("this entry link is not known: ask the moderator for your seat's link")
-    stream = link_hash(secret)
-    events = store.events(stream, ENTRY) if store.exists(stream, ENTRY) else []
+    events = _stream(store, link_hash(secret))
     if not events or events[0].type != LINK_ISSUED:
         raise EntryRefused("this entry link is not known: ask the moderator for your seat's link")
     if any(e.type == LINK_REVOKED for e in events):
@@ -167,10 +172,73 @@ def seat_of(store: Store, secret: str) -> tuple[str, str]:
     return first["game"], first["clan"]
 
 
+# --- the games the pages read -----------------------------------------------------------------------
+class SharedGame(OpenGame):
+    """A game as read at one chain head, shared by the requests of a server: read only (a write opens the
+    game, ``OpenGame``, and moves its own fold on)."""
+
+    def __init__(self, store: Store, game: str, events: list[Event]):
+        self.store, self.game, self.events = store, game, events
+        self.fold = Fold.of(events)
+        self._checked: LogError | None | bool = False  # check_round()'s answer at this head, once asked
+
+    def check_round(self, round: int | None = None) -> None:
+        """As the game's (the answer for the next round is kept: this log does not move)."""
+        if round is not None:
+            return super().check_round(round)
+        if self._checked is False:
+            try:
+                super().check_round()
+                self._checked = None
+            except LogError as exc:
+                self._checked = exc
+        if isinstance(self._checked, LogError):
+            raise copy.copy(self._checked)
+        return None
+
+    def reload(self) -> None:
+        raise TypeError("a shared game is read only: open the game (OpenGame) to write")
+
+    def _append(self, type_: str, payload: dict[str, Any], outcome=None) -> Event:
+        raise TypeError("a shared game is read only: open the game (OpenGame) to write")
+
+
+class Games:
+    """Games read and folded once per chain head: a request asks the game's head (one short query) and
+    folds the log again only when it moved. The log only grows and every append is version-checked, so the
+    head's hash names the whole log; thread-safe, at most ``size`` games kept."""
+
+    def __init__(self, size: int = 256):
+        self.size, self.lock = size, threading.Lock()
+        self.items: OrderedDict[tuple[int, str], SharedGame] = OrderedDict()
+
+    def read(self, store: Store, game: str) -> SharedGame:
+        key = (id(store), game)
+        head = store.head(game)
+        with self.lock:
+            hit = self.items.get(key)
+            if hit is not None and hit.store is store and hit.events[-1].hash == head:
+                self.items.move_to_end(key)
+                return hit
+        log = SharedGame(store, game, store.events(game))
+        with self.lock:
+            self.items[key] = log
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return log
+
+
 # --- drafts -----------------------------------------------------------------------------------------
+def _stream(store: Store, stream: str) -> list[Event]:
+    """A link's or a draft's events, none when there is no such stream: one query when there is."""
+    try:
+        return store.events(stream, ENTRY)
+    except UnknownGame:
+        return []
+
+
 def _draft_events(store: Store, game: str, round_no: int, clan: str) -> list[Event]:
-    stream = draft_id(game, round_no, clan)
-    return store.events(stream, ENTRY) if store.exists(stream, ENTRY) else []
+    return _stream(store, draft_id(game, round_no, clan))
 
 
 def draft_of(store: Store, game: str, round_no: int, clan: str) -> Draft:
@@ -207,16 +275,18 @@ def write_draft(store: Store, draft: Draft, lines: list[str], submitted: bool, v
         if len(events) != version:
             raise DraftStale(stream, len(events))
         if events:
-            store.append(stream, [(DRAFT_CHANGED, payload)], events[-1], family=ENTRY)
+            written = store.append(stream, [(DRAFT_CHANGED, payload)], events[-1], family=ENTRY, synced=False)
         else:
-            store.append(stream, [(DRAFT_CHANGED, payload)], None, kind=DRAFT_KIND, family=ENTRY)
+            written = store.append(
+                stream, [(DRAFT_CHANGED, payload)], None, kind=DRAFT_KIND, family=ENTRY, synced=False
+            )
     except (DraftStale, LogError) as exc:
         if not isinstance(exc, DraftStale) and store.head(stream, ENTRY) == (events[-1].hash if events else None):
             raise
         stale = exc if isinstance(exc, DraftStale) else DraftStale(stream, version)
         stale.draft = draft_of(store, draft.game, draft.round, draft.clan)
         raise stale from None
-    return draft_of(store, draft.game, draft.round, draft.clan)
+    return Draft(draft.game, draft.round, draft.clan, tuple(lines), submitted, version + 1, by, written[-1].recorded_at)
 
 
 # --- the engine's answers ---------------------------------------------------------------------------

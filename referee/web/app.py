@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from fastapi import FastAPI
 
-from ..log import Store
+from ..log import Store, entry as en
 from . import api, entry as entry_pages, games, moderator, pages, swiss, tournaments
 from .entry import RATE, RateLimit
 from .reading import Cache
@@ -49,5 +49,8 @@ def venue_app(
     for router in (games.router, tournaments.router, swiss.router, api.router, *phone):
         app.include_router(router)
     app.state.entry_rate = RateLimit(rate)
+    app.state.entry_games = en.Games()
+    if entry:
+        store.write_ahead()  # SQLite: WAL for the drafts' many small writes (Store.write_ahead)
     app.add_middleware(Guard, served=app.state.served)
     return app

@@ -78,7 +78,8 @@ def open_link(request: Request, secret: str, moderator: bool = False):
             raise en.EntryRefused("this entry link is not known: ask the moderator for your seat's link")
     except en.EntryRefused as exc:
         return refused(f"This link does not work: {exc}.", 404, "Link not valid", moderator)
-    log = OpenGame(store, game)
+    # A seat's page reads the game folded once per chain head, shared (read only); the moderator's page writes.
+    log = OpenGame(store, game) if moderator else request.app.state.entry_games.read(store, game)
     return store, game, clan, log
 
 
