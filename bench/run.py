@@ -4,9 +4,11 @@
     python bench/run.py --quick    smaller sizes, to try it out
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
-bench_tournament.py, bench_games.py, bench_web.py, bench_swiss.py) and prints its own details; this script then
-prints the machine and a table of the medians, each beside the figure before the speed work of issue 15 (measured
-on this machine class, 2 cores, with the engine of that time) and the issue's target where it set one.
+bench_tournament.py, bench_games.py, bench_web.py, bench_swiss.py, bench_entry.py) and prints its own details;
+this script then prints the machine and a table of the medians, each beside the figure before the speed work of
+issue 15 (issue 23 for the phone entry; measured on this machine class, 2 cores, with the code of that time) and
+the issue's target where it set one. The load test of the phone entry (bench/load_entry.py) is not part of it: it
+starts servers and takes minutes.
 """
 
 from __future__ import annotations
@@ -71,6 +73,12 @@ FIGURES = [  # (RESULT key, what it is, unit)
         "seating: repeated opponents, 25 players, tables of 5, 6 rounds (worst of 5 seeds)",
         "pairs",
     ),
+    ("entry_post_median_ms", "phone entry: one token added, server time (POST, SQLite in WAL mode)", "ms"),
+    ("entry_post_p95_ms", "  the same, p95", "ms"),
+    ("entry_post_trip_median_ms", "  the same POST timed by the client (in-process test client)", "ms"),
+    ("entry_post_trip_p95_ms", "  the same, p95", "ms"),
+    ("entry_page_median_ms", "  the seat's page read after it (GET)", "ms"),
+    ("entry_choices_per_token", "  choices a player makes per token on the form (the bench round)", "taps"),
     ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
     ("swiss_pair_32_ms", "Swiss pairing of one round (round 4), 32 players (exact blossom matching)", "ms"),
     ("swiss_pair_128_ms", "  the same, 128 players", "ms"),
@@ -103,6 +111,11 @@ BEFORE: dict[str, tuple[str, str, str]] = {
     "verify_peak_rss_mb": ("64.5", "70", "le"),
     "verify_rss_growth_mb": ("0.4", "", ""),
     "round_cli_peak_rss_mb": ("58", "", ""),
+    # issue 23: the phone entry's POST before its speed work (rollback journal, the game folded and every
+    # entry stream listed per request), timed by the client at load average 7: median 21.2, p95 51.2 ms
+    "entry_post_p95_ms": ("", "20", "le"),
+    "entry_post_trip_p95_ms": ("51.2", "", ""),
+    "entry_choices_per_token": ("", "3", "le"),
 }
 
 
@@ -140,6 +153,7 @@ def main() -> None:
         ["bench_tournament.py", "--runs", "3" if args.quick else "5"],
         ["bench_games.py", "--games", "500" if args.quick else "2000", "--runs", "3" if args.quick else "5"],
         ["bench_swiss.py", "--runs", "3" if args.quick else "5", *(["--scale", "0.25"] if args.quick else [])],
+        ["bench_entry.py", "--rounds", "4" if args.quick else "8"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()
