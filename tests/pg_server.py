@@ -86,12 +86,13 @@ def _free_port() -> int:
     return port_for.select_random()
 
 
-class _Cluster:
+class Cluster:
     def __init__(self) -> None:
         self.root: Path | None = None
         self.executor = None
 
-    def start(self) -> PgServer:
+    def start(self, options: str = SERVER_OPTIONS) -> PgServer:
+        """Start the server with ``options`` (the tests': durability off, for speed; a benchmark passes its own)."""
         try:
             import psycopg  # noqa: F401
             from pytest_postgresql.executors import PostgreSQLExecutor
@@ -127,7 +128,7 @@ class _Cluster:
                 dbname="postgres",
                 user="postgres",
                 password=None,
-                postgres_options=f"-c listen_addresses=127.0.0.1 {SERVER_OPTIONS}",
+                postgres_options=f"-c listen_addresses=127.0.0.1 {options}",
                 timeout=120,
             )
             try:
@@ -155,7 +156,7 @@ class _Cluster:
 def pg_server():
     """The session's PostgreSQL server (see the module's docstring)."""
     setting = os.environ.get(ENV, "").strip()
-    cluster = _Cluster()
+    cluster = Cluster()
     if setting == "off":
         server = PgServer(reason=f"{ENV}=off")
     elif "://" in setting:
