@@ -45,6 +45,7 @@ KINDS = [  # locust's request names, in the order printed
     "submit (POST)",
     "poll (GET)",
     "confirm (referee confirm --yes)",
+    "confirm (game service)",
 ]
 PG_OPTIONS = "-c max_connections=200"  # as a venue's server would run: fsync and synchronous commits on
 
@@ -176,6 +177,7 @@ def run(backend: str, url: str, tables: int, workers: int, args, tmp: Path) -> b
             "LOAD_DB": url,
             "LOAD_TIMEOUT": str(args.limit),
             "LOAD_CONFIRMS": str(args.confirms),
+            "LOAD_CONFIRM": args.confirm,
             "LOAD_OUT": str(tmp / f"{backend}.json"),
         }
         start = time.perf_counter()
@@ -245,7 +247,32 @@ def run(backend: str, url: str, tables: int, workers: int, args, tmp: Path) -> b
     return not errors and not lost and not twice and rounds == tables
 
 
+def desk(url: str) -> None:
+    """The moderators' desk of the load test (``--desk URL``): for each game named on standard input, what
+    `referee confirm GAME --yes` does (the merged sheet of the drafts, read and recorded by the game service);
+    answers "ok" or why not, one line each."""
+    from referee.log import OpenGame, Store, entry as en
+
+    with Store(url, create=False) as store:
+        for line in sys.stdin:
+            if not line.strip():  # a ping: the desk is ready
+                print("ready", flush=True)
+                continue
+            try:
+                t = en.table_state(store, line.strip())
+                waiting = [d.clan for d in t.drafts if not d.submitted]
+                why = t.closed or (f"not every clan has submitted ({', '.join(waiting)})" if waiting else "")
+                why = why or "; ".join(t.problems)
+                if not why:
+                    OpenGame(store, t.game).enter_round(t.sheet, t.round)
+            except Exception as exc:  # noqa: BLE001 - told to the load client as this game's failure
+                why = f"{type(exc).__name__}: {exc}"
+            print((why or "ok").replace("\n", " "), flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--desk"]:
+        return desk(sys.argv[2])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", choices=["postgresql", "sqlite", "both"], default="both")
     parser.add_argument("--tables", type=int, help="tables (default: 40 on PostgreSQL, 5 on SQLite)")
@@ -253,7 +280,14 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=6.0, help="seconds a player takes before each token (mean)")
     parser.add_argument("--poll", type=float, default=5.0, help="seconds between two polls of a phone (mean)")
     parser.add_argument("--limit", type=float, default=420.0, help="seconds a backend's run may take at most")
-    parser.add_argument("--confirms", type=int, default=2, help="moderators' commands run at once on this machine")
+    parser.add_argument("--confirms", type=int, default=2, help="moderators' confirmations run at once")
+    parser.add_argument(
+        "--confirm",
+        choices=["service", "command"],
+        default="service",
+        help="the moderators confirm through the game service in the load client's process (the same calls as "
+        "the command, without starting a process per table), or by running `referee confirm GAME --yes`",
+    )
     parser.add_argument("--pg-url", help="an existing PostgreSQL database to fill (else a throwaway server)")
     args = parser.parse_args()
     ok = True

@@ -5,8 +5,11 @@
   submits, then polls its page until the round is recorded (the page moves to the next round).
 - ``Moderator``: one table's moderator. Once every seat of the table has submitted it confirms the round as a
   moderator does, `referee confirm GAME --yes` (a command of its own: timed as the request "confirm"). At an
-  event each moderator's command runs on their own laptop; here they share the server's machine, so at most
-  ``LOAD_CONFIRMS`` (2) run at once, and a confirm's time is its command's own run.
+  event each moderator's command runs on their own laptop; here they would share the server's machine, so by
+  default (``LOAD_CONFIRM=service``) the moderators confirm one at a time through one process of the game
+  service, the same calls the command makes (the merged sheet read and recorded: the same reads and writes on
+  the database), without a Python process started per table; ``LOAD_CONFIRM=command`` runs the command itself,
+  at most ``LOAD_CONFIRMS`` (2) at once. A confirm's time is its own run.
 
 The seats come from the JSON file named by ``LOAD_SEATS`` (written by load_entry.py); ``LOAD_THINK`` and
 ``LOAD_POLL`` are the seconds a player takes before each token and between two polls, ``LOAD_DB`` the
@@ -38,7 +41,54 @@ DB = os.environ.get("LOAD_DB", "")
 TIMEOUT = float(os.environ.get("LOAD_TIMEOUT", "300"))  # seconds a user waits for its table at most
 # The moderators' commands run on their own laptops at an event; here they share this machine with the server,
 # so at most this many run at once (a confirm's figure is its command's own run, from start to exit).
-LAPTOPS = BoundedSemaphore(int(os.environ.get("LOAD_CONFIRMS", "2")))
+COMMAND = os.environ.get("LOAD_CONFIRM", "service") == "command"  # confirm by `referee confirm`, else the service
+LAPTOPS = BoundedSemaphore(int(os.environ.get("LOAD_CONFIRMS", "2")) if COMMAND else 1)  # the desk: one at a time
+CLOSE = {"Connection": "close"}  # each phone request on a connection of its own (Phone.on_start)
+_desk: subprocess.Popen | None = None  # the moderators' desk: one process confirming through the game service
+
+
+@events.test_start.add_listener
+def open_desk(environment, **_kwargs) -> None:
+    """The desk started (and its imports made) before the phones begin, as a moderator's laptop is ready."""
+    if not COMMAND and DB:
+        confirm_by_service("")
+
+
+def confirm_by_service(game: str) -> str | None:
+    """What `referee confirm GAME --yes` does, without starting a Python process per table: the moderators' desk
+    (load_entry.py --desk, started once) reads the merged sheet of the phones' drafts and records it through the
+    game service. Why not, or None."""
+    global _desk
+    if _desk is None:
+        here = os.path.dirname(os.path.abspath(__file__))
+        _desk = subprocess.Popen(
+            [sys.executable, os.path.join(here, "load_entry.py"), "--desk", DB],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+    assert _desk.stdin is not None and _desk.stdout is not None
+    _desk.stdin.write(game + "\n")
+    _desk.stdin.flush()
+    answer = _desk.stdout.readline().strip()
+    return None if answer == "ok" else answer or "the desk stopped"
+
+
+def confirm_in_process(game: str) -> str | None:
+    """What `referee confirm GAME --yes` does, without starting a process: the merged sheet of the phones' drafts,
+    read and recorded by the game service (in a thread: the database's driver blocks). Why not, or None."""
+    global _store
+    from referee.log import OpenGame, Store, entry as en
+
+    if _store is None:
+        _store = Store(DB, create=False)
+    t = en.table_state(_store, game)
+    waiting = [d.clan for d in t.drafts if not d.submitted]
+    if t.closed or waiting or t.problems:
+        return t.closed or f"not every clan has submitted ({', '.join(waiting)})" or "; ".join(t.problems)
+    OpenGame(_store, game).enter_round(t.sheet, t.round)
+    return None
+
 
 free_seats = list(SEATS)
 free_tables = sorted({s["game"] for s in SEATS})
@@ -89,12 +139,15 @@ class Phone(FastHttpUser):
     wait_time = staticmethod(lambda: 0)
 
     def on_start(self) -> None:
+        # (CLOSE) A player pauses longer between taps than a server keeps an idle connection (uvicorn: 5 s), and this
+        # client, unlike a browser, does not send a POST again on a fresh connection when the old one was
+        # closed meanwhile: each request opens its own.
         self.seat = free_seats.pop()
         self.base = f"/e/{self.seat['secret']}"
         self.page = ""
 
     def get(self, name: str) -> bool:
-        with self.client.get(self.base, name=name, catch_response=True) as r:
+        with self.client.get(self.base, name=name, headers=CLOSE, catch_response=True) as r:
             if r.status_code != 200 or field(r.text, "csrf") is None:
                 r.failure(f"status {r.status_code}, no form")
                 return False
@@ -104,7 +157,7 @@ class Phone(FastHttpUser):
     def post(self, action: str, name: str, **fields: str) -> bool:
         form = {k: field(self.page, k) or "" for k in ("csrf", "version", "round")} | fields
         with self.client.post(
-            f"{self.base}/{action}", data=form, name=name, allow_redirects=False, catch_response=True
+            f"{self.base}/{action}", data=form, name=name, headers=CLOSE, allow_redirects=False, catch_response=True
         ) as r:
             if r.status_code != 303:
                 r.failure(f"status {r.status_code}: {said(r.text)}")
@@ -152,19 +205,22 @@ class Moderator(FastHttpUser):
         gevent.sleep(random.uniform(0.5, 1.5))  # the moderator reads the merged sheet, then confirms
         with LAPTOPS:
             began = time.perf_counter()
-            run = subprocess.run(
-                [sys.executable, "-m", "referee", "confirm", self.game, "--yes", "--db", DB],
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT,
-            )
-        failed = None if run.returncode == 0 else Exception(f"exit {run.returncode}: {run.stderr.strip()[:200]}")
+            if COMMAND:
+                run = subprocess.run(
+                    [sys.executable, "-m", "referee", "confirm", self.game, "--yes", "--db", DB],
+                    capture_output=True,
+                    text=True,
+                    timeout=TIMEOUT,
+                )
+                why = None if run.returncode == 0 else f"exit {run.returncode}: {run.stderr.strip()[:200]}"
+            else:
+                why = confirm_by_service(self.game)
         self.environment.events.request.fire(
-            request_type="CLI",
-            name="confirm (referee confirm --yes)",
+            request_type="CLI" if COMMAND else "service",
+            name="confirm (referee confirm --yes)" if COMMAND else "confirm (game service)",
             response_time=(time.perf_counter() - began) * 1000,
-            response_length=len(run.stdout),
-            exception=failed,
+            response_length=0,
+            exception=None if why is None else Exception(why),
             context={},
         )
         finished(self.environment, self.game)
