@@ -6,6 +6,7 @@ own check of what was recorded against what was sent holds: no error, no token l
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -17,7 +18,9 @@ import pytest
 ROOT = Path(__file__).parent.parent
 KINDS = ("page", "add_a_token", "page_after_a_write", "submit", "poll", "confirm")
 
-pytest.importorskip("locust", reason="locust is a test dependency (pip install -e '.[test]')")
+# Asked without importing it: importing locust patches this process's threads and sockets (gevent).
+if importlib.util.find_spec("locust") is None:
+    pytest.skip("locust is a test dependency (pip install -e '.[test]')", allow_module_level=True)
 
 
 def test_load_client_enters_and_confirms_one_table_on_sqlite(tmp_path):
@@ -57,8 +60,6 @@ def test_load_client_enters_and_confirms_one_table_on_sqlite(tmp_path):
 def test_the_load_checks_count_a_lost_and_a_doubled_token(tmp_path):
     """The check behind "0 lost, 0 duplicated" sees both: a seat's draft missing a token, another's holding one
     twice, and a round not recorded."""
-    import importlib.util
-
     from referee.log import entry as en
     from referee.log.storage import Store
 
