@@ -5,6 +5,8 @@ tests/test_load_entry.py (bench/load_entry.py); its figures are in the README.""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import signal
 import subprocess
@@ -101,11 +103,12 @@ def test_workers_on_postgresql_serve_a_round_entered_on_the_phones(pg_url, tmp_p
         for p in phones:
             p.join(120)
         confirmed = referee(pg_url, "confirm", "phones", "--yes", home=tmp_path)
-        assert confirmed.returncode == 0, confirmed.stderr
+        if confirmed.returncode:
+            os.killpg(server.pid, signal.SIGINT)
+            raise AssertionError(confirmed.stderr + server.communicate(timeout=30)[1][-4000:])
     finally:
-        import os
-
-        os.killpg(server.pid, signal.SIGINT)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGINT)
         try:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:

@@ -44,7 +44,7 @@ from .events import Event, LogError
 from .game import OpenGame, check_token as game_check_token
 from .replay import Fold
 from .round_identity import last_seal
-from .storage import Family, Store, UnknownGame
+from .storage import Family, Store, StoreError, UnknownGame
 
 LINK_KIND = "entry-link"
 DRAFT_KIND = "entry-draft"
@@ -230,11 +230,13 @@ class Games:
 
 # --- drafts -----------------------------------------------------------------------------------------
 def _stream(store: Store, stream: str) -> list[Event]:
-    """A link's or a draft's events, none when there is no such stream: one query when there is."""
+    """A link's or a draft's events, none when there is no such stream: one query when there is. When the first
+    read finds none, the stream is asked for first and its events read after: a writer creating it between the
+    store's two reads (its events, then whether it exists) would otherwise read as a stream without events."""
     try:
         return store.events(stream, ENTRY)
-    except UnknownGame:
-        return []
+    except (UnknownGame, StoreError):
+        return store.events(stream, ENTRY) if store.exists(stream, ENTRY) else []
 
 
 def _draft_events(store: Store, game: str, round_no: int, clan: str) -> list[Event]:
