@@ -422,6 +422,22 @@ def test_two_writers_on_one_version(table):
         assert [d.by for d in en.history(store, "phones", 1, clan)] == ["phone"]
 
 
+def test_an_edit_made_on_an_older_read_is_refused(table):
+    """A list edited from a draft read before another write, sent with the version the writer saw last, is
+    refused: the first write's token is neither lost nor listed twice."""
+    db, sheet = table
+    clan = sheet[0].split(":")[0]
+    mine = [x for x in sheet if x.startswith(clan + ":")]
+    with Store(db) as store:
+        before = en.draft_of(store, "phones", 1, clan)
+        first = en.write_draft(store, before, [mine[0]], False, 0, "phone")
+        with pytest.raises(en.DraftStale):
+            en.write_draft(store, before, [mine[1]], False, first.version, "phone")
+        with pytest.raises(en.DraftStale):
+            en.write_draft(store, first, [mine[0], mine[0]], False, 0, "phone")
+        assert [d.lines for d in en.history(store, "phones", 1, clan)] == [(mine[0],)]
+
+
 def moderator_link(db: str, game: str) -> str:
     """The moderator's secret, from `referee links GAME` (issued with the seats' links)."""
     out = referee(db, "links", game, "--base", HOST, "--revoke", "moderator")

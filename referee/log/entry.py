@@ -262,7 +262,9 @@ def history(store: Store, game: str, round_no: int, clan: str) -> list[Draft]:
 
 def write_draft(store: Store, draft: Draft, lines: list[str], submitted: bool, version: int, by: str) -> Draft:
     """Write a new version of a draft read at ``version``; a stale version is refused (``DraftStale``, with
-    the draft as the other writer left it)."""
+    the draft as the other writer left it). ``lines`` were made from ``draft``: a draft read at another
+    version than ``version`` (the one its writer saw) is refused too, so that an edit is never applied to
+    a list its writer did not see."""
     events = _draft_events(store, draft.game, draft.round, draft.clan)
     stream = draft_id(draft.game, draft.round, draft.clan)
     payload: dict[str, Any] = {
@@ -274,7 +276,7 @@ def write_draft(store: Store, draft: Draft, lines: list[str], submitted: bool, v
         "by": by,
     }
     try:
-        if len(events) != version:
+        if len(events) != version or draft.version != version:
             raise DraftStale(stream, len(events))
         if events:
             written = store.append(stream, [(DRAFT_CHANGED, payload)], events[-1], family=ENTRY, synced=False)
