@@ -1,6 +1,7 @@
 """`referee links` and `referee confirm`: the seats' phone links, and the moderator's side of a round the
 players enter on their phones (`referee serve --entry` serves the phone pages; the logic is ``log.entry``)."""
 
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -10,13 +11,22 @@ from ..engine import RefereeError
 from .common import DbOpt, GameArg, JsonOpt, open_store
 
 commands = typer.Typer()
+BASE = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
+
+
+def base_url(value: str | None) -> str | None:
+    """The address the phones reach `referee serve --entry` by (``--base``, ``--links``): http(s), a host, a
+    port, a path; nothing a printed link or its QR code would carry that the server does not serve."""
+    if value is not None and not BASE.fullmatch(value):
+        raise typer.BadParameter(f"{value[:80]!r}: expected an address such as http://192.168.1.20:8000")
+    return value
 
 
 @commands.command()
 def links(
     game: GameArg,
     base: Annotated[
-        str, typer.Option(help="The address the phones reach `referee serve --entry` by.")
+        str, typer.Option(help="The address the phones reach `referee serve --entry` by.", callback=base_url)
     ] = "http://127.0.0.1:8000",
     revoke: Annotated[
         list[str] | None, typer.Option(help="Revoke this clan's link and issue a new one; repeatable.")
@@ -50,8 +60,7 @@ def links(
                     f"{clan}: a link is live (issued earlier, stored only as a hash; --revoke {clan} for a new one)"
                 )
                 continue
-            path = "m" if clan == en.MODERATOR else "e"
-            url = f"{base.rstrip('/')}/{path}/{en.issue_link(store, game, clan)}"
+            url = en.seat_url(base, en.issue_link(store, game, clan), clan)
             typer.echo(f"{clan}: {url}")
             if qr is not None:
                 import segno

@@ -4,13 +4,15 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from ..engine import RefereeError
 from ..shown import plain
 from . import swiss
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
+from .entry import base_url
 
 commands = typer.Typer()  # the `referee` app adds these commands
 tapp = typer.Typer(  # built when `referee tournament` is named (app.RefereeGroup): plain help, as the app's
@@ -322,37 +324,99 @@ def seat(
             "(clans in order, separated by ';'); the lowest-ranked chooses first.",
         ),
     ] = None,
+    links: Annotated[
+        str | None,
+        typer.Option(
+            "--links",
+            help="Issue every seat's phone-entry link for this address (`referee serve --entry`), printed once with "
+            "its QR code on the sheet (--sheet); the round seated already: issued again, the old ones revoked.",
+            callback=base_url,
+            show_default=False,
+        ),
+    ] = None,
+    sheet: Annotated[
+        Path | None,
+        typer.Option("--sheet", help="Write the printable seating (HTML, A4, one slip a table) to this file."),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players."""
+    """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players.
+    With --links and --sheet, each seat's phone-entry link and QR code are printed on the table's slip."""
     from ..log.tournaments import create_games
-    from ..tournament.rounds import manual_round, plan_round, seed_of
     from ..tournament.standings import Loaded
     from ..views.tournament import seated_view
 
+    if links is not None and sheet is None:
+        raise typer.BadParameter("the links are shown once, on the printed sheet: name its file", param_hint="--sheet")
+    if sheet is not None and not sheet.parent.is_dir():
+        raise RefereeError(f"{sheet}: no such folder", hint="make it first, or name a file in an existing folder")
     with open_store(db) as store:
         log = _open(store, tid)
-        seed = seed_of(log.head)
-        if from_file is not None:
-            from ..tournament.imports import seating_csv_rows
-
-            event = manual_round(log.t, round_no, seating_csv_rows(read_input(from_file), str(from_file)), seed)
+        again = links is not None and round_no in log.t.seatings and from_file is None and preferences is None
+        if again:  # seated already: only its links issued again
+            typer.echo(f"round {round_no} is seated already: its seats' links are issued again", err=json_out)
+            event: Any = log.t.seatings[round_no]
         else:
-            from ..log.tournaments import load
-            from ..tournament.standings import standings
-
-            wishes = _preferences(log.t, preferences) if preferences is not None else None
-            needed = log.t.seatings and (wishes or log.t.created.group_by_standings)
-            ranking = [r.player for r in standings(load(store, tid, log.t)).rows] if needed else []
-            event = plan_round(log.t, round_no, seed, wishes, ranking)
-        log.record([event])
-        create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
+            event = _plan(store, log, round_no, from_file, preferences)
+            log.record([event])
+            create_games(store, log.t, [t for t in log.t.seatings[round_no].tables])
+        issued = _print_sheet(store, log, round_no, links, sheet, json_out) if sheet is not None else None
     loaded = Loaded(log.t)
     view = seated_view(loaded, event)
     if json_out:
-        return _json(view)
+        return _json({**view, **({"links": issued} if issued is not None else {})})
     _print_seating(loaded, round_no, view["tables"])
+
+
+def _plan(store, log, round_no: int, from_file: Path | None, preferences: Path | None):
+    """The seating of a round: by hand from a file, or planned (with the players' clan preferences)."""
+    from ..tournament.rounds import manual_round, plan_round, seed_of
+
+    seed = seed_of(log.head)
+    if from_file is not None:
+        from ..tournament.imports import seating_csv_rows
+
+        return manual_round(log.t, round_no, seating_csv_rows(read_input(from_file), str(from_file)), seed)
+    from ..log.tournaments import load
+    from ..tournament.standings import standings
+
+    wishes = _preferences(log.t, preferences) if preferences is not None else None
+    needed = log.t.seatings and (wishes or log.t.created.group_by_standings)
+    ranking = [r.player for r in standings(load(store, log.tid, log.t)).rows] if needed else []
+    return plan_round(log.t, round_no, seed, wishes, ranking)
+
+
+def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_out: bool) -> dict | None:
+    """Write the printed seating of a round; with ``base``, every seat's link issued (``issue_table_links``,
+    as `referee links` issues one: the old links revoked) and printed on it, this once."""
+    from ..log import LogError, entry as en
+    from ..log.tournaments import load
+    from ..views.html import links_sheet as render
+    from ..views.tournament import links_sheet
+
+    links: dict[str, dict[str, str]] = {}
+    refused: dict[str, str] = {}
+    revoked = 0
+    for tb in log.t.seatings[round_no].tables:
+        if base is None:
+            break
+        try:
+            got = en.issue_table_links(store, tb.game, base)
+        except (LogError, en.EntryRefused) as exc:  # the game is over: its table's slip says so
+            refused[tb.game] = str(exc)
+            continue
+        links[tb.game], revoked = got.urls, revoked + got.revoked
+    issued = None if base is None else {"base": base, "links": links, "refused": refused, "revoked": revoked}
+    page = links_sheet(load(store, log.tid, log.t), round_no, issued)
+    write_output(path, render(page), f"round {round_no} seating sheet (HTML)", json_out=json_out)
+    if base is not None:
+        typer.echo(
+            f"{sum(len(u) for u in links.values())} phone link(s) printed on the sheet only (the database keeps "
+            "their hashes)" + (f"; {revoked} link(s) issued before revoked" if revoked else ""),
+            err=json_out,
+        )
+    return links if base is not None else None
 
 
 def _preferences(t, path: Path) -> dict[str, list[str]]:

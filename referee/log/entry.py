@@ -148,6 +148,31 @@ def issue_link(store: Store, game: str, clan: str) -> str:
     return secret
 
 
+def seat_url(base: str, secret: str, clan: str = "") -> str:
+    """A seat's link: the address the phones reach `referee serve --entry` by, then ``/e/<secret>`` (the
+    moderator's: ``/m/<secret>``)."""
+    return f"{base.rstrip('/')}/{'m' if clan == MODERATOR else 'e'}/{secret}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableLinks:
+    """The links of every seat of one game, issued at once: shown once (only their hashes are stored)."""
+
+    game: str
+    urls: dict[str, str]  # clan -> link, in seat order, then the moderator's
+    revoked: int  # the live links these replace (each revoked by ``issue_link``)
+
+
+def issue_table_links(store: Store, game: str, base: str) -> TableLinks:
+    """A new link for every seat of ``game``, each through ``issue_link`` (which revokes the seat's live link
+    first); ``EntryRefused``/``LogError`` when the game is over."""
+    OpenGame(store, game).check_open()
+    live = sum(1 for link in links_of(store, game) if not link.revoked)
+    seats = [*(str(c) for c in OpenGame(store, game).state.clans), MODERATOR]
+    urls = {c: seat_url(base, issue_link(store, game, c), c) for c in seats}
+    return TableLinks(game, urls, live)
+
+
 def revoke(store: Store, game: str, clan: str) -> int:
     """Revoke every live link of ``clan`` in ``game``; how many were revoked."""
     n = 0

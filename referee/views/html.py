@@ -36,3 +36,9 @@ def game_record(events: Sequence, signed: str = "") -> str:
     from .game import game_page
 
     return render("record.html", g=game_page(events, pictures="all"), web=False, signed=signed)
+
+
+def links_sheet(page: dict) -> str:
+    """The printed seating of a round by table (``views.tournament.links_sheet``), with each seat's phone link
+    and QR code when they were issued: one self-contained file, printable on A4, one slip a table."""
+    return render("links_sheet.html", p=page, tp=page, web=False)

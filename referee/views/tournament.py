@@ -340,6 +340,38 @@ def seating_page(loaded, venue, round_no: int, query: str = "") -> dict[str, Any
     }
 
 
+SEAT_QR = "Scan to enter your clan's tokens on your phone"
+
+
+def links_sheet(loaded, round_no: int, issued: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The printed seating of a round by table, one slip a table. With ``issued`` (``base``: the address the
+    phones reach; ``links``: game -> clan -> link, shown this once; ``refused``: game -> why none was issued;
+    ``revoked``: the live links these replace), each seat's phone-entry link and its QR code, and the line
+    that tells the table's moderator how the round is confirmed."""
+    from .qr import qr_svg
+
+    t = loaded.tournament
+    links = (issued or {}).get("links", {})
+    refused = (issued or {}).get("refused", {})
+    tables = []
+    for tb in seating_by_table(loaded, round_no):
+        urls = links.get(tb["game"], {})
+        seats = [{**s, "url": urls.get(s["clan"], "")} for s in tb["seats"]]
+        seats = [{**s, "qr": qr_svg(s["url"], SEAT_QR) if s["url"] else ""} for s in seats]
+        tables.append({**tb, "seats": seats, "refused": refused.get(tb["game"], "")})
+    return {
+        "id": t.id,
+        "name": t.info.name,
+        "round": round_no,
+        "tables": tables,
+        "issued": issued is not None,
+        "base": (issued or {}).get("base", ""),
+        "revoked": (issued or {}).get("revoked", 0),
+        "at": datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
+        "signed": loaded.signed,
+    }
+
+
 def player_page(loaded, venue, player: str) -> dict[str, Any]:
     page = player_view(loaded, player)
     posted = set(posting.posted_rounds(loaded.tournament, venue.posted))

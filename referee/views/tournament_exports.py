@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -133,4 +134,6 @@ def seating_sheet(loaded: Loaded, round_no: int) -> str:
     for p in seating_by_player(loaded, round_no):
         where = f"table {p['table']:>3}  seat {p['seat']}  {p['clan']}" if p["table"] else "sitting out this round"
         lines.append(f"  {plain(p['name'])[:40]:<42}{where}")
+    if loaded.signed:  # as `tournament verify` states it: who signed the record, or "unsigned"
+        lines += ["", *textwrap.wrap(f"Organiser's signature: {plain(loaded.signed)}", width)]
     return "\n".join(line.rstrip() for line in lines) + "\n"
