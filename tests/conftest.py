@@ -65,6 +65,7 @@ SLOW = frozenset(
         "test_round_service.py",
         "test_rules_options_cli.py",
         "test_rulings.py",
+        "test_seat_links.py",
         "test_store_kinds.py",
         "test_table_session.py",
         "test_tournament_cli.py",

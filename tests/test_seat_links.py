@@ -1,0 +1,269 @@
+"""The printed seating with every seat's phone-entry link (issue 23, point 1) and the organiser's signature on the
+printed sheets and the standings (issue 25, point 3): `referee tournament seat --links URL --sheet FILE` through
+the entry point, the links opened under a real `referee serve --entry`, and the sheet measured in Chromium at
+the width of an A4 page, each QR code read back from the picture Chromium draws."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+import re
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from entry_point import referee
+from fastapi.testclient import TestClient
+from serving import CHROMIUM, EVIL, FLAGS, cli, serve
+from tournament_play import next_sheet, setup_sheet
+
+from referee.log import Store, entry as en
+from referee.web import venue_app
+
+A4_PRINTABLE_PX = 703  # 210 mm less the sheet's 12 mm margins, at 96 CSS pixels an inch
+MM = 96 / 25.4  # CSS pixels a millimetre
+SEAT = re.compile(r'<li class="seat">(.*?)</li>', re.S)
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("REFEREE_KEY_FILE", "REFEREE_KEY_PASSPHRASE", "REFEREE_DB"):
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+def ok(db: str, *args: str) -> str:
+    r = referee(db, *args)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def cup(tmp_path: Path, players: int = 9, name: str = "Cup") -> str:
+    """A tournament of ``players`` registered players, not seated (9: a table of 5 and one of 4)."""
+    db = str(tmp_path / "cup.db")
+    ok(db, "tournament", "new", "cup", "--name", name, "--rounds", "2")
+    for i in range(players):
+        ok(db, "tournament", "players", "add", "cup", f"Player {i}")
+    return db
+
+
+def seats_of(sheet: Path) -> list[tuple[str, str, str]]:
+    """(seat, player, link) of every seat printed on the sheet, in table order."""
+    out = []
+    for seat in SEAT.findall(sheet.read_text()):
+        who = re.search(r"<strong>Seat (\d+): (.*?)</strong>", seat)
+        url = re.search(r'<span class="url">(.*?)</span>', seat)
+        assert who, seat
+        out.append((who.group(1), html.unescape(who.group(2)), html.unescape(url.group(1)) if url else ""))
+    return out
+
+
+def tables_of(db: str) -> list[dict]:
+    return json.loads(ok(db, "tournament", "seating", "cup", "1", "--json"))
+
+
+def opened(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=20) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+# --- the links: issued once, opened under `serve --entry`, issued again ------------------------------------------
+def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tmp_path, home):
+    db = cup(tmp_path)
+    first, second = tmp_path / "round1.html", tmp_path / "round1-again.html"
+    with serve(db, "127.0.0.1", "--entry") as served:
+        out = ok(db, "tournament", "seat", "cup", "1", "--links", served.url, "--sheet", str(first))
+        assert "9 phone link(s) printed on the sheet only" in out and "revoked" not in out
+        tables = tables_of(db)
+        seats = seats_of(first)
+        want = [(str(s["seat"]), s["name"]) for t in tables for s in t["seats"]]
+        assert [(n, who) for n, who, _ in seats] == want  # every seated player, next to their table and clan
+        links = [url for _, _, url in seats]
+        assert (
+            all(re.fullmatch(re.escape(served.url) + r"/e/[A-Za-z0-9_-]{32}", u) for u in links)
+            and len(set(links)) == 9
+        )
+        assert first.read_text().count("<svg") == 9 and "No link was issued before" in first.read_text()
+        for t in tables:  # the moderator's line on each table's slip names the command that confirms
+            assert f"<code>referee confirm {t['game']}</code>" in first.read_text()
+        # each link opens its own seat's page: the clan and the game printed beside it
+        clans = [(t["game"], s["clan"]) for t in tables for s in t["seats"]]
+        for url, (game, clan) in zip(links, clans, strict=True):
+            status, page = opened(url)
+            title = re.search(r"<title>(.*?)</title>", page)
+            assert status == 200 and title and clan.title() in title.group(1) and game in title.group(1), page[:400]
+        # the one way a link is made: `referee links` sees these as the seats' live links
+        again = ok(db, "links", tables[0]["game"], "--base", served.url)
+        assert again.count("a link is live") == len(tables[0]["seats"]) and "/e/" not in again
+        # only hashes are stored
+        with Store(db) as store:
+            assert all(store.exists(en.link_hash(u.rsplit("/", 1)[1]), en.ENTRY) for u in links)
+        raw = Path(db).read_bytes()
+        assert not any(u.rsplit("/", 1)[1].encode() in raw for u in links)
+
+        # a second run for the seated round: the seating stays, every link is new, the first ones are revoked
+        before = ok(db, "tournament", "export", "cup")
+        out = ok(db, "tournament", "seat", "cup", "1", "--links", served.url, "--sheet", str(second))
+        assert "round 1 is seated already" in out and "9 link(s) issued before revoked" in out
+        assert ok(db, "tournament", "export", "cup") == before  # nothing recorded in the tournament
+        renewed = [url for _, _, url in seats_of(second)]
+        assert len(renewed) == 9 and not set(renewed) & set(links)
+        assert "They replace the 9 links issued before for these games: those no longer work." in second.read_text()
+        assert all(opened(u)[0] == 404 for u in links)
+        assert all(opened(u)[0] == 200 for u in renewed)
+
+
+def test_without_links_nothing_is_issued(tmp_path, home):
+    db = cup(tmp_path)
+    out = ok(db, "tournament", "seat", "cup", "1")
+    assert "link" not in out and "sheet" not in out
+    with Store(db) as store:
+        assert not any(en.links_of(store, t["game"]) for t in tables_of(db))
+    # --sheet alone writes the printed seating, one slip a table, and issues nothing
+    ok(db, "tournament", "seat", "cup", "2", "--sheet", str(tmp_path / "r2.html"))
+    text = (tmp_path / "r2.html").read_text()
+    assert "/e/" not in text and "<svg" not in text and len(seats_of(tmp_path / "r2.html")) == 9
+    with Store(db) as store:
+        assert not any(en.links_of(store, t["game"]) for t in tables_of(db))
+
+
+def test_bad_input_is_refused_and_nothing_is_recorded(tmp_path, home):
+    db = cup(tmp_path, name=f"Cup {EVIL}")
+    before = ok(db, "tournament", "export", "cup")
+    usage = referee(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000")  # no --sheet
+    assert usage.returncode == 2 and "--sheet" in usage.stderr and "Traceback" not in usage.stderr
+    for bad in ("javascript:alert(1)", "http://host/a b", 'http://x/"><script>', "10.0.0.2:8000", "http://"):
+        r = referee(db, "tournament", "seat", "cup", "1", "--links", bad, "--sheet", str(tmp_path / "s.html"))
+        assert r.returncode == 2 and "expected an address" in r.stderr, (bad, r.stderr)
+    r = referee(db, "links", "any", "--base", "javascript:alert(1)")
+    assert r.returncode == 2 and "expected an address" in r.stderr
+    missing = tmp_path / "no-such-folder" / "s.html"
+    r = referee(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(missing))
+    assert r.returncode == 1 and r.stderr.startswith(f"error: {missing}: no such folder"), r.stderr
+    assert ok(db, "tournament", "export", "cup") == before  # the round not seated, no link issued
+    assert not (tmp_path / "s.html").exists()
+    # a name is shown as text on the sheet
+    ok(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(tmp_path / "s.html"))
+    text = (tmp_path / "s.html").read_text()
+    assert EVIL not in text and html.escape(EVIL, quote=False) in text
+
+
+def test_a_table_whose_game_is_over_gets_no_links_and_says_why(tmp_path, home):
+    db = cup(tmp_path)
+    ok(db, "tournament", "seat", "cup", "1")
+    over = tables_of(db)[1]["game"]
+    cli(db, "setup", over, "-", input=setup_sheet(db, over, random.Random(3)))
+    rng = random.Random(5)
+    for _ in range(5):
+        cli(db, "round", over, "-", "--yes", input=next_sheet(db, over, rng))
+    sheet = tmp_path / "s.html"
+    out = ok(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(sheet))
+    assert "5 phone link(s)" in out
+    seats = seats_of(sheet)
+    assert [bool(url) for _, _, url in seats] == [True] * 5 + [False] * 4
+    why = re.search(r"No phone links for this table: ([^<]*)", html.unescape(sheet.read_text()))
+    assert why and why.group(1).startswith(f"game {over!r}") and "ended" in why.group(1), why
+
+
+# --- the organiser's signature on the printed sheets and the standings (issue 25, point 3) -------------------------
+def signature_everywhere(db: str, tmp_path: Path) -> list[str]:
+    """The signature line of: the links sheet, the text seating sheet, the standings as text, and the venue's
+    standings page and printed seating sheet."""
+    ok(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(tmp_path / "l.html"))
+    ok(db, "tournament", "seating", "cup", "1", "--sheet", str(tmp_path / "s.txt"))
+    ok(db, "tournament", "post", "cup", "1")
+    with TestClient(venue_app(db), base_url="http://localhost") as client:
+        pages = [client.get("/tournaments/cup").text, client.get("/tournaments/cup/sheet/1").text]
+    texts = [
+        (tmp_path / "l.html").read_text(),
+        " ".join((tmp_path / "s.txt").read_text().split()),
+        ok(db, "tournament", "standings", "cup"),
+        *pages,
+    ]
+    found = [re.search(r"[Oo]rganiser's signature: ([^.<\n]+)", html.unescape(t)) for t in texts]
+    assert all(found), texts
+    return [m.group(1).strip() for m in found if m]
+
+
+def test_the_printed_sheets_and_standings_say_unsigned(tmp_path, home):
+    db = cup(tmp_path)
+    shown = signature_everywhere(db, tmp_path)
+    status = json.loads(ok(db, "tournament", "verify", "cup", "--json"))["signature"]
+    assert status.startswith("unsigned") and shown == [status] * 5
+
+
+def test_the_printed_sheets_and_standings_show_the_organisers_fingerprint(tmp_path, home, monkeypatch):
+    db = cup(tmp_path)
+    key = tmp_path / "cup.key"
+    out = ok(db, "key", "new", "--name", "Cup", "--key-file", str(key))
+    fp = next(line.split()[1] for line in out.splitlines() if line.startswith("key "))
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(key))
+    shown = signature_everywhere(db, tmp_path)
+    assert json.loads(ok(db, "tournament", "verify", "cup", "--json"))["signature"] == f"signed by {fp}"
+    assert shown == [f"signed by {fp}"] * 5
+
+
+# --- the sheet in Chromium: an A4 page's width, QR codes of a size a phone reads, each read back ----------------
+def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_path, home):
+    from test_browser import _need_browser
+
+    _need_browser()
+    import zxingcpp
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    db = cup(tmp_path, players=14)  # tables of 5, 5 and 4
+    sheet = tmp_path / "sheet.html"
+    base = "https://rokugan-spring-open.example.org:8443"  # a long address: longer links, denser codes
+    ok(db, "tournament", "seat", "cup", "1", "--links", base, "--sheet", str(sheet))
+    printed = [url for _, _, url in seats_of(sheet)]
+    assert len(printed) == 14
+    chromium_home = tmp_path / "chromium"
+    env = {**os.environ, "HOME": str(chromium_home), "XDG_CONFIG_HOME": str(chromium_home / "c")}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True, env=env)
+        try:
+            page = browser.new_page(viewport={"width": A4_PRINTABLE_PX, "height": 1000})
+            page.emulate_media(media="print")
+            page.goto(sheet.as_uri())
+            box = page.evaluate(
+                """() => ({
+                  width: document.documentElement.scrollWidth,
+                  right: Math.max(...[...document.querySelectorAll('.slip, .seat, .url, h1, p')]
+                    .map(e => e.getBoundingClientRect().right)),
+                  codes: [...document.querySelectorAll('.seat .qr svg path')].map(e => {
+                    const r = e.getBoundingClientRect(); return [r.width, r.height]; }),
+                })"""
+            )
+            assert box["width"] <= A4_PRINTABLE_PX and box["right"] <= A4_PRINTABLE_PX, box
+            assert len(box["codes"]) == 14
+            smallest = min(min(w, h) for w, h in box["codes"])
+            assert smallest >= 25 * MM, f"a QR code prints {smallest / MM:.1f} mm wide"
+            # read each code back from the picture Chromium draws at 96 dpi (a printer's is finer)
+            seats = page.locator("li.seat")
+            for i, url in enumerate(printed):
+                shot = tmp_path / f"qr-{i}.png"
+                seats.nth(i).locator(".qr").screenshot(path=str(shot))
+                read = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
+                assert read == [url], (i, read)
+                assert seats.nth(i).locator(".url").text_content() == url
+            two_columns = page.evaluate(
+                "() => new Set([...document.querySelectorAll('li.seat')].map(e => e.getBoundingClientRect().left)).size"
+            )
+            assert two_columns == 2  # two seats side by side on the page
+            pdf = page.pdf(format="A4")
+            assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 3  # 14 seats: two slips a page at most three
+            phone = browser.new_page(viewport={"width": 375, "height": 800})  # the sheet read on a phone
+            phone.goto(sheet.as_uri())
+            assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
+        finally:
+            browser.close()
