@@ -92,6 +92,24 @@ def league(db: str, tmp: str) -> None:
         referee("tournament", "close", "league", r, "--db", db)
 
 
+def seat_links(tmp: str, browser) -> None:
+    """The printed seating with each seat's phone link (`tournament seat --links`), as printed: A4's width."""
+    db = str(Path(tmp) / "links.db")
+    referee("tournament", "new", "autumn", "--name", "Autumn Open", "--rounds", "3", "--db", db)
+    referee(
+        "tournament", "players", "add", "autumn", "--csv", players_csv(Path(tmp) / "p9.csv", PLAYERS[:9]), "--db", db
+    )
+    sheet = Path(tmp) / "links.html"
+    referee(
+        "tournament", "seat", "autumn", "1", "--links", "http://192.168.1.20:8000", "--sheet", str(sheet), "--db", db
+    )
+    page = browser.new_page(viewport={"width": 760, "height": 1000})
+    page.emulate_media(media="print")
+    page.goto(sheet.as_uri())
+    page.screenshot(path=str(OUT / "seating-links-sheet.png"), full_page=True)
+    page.close()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -132,6 +150,7 @@ def main() -> None:
             page = browser.new_page(viewport={"width": 1000, "height": 1300})
             page.goto((Path(tmp) / "game.html").as_uri() + "#round-3")
             page.screenshot(path=str(OUT / "record-round.png"))
+            seat_links(tmp, browser)
             browser.close()
 
 
