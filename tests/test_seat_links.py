@@ -10,6 +10,7 @@ import json
 import os
 import random
 import re
+import stat
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -93,6 +94,7 @@ def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tm
             and len(set(links)) == 9
         )
         assert first.read_text().count("<svg") == 9 and "No link was issued before" in first.read_text()
+        assert stat.S_IMODE(first.stat().st_mode) == 0o600  # capabilities: the organiser's file alone
         for t in tables:  # the moderator's line on each table's slip names the command that confirms
             assert f"<code>referee confirm {t['game']}</code>" in first.read_text()
         # each link opens its own seat's page: the clan and the game printed beside it
@@ -149,6 +151,8 @@ def test_bad_input_is_refused_and_nothing_is_recorded(tmp_path, home):
     missing = tmp_path / "no-such-folder" / "s.html"
     r = referee(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(missing))
     assert r.returncode == 1 and r.stderr.startswith(f"error: {missing}: no such folder"), r.stderr
+    r = referee(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(tmp_path))
+    assert r.returncode == 1 and r.stderr.startswith(f"error: {tmp_path}: a folder"), r.stderr
     assert ok(db, "tournament", "export", "cup") == before  # the round not seated, no link issued
     assert not (tmp_path / "s.html").exists()
     # a name is shown as text on the sheet

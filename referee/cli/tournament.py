@@ -349,8 +349,10 @@ def seat(
 
     if links is not None and sheet is None:
         raise typer.BadParameter("the links are shown once, on the printed sheet: name its file", param_hint="--sheet")
-    if sheet is not None and not sheet.parent.is_dir():
-        raise RefereeError(f"{sheet}: no such folder", hint="make it first, or name a file in an existing folder")
+    if sheet is not None and (sheet.is_dir() or not sheet.parent.is_dir()):  # checked before anything is recorded
+        raise RefereeError(
+            f"{sheet}: {'a folder' if sheet.is_dir() else 'no such folder'}", hint="name a file in an existing folder"
+        )
     with open_store(db) as store:
         log = _open(store, tid)
         again = links is not None and round_no in log.t.seatings and from_file is None and preferences is None
@@ -409,6 +411,12 @@ def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_o
         links[tb.game], revoked = got.urls, revoked + got.revoked
     issued = None if base is None else {"base": base, "links": links, "refused": refused, "revoked": revoked}
     page = links_sheet(load(store, log.tid, log.t), round_no, issued)
+    if base is not None:  # the links are capabilities: the file is its owner's alone, as a key file is
+        try:
+            path.touch(mode=0o600)
+            path.chmod(0o600)
+        except OSError as exc:
+            raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
     write_output(path, render(page), f"round {round_no} seating sheet (HTML)", json_out=json_out)
     if base is not None:
         typer.echo(
