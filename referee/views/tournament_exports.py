@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -135,5 +134,5 @@ def seating_sheet(loaded: Loaded, round_no: int) -> str:
         where = f"table {p['table']:>3}  seat {p['seat']}  {p['clan']}" if p["table"] else "sitting out this round"
         lines.append(f"  {plain(p['name'])[:40]:<42}{where}")
     if loaded.signed:  # as `tournament verify` states it: who signed the record, or "unsigned"
-        lines += ["", *textwrap.wrap(f"Organiser's signature: {plain(loaded.signed)}", width)]
+        lines += ["", "Organiser's signature:", f"  {plain(loaded.signed)}"]
     return "\n".join(line.rstrip() for line in lines) + "\n"
