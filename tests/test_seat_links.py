@@ -83,7 +83,7 @@ def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tm
     first, second = tmp_path / "round1.html", tmp_path / "round1-again.html"
     with serve(db, "127.0.0.1", "--entry") as served:
         out = ok(db, "tournament", "seat", "cup", "1", "--links", served.url, "--sheet", str(first))
-        assert "9 phone link(s) printed on the sheet only" in out and "revoked" not in out
+        assert "11 phone link(s) printed on the sheet only" in out and "revoked" not in out  # 9 seats, 2 moderators
         tables = tables_of(db)
         seats = seats_of(first)
         want = [(str(s["seat"]), s["name"]) for t in tables for s in t["seats"]]
@@ -93,7 +93,7 @@ def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tm
             all(re.fullmatch(re.escape(served.url) + r"/e/[A-Za-z0-9_-]{32}", u) for u in links)
             and len(set(links)) == 9
         )
-        assert first.read_text().count("<svg") == 9 and "No link was issued before" in first.read_text()
+        assert first.read_text().count("<svg") == 11 and "No link was issued before" in first.read_text()
         assert stat.S_IMODE(first.stat().st_mode) == 0o600  # capabilities: the organiser's file alone
         for t in tables:  # the moderator's line on each table's slip names the command that confirms
             assert f"<code>referee confirm {t['game']}</code>" in first.read_text()
@@ -103,9 +103,14 @@ def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tm
             status, page = opened(url)
             title = re.search(r"<title>(.*?)</title>", page)
             assert status == 200 and title and clan.title() in title.group(1) and game in title.group(1), page[:400]
+        moderators = re.findall(
+            r'<div class="moderator seat">.*?<span class="url">(.*?)</span>', first.read_text(), re.S
+        )
+        assert len(moderators) == len(tables) and all("/m/" in m for m in moderators)
+        assert all(opened(html.unescape(m))[0] == 200 for m in moderators)  # the table's page
         # the one way a link is made: `referee links` sees these as the seats' live links
         again = ok(db, "links", tables[0]["game"], "--base", served.url)
-        assert again.count("a link is live") == len(tables[0]["seats"]) and "/e/" not in again
+        assert again.count("a link is live") == len(tables[0]["seats"]) + 1 and "/e/" not in again  # and the moderator
         # only hashes are stored
         with Store(db) as store:
             assert all(store.exists(en.link_hash(u.rsplit("/", 1)[1]), en.ENTRY) for u in links)
@@ -115,11 +120,11 @@ def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tm
         # a second run for the seated round: the seating stays, every link is new, the first ones are revoked
         before = ok(db, "tournament", "export", "cup")
         out = ok(db, "tournament", "seat", "cup", "1", "--links", served.url, "--sheet", str(second))
-        assert "round 1 is seated already" in out and "9 link(s) issued before revoked" in out
+        assert "round 1 is seated already" in out and "11 link(s) issued before revoked" in out
         assert ok(db, "tournament", "export", "cup") == before  # nothing recorded in the tournament
         renewed = [url for _, _, url in seats_of(second)]
         assert len(renewed) == 9 and not set(renewed) & set(links)
-        assert "They replace the 9 links issued before for these games: those no longer work." in second.read_text()
+        assert "They replace the 11 links issued before for these games: those no longer work." in second.read_text()
         assert all(opened(u)[0] == 404 for u in links)
         assert all(opened(u)[0] == 200 for u in renewed)
 
@@ -171,7 +176,7 @@ def test_a_table_whose_game_is_over_gets_no_links_and_says_why(tmp_path, home):
         cli(db, "round", over, "-", "--yes", input=next_sheet(db, over, rng))
     sheet = tmp_path / "s.html"
     out = ok(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(sheet))
-    assert "5 phone link(s)" in out
+    assert "6 phone link(s)" in out  # five seats and the moderator
     seats = seats_of(sheet)
     assert [bool(url) for _, _, url in seats] == [True] * 5 + [False] * 4
     why = re.search(r"No phone links for this table: ([^<]*)", html.unescape(sheet.read_text()))
@@ -244,12 +249,12 @@ def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_
                   width: document.documentElement.scrollWidth,
                   right: Math.max(...[...document.querySelectorAll('.slip, .seat, .url, h1, p')]
                     .map(e => e.getBoundingClientRect().right)),
-                  codes: [...document.querySelectorAll('.seat .qr svg path')].map(e => {
+                  codes: [...document.querySelectorAll('.qr svg path')].map(e => {
                     const r = e.getBoundingClientRect(); return [r.width, r.height]; }),
                 })"""
             )
             assert box["width"] <= A4_PRINTABLE_PX and box["right"] <= A4_PRINTABLE_PX, box
-            assert len(box["codes"]) == 14
+            assert len(box["codes"]) == 17  # 14 seats, 3 moderators
             smallest = min(min(w, h) for w, h in box["codes"])
             assert smallest >= 25 * MM, f"a QR code prints {smallest / MM:.1f} mm wide"
             # read each code back from the picture Chromium draws at 96 dpi (a printer's is finer)

@@ -358,7 +358,18 @@ def links_sheet(loaded, round_no: int, issued: dict[str, Any] | None = None) -> 
         urls = links.get(tb["game"], {})
         seats = [{**s, "url": urls.get(s["clan"], "")} for s in tb["seats"]]
         seats = [{**s, "qr": qr_svg(s["url"], SEAT_QR) if s["url"] else ""} for s in seats]
-        tables.append({**tb, "seats": seats, "refused": refused.get(tb["game"], "")})
+        moderator = urls.get("moderator", "")
+        tables.append(
+            {
+                **tb,
+                "seats": seats,
+                "refused": refused.get(tb["game"], ""),
+                "moderator": moderator,
+                "moderator_qr": qr_svg(moderator, "Scan to open the table's page: each seat's state, confirm the round")
+                if moderator
+                else "",
+            }
+        )
     return {
         "id": t.id,
         "name": t.info.name,
