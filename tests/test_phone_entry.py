@@ -153,6 +153,36 @@ def test_five_seats_enter_a_round_that_equals_the_typed_sheet(table, tmp_path):
         assert drafts_written(db) == before
 
 
+def test_referee_table_takes_the_phones_round_and_resolves_it_as_typed(table):
+    """`referee table GAME`, `phones`: each clan's state while they enter; once all submitted, their tokens
+    become the session's typed lines, resolved on Enter and recorded as the same sheet typed (issue 23)."""
+    db, sheet = table
+    clans = list(dict.fromkeys(line.split(":")[0] for line in sheet))
+    with Store(db) as store:
+        for clan in clans[:-1]:
+            draft = en.draft_of(store, "phones", 1, clan)
+            en.write_draft(store, draft, [x for x in sheet if x.startswith(clan + ":")], True, 0, "phone")
+    waiting = referee(db, "table", "phones", stdin="phones\nquit\n")
+    assert waiting.returncode == 0, waiting.stderr
+    assert f"waiting for: {clans[-1]}" in waiting.stdout and "submitted (" in waiting.stdout
+    with Store(db) as store:
+        draft = en.draft_of(store, "phones", 1, clans[-1])
+        en.write_draft(store, draft, [x for x in sheet if x.startswith(clans[-1] + ":")], True, 0, "phone")
+    done = referee(db, "table", "phones", stdin="phones\n\ny\nquit\n")
+    assert done.returncode == 0, done.stderr
+    typed = referee(db, "round", "typed", "-", "--yes", stdin="\n".join(sheet) + "\n")
+    assert typed.returncode == 0, typed.stderr
+    seal = re.compile(r"\b[0-9A-Z]{4}(-[0-9A-Z]{4})+\b")
+    report = seal.sub("S", typed.stdout).split("Round 1")[1]
+    assert report in seal.sub("S", done.stdout)
+    with Store(db) as store:
+        a, b = OpenGame(store, "typed"), OpenGame(store, "phones")
+        ra = [e for e in a.events if e.type == EventType.ROUND_RESOLVED][-1].data
+        rb = [e for e in b.events if e.type == EventType.ROUND_RESOLVED][-1].data
+        assert ra["entries"] == rb["entries"] and ra["digest"] == rb["digest"]
+        assert en.seal_of(store, "phones", 1) in done.stdout
+
+
 def test_user_strings_are_escaped(table):
     db, sheet = table
     secrets_ = issue_links(db, "phones")

@@ -3,7 +3,9 @@
 Lines are typed as on a sheet: a table event (`crab: control @ crab_central`, `initiative: crab`), or a
 revealed token (`crab: army 3 crab_central > crane_south`). An empty line (or `resolve`) shows the
 round's tokens and asks to confirm the round; `undo`, `board`, `score`, `show`, `pending`, `clear`,
-`help` and `quit` do what they say. The game stays open between rounds; it is read again only when
+`help` and `quit` do what they say; `phones` shows the round the players enter on their phones (`referee
+serve --entry`) and, once every clan submitted, takes their tokens as typed lines, to be edited and
+resolved as any typed round. The game stays open between rounds; it is read again only when
 another moderator wrote to it (``session.TableSession``).
 """
 
@@ -24,7 +26,7 @@ commands = typer.Typer()
 HELP = (
     "type a revealed token a line; an empty line shows the round's tokens and asks to resolve the round.\n"
     "Table events (setup, initiative, cards: `crab: plays promotion army 3, discard navy 1`) are checked and\n"
-    "recorded as typed. commands: undo | pending | clear | board [FILE.svg] | score | show | help | quit"
+    "recorded as typed. commands: undo | pending | clear | board [FILE.svg] | score | show | phones | help | quit"
 )
 
 
@@ -125,8 +127,41 @@ def _command(session: TableSession, line: str, word: str) -> None:
         render.final_score(game_score(session.log.fold))
     elif word == "show":
         render.game_summary(session.log.fold, session.log.events)
+    elif word == "phones":
+        _phones(session)
     else:
         render.console.print(render.markup(session.add(line)))
+
+
+def _phones(session: TableSession) -> None:
+    """The round entered on the phones: each clan's state, and once every clan submitted, their tokens
+    taken as typed lines (each checked as typed), for the moderator to edit and resolve as any round."""
+    from ..engine import format_entry
+    from ..log import entry as en
+    from . import render
+
+    session.check_current()
+    t = en.table_state(session.store, session.game)
+    render.console.print(f"round {t.round}, entered on the phones:")
+    for d in t.drafts:
+        count = f" ({len(d.lines)} token(s))" if d.version else ""
+        render.console.print(f"  {render.markup(d.clan):<10} {d.state}{count}")
+    waiting = [d.clan for d in t.drafts if not d.submitted]
+    if waiting:
+        render.console.print(f"waiting for: {', '.join(waiting)} (type `phones` again once they have submitted)")
+        return
+    if session.pending:
+        raise RefereeError(
+            f"round {t.round}: {len(session.pending)} token(s) are typed here already; clear them first (clear)"
+        )
+    try:
+        for line in t.sheet.splitlines()[1:]:
+            session.add(line)
+    except (RefereeError, NotationError):
+        session.pending = []  # all of the phones' tokens, or none
+        raise
+    render.entry_echo(session.round, [format_entry(e) for e in session.pending])
+    render.console.print("the phones' tokens are typed here: Enter resolves the round; undo, clear or a line edits it")
 
 
 def _leave(session: TableSession) -> bool:
