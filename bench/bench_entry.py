@@ -8,9 +8,11 @@ on fresh games, as `referee serve --entry` serves them (a SQLite database in WAL
 the server time of each token added (the POST: parse, CSRF, the engine's check, the draft event written),
 timed inside the app from the request's arrival to its last byte sent, median and p95; the same POST timed
 from the client (the test client's round trip, in-process); the seat page read after it (the GET the redirect
-asks); and the choices a player makes per token on the form (token, province, the border when the token
-crosses one, a blessing, the Add button). The load average is printed beside the figures: the machine is
-shared, and its other jobs move the tail.
+asks); the choices a player makes per token on the form (token, province, the border when the token
+crosses one, a blessing, the Add button); and the taps per token on the board picture (the page's script:
+the token, its province, then one of the places the server offers for it there, `GET /e/SECRET/places`,
+which must include the token's own; a blessing one tap more). The load average is printed beside the
+figures: the machine is shared, and its other jobs move the tail.
 
 Not a timed test: it prints figures. Lines starting with RESULT carry the figures (RESULT key=value).
 """
@@ -64,6 +66,7 @@ def main() -> None:
     trips: list[float] = []
     gets: list[float] = []
     choices: list[int] = []
+    taps: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "bench.db")
         store = Store(db)
@@ -94,6 +97,9 @@ def main() -> None:
                     for name in ("csrf", "version", "round")
                 }
                 form |= {"token": token, "to": to, "from": source, "blessing": blessing}
+                offered = clients[clan].get(f"/e/{seats[clan]}/places", params={"token": token, "to": to}).json()
+                assert source in [p["from"] for p in offered["places"]], (line, offered)
+                taps.append(3 + bool(blessing))  # the token, its province on the board, the place offered; a blessing
                 start = time.perf_counter()
                 r = clients[clan].post(f"/e/{seats[clan]}/add", data=form, follow_redirects=False)
                 trips.append((time.perf_counter() - start) * 1000)
@@ -112,6 +118,7 @@ def main() -> None:
     print(f"RESULT entry_post_trip_p95_ms={p95(trips):.2f}")
     print(f"RESULT entry_page_median_ms={statistics.median(gets):.2f}")
     print(f"RESULT entry_choices_per_token={statistics.mean(choices):.2f}")
+    print(f"RESULT entry_taps_per_token={statistics.mean(taps):.2f}")
 
 
 def load() -> str:

@@ -78,7 +78,8 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("entry_post_trip_median_ms", "  the same POST timed by the client (in-process test client)", "ms"),
     ("entry_post_trip_p95_ms", "  the same, p95", "ms"),
     ("entry_page_median_ms", "  the seat's page read after it (GET)", "ms"),
-    ("entry_choices_per_token", "  choices a player makes per token on the form (the bench round)", "taps"),
+    ("entry_choices_per_token", "  choices per token on the no-JavaScript form (the bench round)", "taps"),
+    ("entry_taps_per_token", "  taps per token on the board picture (the bench round)", "taps"),
     ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
     ("swiss_pair_32_ms", "Swiss pairing of one round (round 4), 32 players (exact blossom matching)", "ms"),
     ("swiss_pair_128_ms", "  the same, 128 players", "ms"),
@@ -115,7 +116,7 @@ BEFORE: dict[str, tuple[str, str, str]] = {
     # entry stream listed per request), timed by the client at load average 7: median 21.2, p95 51.2 ms
     "entry_post_p95_ms": ("", "20", "le"),
     "entry_post_trip_p95_ms": ("51.2", "", ""),
-    "entry_choices_per_token": ("", "3", "le"),
+    "entry_taps_per_token": ("", "3", "le"),
 }
 
 

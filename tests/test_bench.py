@@ -65,6 +65,7 @@ RUNS = {  # script and its smallest arguments -> the figures it prints
         "entry_post_trip_p95_ms",
         "entry_page_median_ms",
         "entry_choices_per_token",
+        "entry_taps_per_token",
     },
 }
 CLI_FIGURES = {  # bench_cli.py's, not run here
