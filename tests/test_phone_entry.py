@@ -150,6 +150,7 @@ def test_five_seats_enter_a_round_that_equals_the_typed_sheet(table, tmp_path):
         p.page = stale
         r = p.post("add", token="army 1", to="crab_capital", **{"from": ""})
         assert r.status_code == 409 and "Round 1 is closed" in r.text and seal_b in r.text
+        assert f'href="{p.base}"' in r.text and "Ask the moderator" not in r.text  # the link still works
         assert drafts_written(db) == before
 
 
@@ -335,8 +336,7 @@ def test_plain_serve_has_no_entry_pages(table):
 
 def test_links_show_once_and_qr_files(table, tmp_path):
     db, _ = table
-    qr = tmp_path / "qr"
-    qr.mkdir()
+    qr = tmp_path / "qr"  # made by the command
     out = referee(db, "links", "phones", "--base", HOST, "--qr", str(qr))
     assert out.returncode == 0 and len(list(qr.glob("*.svg"))) == 6  # five seats and the moderator
     assert (qr / "moderator.svg").is_file() and re.search(rf"^moderator: {re.escape(HOST)}/m/\S+$", out.stdout, re.M)

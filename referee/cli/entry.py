@@ -43,8 +43,11 @@ def links(
     issues a new one."""
     from ..log import OpenGame, entry as en
 
-    if qr is not None and not qr.is_dir():
-        raise RefereeError(f"{qr}: no such folder", hint="make it first, or name an existing folder with --qr")
+    if qr is not None:  # the folder made (or refused) before any link is issued: a link is shown once
+        try:
+            qr.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RefereeError(f"{qr}: cannot make this folder ({exc.strerror or exc})") from None
     with open_store(db) as store:
         clans = [str(c) for c in OpenGame(store, game).state.clans]
         for clan in revoke or []:

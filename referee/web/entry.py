@@ -60,9 +60,12 @@ class RateLimit:
             return True
 
 
-def refused(message: str, status: int, heading: str = "Entry refused", moderator: bool = False) -> HTMLResponse:
-    """The page of a refused link or form: what happened and what to do, on the entry pages' own template."""
-    return html("entry_refused.html", status, message=message, heading=heading, moderator=moderator)
+def refused(
+    message: str, status: int, heading: str = "Entry refused", moderator: bool = False, back: str = ""
+) -> HTMLResponse:
+    """The page of a refused link or form: what happened and what to do, on the entry pages' own template;
+    ``back``: the page of a link that still works (a form refused, not its link), to go back to."""
+    return html("entry_refused.html", status, message=message, heading=heading, moderator=moderator, back=back)
 
 
 def open_link(request: Request, secret: str, moderator: bool = False):
@@ -209,17 +212,15 @@ EDITS: dict[str, Callable[[OpenGame, str, list[str], dict[str, str]], None]] = {
 SUBMITS = {"submit": True, "reopen": False}
 
 
-def _round_of(store, game: str, r: int, form: dict[str, str]) -> Response | None:
+def _round_of(store, game: str, r: int, form: dict[str, str], back: str = "") -> Response | None:
     """The refusal of a form that cannot be read or names another round than the one being entered."""
     version, round_no = form.get("version", ""), form.get("round", "")
     if not version.isdigit() or not round_no.isdigit():
-        return refused("This form could not be read: reload the page.", 400, "Form not readable")
+        return refused("This form could not be read: reload the page.", 400, "Form not readable", back=back)
     if int(round_no) != r:
         seal = en.seal_of(store, game, int(round_no)) if 0 < int(round_no) < r else None
         done = f" (recorded, seal {seal})" if seal else ""
-        return refused(
-            f"Round {round_no} is closed{done}: the game is at round {r}. Reload the page.", 409, "Round closed"
-        )
+        return refused(f"Round {round_no} is closed{done}: the game is at round {r}.", 409, "Round closed", back=back)
     return None
 
 
@@ -232,14 +233,13 @@ async def checked_form(request: Request, secret: str, moderator: bool = False):
     seat = open_link(request, secret, moderator)
     if isinstance(seat, Response):
         return seat
+    back = f"/m/{secret}" if moderator else f"/e/{secret}"  # the link works: only the form is refused
     if not en.csrf_ok(secret, request.cookies.get(COOKIE, ""), form.get("csrf", "")):
-        return refused(
-            "This form has expired or did not come from your page: reload the page.", 403, "Form expired", moderator
-        )
+        return refused("This form has expired or did not come from your page.", 403, "Form expired", moderator, back)
     try:
         seat[3].check_round()
     except LogError as exc:
-        return refused(f"No round can be entered now: {exc}.", 409, "Round closed", moderator)
+        return refused(f"No round can be entered now: {exc}.", 409, "Round closed", moderator, back)
     return form, seat
 
 
@@ -252,7 +252,7 @@ async def seat_action(secret: str, action: str, request: Request):
         return checked
     form, (store, game, clan, log) = checked
     r = log.state.round
-    wrong = _round_of(store, game, r, form)
+    wrong = _round_of(store, game, r, form, f"/e/{secret}")
     if wrong is not None:
         return wrong
     draft = en.draft_of(store, game, r, clan)

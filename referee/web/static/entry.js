@@ -62,6 +62,7 @@
     clearPlaces();
     if (!answer.places.length) {
       say(answer.refused || "Not there: tap another province.");
+      step.scrollIntoView({block: "center"});  // the reason where the player looks, not above the board
       return;
     }
     say("Tap where " + token + " goes in " + province + ":");
