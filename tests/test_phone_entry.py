@@ -204,6 +204,13 @@ def test_a_token_is_checked_at_once_with_the_clis_reason(table):
         r = p.post("add", token="army 9", to="nowhere", **{"from": ""})
         assert r.status_code == 422 and "nowhere" in html.unescape(r.text) and 'class="refused"' in r.text
         assert drafts_written(db) == 0
+        # a token the seat has, across a border that is not one: refused with the choices kept on the form
+        r = p.post("add", token="army 2", to="shadowlands_south", **{"from": "crane_south"})
+        assert r.status_code == 422 and "R-08" in r.text, r.text
+        for name, value in (("token", "army 2"), ("to", "shadowlands_south"), ("from", "crane_south")):
+            select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', r.text, re.S)
+            assert select and re.findall(r'<option value="([^"]*)" selected>', select.group(1)) == [value], name
+        assert drafts_written(db) == 0
 
 
 def test_refusals_write_nothing(table):

@@ -110,7 +110,9 @@ def _page(
     message: str = "",
     refused_msg: bool = False,
     status: int = 200,
+    chosen: dict[str, str] | None = None,
 ) -> Response:
+    """A seat's page; ``chosen``: a refused Add form's choices, selected again on the form."""
     session = request.cookies.get(COOKIE) or secrets.token_urlsafe(16)
     r = log.state.round
     closed = None
@@ -137,6 +139,7 @@ def _page(
         left=left,
         blessings=[t for t, _ in left if t.startswith("blessing")],
         provinces=sorted(log.state.board.provinces),
+        chosen=chosen or {},
         board=board_picture(log) if not closed else "",
         others=drafts if draft.submitted or closed else [],
         seal_round=seal_round,
@@ -271,7 +274,8 @@ async def seat_action(secret: str, action: str, request: Request):
         message = f"Not written: {exc}. Your list is now: {'; '.join(now) or 'empty'}."
         return _page(request, secret, store, game, clan, log, message, True, 409)
     except (NotationError, RefereeError, LogError) as exc:
-        return _page(request, secret, store, game, clan, log, str(exc).splitlines()[0], True, 422)
+        chosen = form if action == "add" else None
+        return _page(request, secret, store, game, clan, log, str(exc).splitlines()[0], True, 422, chosen)
     return RedirectResponse(f"/e/{secret}", status_code=303)
 
 
