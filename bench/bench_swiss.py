@@ -29,13 +29,13 @@ from referee.log import Store
 from referee.log.ccg import OpenMatch, new_match_log, steps, verify
 from referee.log.swiss import verify as verify_swiss
 from referee.log.tournaments import chain
+from referee.tournament.model import payload_of
 from referee.tournament.swiss import Result, pair_round
 from referee.tournament.swiss_desk import (
     SwissCreated,
     SwissPlayersRegistered,
     SwissResultRecorded,
     pairing_event,
-    payload_of,
 )
 
 DEMO = Path(__file__).resolve().parent.parent / "referee" / "data" / "games" / "ccg-demo.txt"
