@@ -33,11 +33,14 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def csv_cell(value: Any) -> Any:
     """A CSV cell a spreadsheet will not run: text starting with ``= + - @``, a tab or a carriage return is
     prefixed with a quote mark (the convention spreadsheets expect, OWASP's "CSV injection"). Numbers stay
-    numbers (a negative number is not a formula)."""
+    numbers, and so does a negative number written as text (``-3``: not a formula); a text starting with
+    ``+`` is quoted even when it reads as a number (a player named ``+0.0`` stays that name, not a 0)."""
     if not isinstance(value, str) or not value.startswith(FORMULA_START):
         return value
-    try:
-        float(value)
-        return value  # "-3" or "+1.5": a number as written
-    except ValueError:
-        return "'" + value
+    if value.startswith("-"):
+        try:
+            float(value)
+            return value  # "-3": a number as written
+        except ValueError:
+            pass
+    return "'" + value

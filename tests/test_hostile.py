@@ -505,3 +505,27 @@ def test_the_venue_commands_show_a_hostile_path_and_address_escaped(tmp_path):
     out = ok(db, "tournament", "publish", "t", str(folder), "--url", "http://x.example/\x1b]8;;evil\x07")
     clean(out)
     assert "\\x1b" in out and folder.is_dir()
+
+
+def test_a_csv_cell_that_reads_as_a_number_with_a_plus_stays_text():
+    """A name such as ``+0.0`` is quoted like any text starting with ``+`` (a spreadsheet would show a 0, or
+    run ``+1+cmd``); a negative number written as text stays as written (not a formula)."""
+    from referee.shown import csv_cell
+
+    assert csv_cell("+0.0") == "'+0.0" and csv_cell("+1+2") == "'+1+2"
+    assert csv_cell("-3") == "-3" and csv_cell("-3+cmd") == "'-3+cmd" and csv_cell(3) == 3
+
+
+def test_an_announcement_holding_a_nul_is_a_usage_error(tmp_path):
+    """A NUL character cannot be stored by a database text field (PostgreSQL refuses it): the announcement is
+    refused as a usage error (exit 2), never a traceback."""
+    from typer.testing import CliRunner
+
+    from referee.cli.app import app
+
+    db = str(tmp_path / "t.db")
+    runner = CliRunner()
+    made = runner.invoke(app, ["tournament", "new", "t1", "--name", "Spring", "--date", "2026-11-21", "--db", db])
+    assert made.exit_code == 0, made.output
+    said = runner.invoke(app, ["tournament", "announce", "t1", "round\x00 two", "--db", db])
+    assert said.exit_code == 2 and "NUL" in said.output, said.output

@@ -97,6 +97,8 @@ def announce(
         raise typer.BadParameter("give the announcement's text, or --clear", param_hint="TEXT")
     if text and len(text) > 500:
         raise typer.BadParameter(f"{len(text)} characters: an announcement is at most 500", param_hint="TEXT")
+    if text and "\x00" in text:  # no database text field holds one (PostgreSQL refuses it)
+        raise typer.BadParameter("the text holds a NUL character", param_hint="TEXT")
     with open_store(db) as store:
         _tournament(store, tid)
         words = "" if clear or text is None else text.strip()  # without --clear, the text is given
