@@ -146,3 +146,15 @@ def pytest_sessionfinish(session, exitstatus):
     if strays:
         session.config.stray_writes = strays
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A temporary HOME for an organiser's commands, with no key file, passphrase or database named by the
+    environment (a test file may define its own ``home``)."""
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    for name in ("REFEREE_KEY_FILE", "REFEREE_KEY_PASSPHRASE", "REFEREE_DB"):
+        monkeypatch.delenv(name, raising=False)
+    return folder

@@ -15,7 +15,6 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
 from entry_point import referee
 from fastapi.testclient import TestClient
 from serving import CHROMIUM, EVIL, FLAGS, cli, serve
@@ -27,16 +26,6 @@ from referee.web import venue_app
 A4_PRINTABLE_PX = 703  # 210 mm less the sheet's 12 mm margins, at 96 CSS pixels an inch
 MM = 96 / 25.4  # CSS pixels a millimetre
 SEAT = re.compile(r'<li class="seat">(.*?)</li>', re.S)
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    for name in ("REFEREE_KEY_FILE", "REFEREE_KEY_PASSPHRASE", "REFEREE_DB"):
-        monkeypatch.delenv(name, raising=False)
-    return home
 
 
 def ok(db: str, *args: str) -> str:

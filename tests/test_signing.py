@@ -22,16 +22,6 @@ from referee.log.signing import Signature, fingerprint, message, public_hex
 GAME = "demo-five-player-1"
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    for name in ("REFEREE_KEY_FILE", "REFEREE_KEY_PASSPHRASE", "REFEREE_DB"):
-        monkeypatch.delenv(name, raising=False)
-    return home
-
-
 def ok(db: Path | str, *args: str) -> str:
     """The command's output, its lines joined (a long path wraps at the terminal's width)."""
     r = referee(str(db), *args)
