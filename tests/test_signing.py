@@ -214,6 +214,35 @@ def test_a_rebuilt_chain_is_refused(tmp_path, home):
     assert "chain was rebuilt" in refused(tmp_path / "other.db", "import", str(tmp_path / "forged.jsonl"))
 
 
+def test_a_chain_rebuilt_inside_the_database_is_refused_by_verify_and_doctor_alike(tmp_path, home):
+    """Whoever holds the database file can drop its append-only triggers and write a different game with every
+    hash recomputed; the organiser's signature, made when the game closed, still names the old chain head:
+    `verify GAME` and `doctor` (every game of the database) refuse it with the same line."""
+    import sqlite3
+
+    db, fp = signed_game(tmp_path, home)
+    assert f"ok, verified: 9 events; signed by {fp}" in ok(db, "doctor")
+    events, _ = _events_and_signatures(export(db, "jsonl", tmp_path / "g.jsonl").read_text())
+    conn = sqlite3.connect(db)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f'DROP TRIGGER "{name}"')
+    for e in _rebuilt(events, _with_players):
+        payload = json.dumps(e.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        conn.execute(
+            "UPDATE event SET payload = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
+            (payload, e.prev_hash, e.hash, e.game, e.seq),
+        )
+    conn.commit()
+    conn.close()
+    line = refused(db, "verify", GAME)
+    assert "the chain was rebuilt" in line and "event 9" in line
+    r = referee(str(db), "doctor")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    said = " ".join(r.stdout.split())
+    assert f"{GAME}: FAILED: signature refused: {line.removeprefix(f'error: {GAME}: ')}" in said, said
+    assert "1 game(s), 1 failed" in said
+
+
 def test_a_signature_by_another_key_is_refused(tmp_path, home):
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 

@@ -24,6 +24,7 @@ from .append_only import trigger_names
 from .ccg import verify as verify_match
 from .kinds import BATTLE, CCG, kind_of
 from .replay import verify
+from .signing import SignatureRow, check, signatures_on
 from .storage import CREATE_HINT, EVENTS_OF_GAME, MIGRATED, TABLES, StoreError, _event, database_url, is_referee_table
 
 TRIGGERS = {backend: trigger_names([t.name for t in TABLES], backend) for backend in ("sqlite", "postgresql")}
@@ -84,7 +85,7 @@ def diagnose(url: str | None = None) -> Diagnosis:
             _stage(found, "integrity check", _sqlite_pages, conn, found)
         tables = _stage(found, "the list of tables", _tables, conn, backend, found) or set()
         if {"game", "event"} <= tables:
-            _stage(found, "the games", _games, conn, found)
+            _stage(found, "the games", _games, conn, found, SignatureRow.__tablename__ in tables)
     finally:
         conn.close()
         engine.dispose()
@@ -164,7 +165,9 @@ def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
     return tables
 
 
-def _games(conn, found: Diagnosis) -> None:
+def _games(conn, found: Diagnosis, signed: bool) -> None:
+    """Every game read and verified by its own rules; ``signed``: the database keeps organisers' signatures,
+    and each game's are checked as ``verify`` checks them (the key each names; a rebuilt chain is refused)."""
     try:
         ids = [r[0] for r in conn.execute(text("SELECT id FROM game ORDER BY id")).all()]
     except SQLAlchemyError as exc:
@@ -202,8 +205,12 @@ def _games(conn, found: Diagnosis) -> None:
             found.games.append(GameHealth(game, not problems, detail))
             continue
         divergence = (verify_match if kind == CCG else verify)(events)  # each stream by its own rules
-        found.games.append(
-            GameHealth(
-                game, divergence is None, f"verified: {len(events)} events" if divergence is None else str(divergence)
-            )
-        )
+        if divergence is not None:
+            found.games.append(GameHealth(game, False, str(divergence)))
+            continue
+        checked = check("game", events, signatures_on(conn, "game", game)) if signed else None
+        if checked is not None and checked.problem:
+            found.games.append(GameHealth(game, False, checked.status))
+            continue
+        said = f"; {checked.status}" if checked is not None and (checked.signed or checked.closed) else ""
+        found.games.append(GameHealth(game, True, f"verified: {len(events)} events{said}"))

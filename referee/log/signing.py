@@ -509,18 +509,22 @@ def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
     return [] if ended is None else [e.seq for e in events[ended:]]
 
 
+SIGNATURES_OF = text(
+    "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
+    "WHERE kind = :kind AND stream = :stream ORDER BY seq"
+)
+
+
 def signatures(store: Store, kind: str, stream: str) -> list[Signature]:
     if not _has_tables(store):
         return []
     with store.engine.connect() as conn:
-        rows = conn.execute(
-            text(
-                "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
-                "WHERE kind = :kind AND stream = :stream ORDER BY seq"
-            ),
-            {"kind": kind, "stream": stream},
-        ).all()
-    return [Signature(*r) for r in rows]
+        return signatures_on(conn, kind, stream)
+
+
+def signatures_on(conn: Any, kind: str, stream: str) -> list[Signature]:
+    """A stream's signatures read on an open connection (``referee doctor``'s, read-only)."""
+    return [Signature(*r) for r in conn.execute(SIGNATURES_OF, {"kind": kind, "stream": stream}).all()]
 
 
 def stream_signatures(store: Store, kind: str) -> Iterator[tuple[str, list[Signature]]]:
