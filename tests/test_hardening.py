@@ -179,6 +179,27 @@ def test_a_damaged_database_takes_no_more_writes_and_doctor_reports_it(tmp_path)
     assert report.returncode == 1 and "integrity" in out and "Traceback" not in report.stderr.decode(), out
 
 
+def test_doctor_reads_an_archive_in_one_pass_and_damage_stops_a_game_not_the_others(tmp_path):
+    """doctor reads every game's events in one pass over the event table; garbage over the page holding one
+    game's rows breaks that pass there, and the games it did not reach are read one at a time: each is named,
+    the damaged ones FAILED, the others verified."""
+    db = tmp_path / "games.db"
+    games = ("t1", "t2", "t3", "t4", "t5", "t6")
+    for game in games:
+        played(db, game, rounds=5)
+    raw = bytearray(db.read_bytes())
+    start = raw.find(b'"game":"t3"') // 4096 * 4096  # t3's GameCreated row, on a page of the event table
+    raw[start + 100 : start + 4096] = bytes((i * 37 + 11) % 256 for i in range(4096 - 100))  # its header kept
+    db.write_bytes(bytes(raw))
+    report = real("doctor", "--db", str(db), cwd=tmp_path)
+    out = report.stdout.decode()
+    assert report.returncode == 1 and "Traceback" not in report.stderr.decode(), out
+    lines = {line.split(":")[0].strip(): line for line in out.splitlines() if line.startswith("  t")}
+    assert sorted(lines) == list(games), out
+    assert "FAILED: cannot be read" in lines["t3"], out
+    assert lines["t1"].endswith("ok, verified: 8 events") and lines["t6"].endswith("ok, verified: 8 events"), out
+
+
 def test_doctor_on_both_backends(any_db):
     played(any_db, "t1", rounds=2)
     report = invoke(any_db, "doctor", "--json")

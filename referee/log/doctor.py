@@ -11,7 +11,9 @@ Nothing is written, whatever is found.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from urllib.parse import quote
 
@@ -22,10 +24,21 @@ from sqlalchemy.exc import SQLAlchemyError
 from . import champions
 from .append_only import trigger_names
 from .ccg import verify as verify_match
+from .events import Event
 from .kinds import BATTLE, CCG, kind_of
 from .replay import verify
-from .signing import SignatureRow, check, signatures_on
-from .storage import CREATE_HINT, EVENTS_OF_GAME, MIGRATED, TABLES, StoreError, _event, database_url, is_referee_table
+from .signing import Signature, SignatureRow, check, signatures_of
+from .storage import (
+    ALL_EVENTS,
+    CREATE_HINT,
+    EVENTS_OF_GAME,
+    MIGRATED,
+    TABLES,
+    StoreError,
+    _event,
+    database_url,
+    is_referee_table,
+)
 
 TRIGGERS = {backend: trigger_names([t.name for t in TABLES], backend) for backend in ("sqlite", "postgresql")}
 
@@ -165,6 +178,59 @@ def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
     return tables
 
 
+def _read_games(conn, games: list[str]) -> Iterator[tuple[str, list[Event] | str]]:
+    """Each game's events, or why they cannot be read, in the order of ``games`` (the game table's ids, in the
+    database's order): read in one pass over the event table, not one query a game; when the pass breaks (a
+    damaged page), the games it did not reach are read one at a time, so that damage stops a game, not the
+    others."""
+    wanted, done = set(games), set()
+    try:
+        result = conn.execution_options(yield_per=2000).execute(ALL_EVENTS)
+        for game, group in groupby(result, key=lambda r: r[0]):
+            rows = list(group)  # the game's rows whole before it is judged: a pass broken inside it reads it again
+            if game in wanted:  # events of no recorded game are reported as a whole
+                done.add(game)
+                yield game, _events(rows)
+    except SQLAlchemyError:
+        pass
+    for game in games:
+        if game not in done:
+            try:
+                rows = conn.execute(EVENTS_OF_GAME, {"game": game}).all()
+            except SQLAlchemyError as exc:
+                yield game, f"cannot be read: {_reason(exc)}"
+                continue
+            yield game, _events(rows)
+
+
+def _events(rows) -> list[Event] | str:
+    try:
+        events = [_event(r) for r in rows]
+    except StoreError as exc:
+        return f"cannot be read: {_reason(exc)}"
+    return events or "no events"
+
+
+class _Signatures:
+    """The games' signatures, read for 500 games at a time as the games are checked in order: few queries, and
+    an archive's signatures are never all held at once."""
+
+    CHUNK = 500
+
+    def __init__(self, conn, games: list[str]):
+        self.conn, self.games = conn, games
+        self.index = {g: i for i, g in enumerate(games)}
+        self.chunk: int | None = None
+        self.read: dict[str, list[Signature]] = {}
+
+    def of(self, game: str) -> list[Signature]:
+        chunk = self.index[game] // self.CHUNK
+        if chunk != self.chunk:
+            ids = self.games[chunk * self.CHUNK : (chunk + 1) * self.CHUNK]
+            self.chunk, self.read = chunk, signatures_of(self.conn, "game", ids)
+        return self.read.get(game, [])
+
+
 def _games(conn, found: Diagnosis, signed: bool) -> None:
     """Every game read and verified by its own rules; ``signed``: the database keeps organisers' signatures,
     and each game's are checked as ``verify`` checks them (the key each names; a rebuilt chain is refused)."""
@@ -188,15 +254,11 @@ def _games(conn, found: Diagnosis, signed: bool) -> None:
     for game in ids:
         if not isinstance(game, str):
             found.games.append(GameHealth(repr(game), False, "a game row that is not a game id"))
-            continue
-        try:
-            rows = conn.execute(EVENTS_OF_GAME, {"game": game}).all()
-            events = [_event(r) for r in rows]
-        except (SQLAlchemyError, StoreError) as exc:
-            found.games.append(GameHealth(game, False, f"cannot be read: {_reason(exc)}"))
-            continue
-        if not events:
-            found.games.append(GameHealth(game, False, "no events"))
+    games = [g for g in ids if isinstance(g, str)]
+    sigs = _Signatures(conn, games) if signed else None
+    for game, events in _read_games(conn, games):
+        if isinstance(events, str):
+            found.games.append(GameHealth(game, False, events))
             continue
         kind = kind_of(events)
         if kind not in (BATTLE, CCG):  # a Champions of Rokugan record: its own checks (chain, replay, digest)
@@ -208,7 +270,7 @@ def _games(conn, found: Diagnosis, signed: bool) -> None:
         if divergence is not None:
             found.games.append(GameHealth(game, False, str(divergence)))
             continue
-        checked = check("game", events, signatures_on(conn, "game", game)) if signed else None
+        checked = check("game", events, sigs.of(game)) if sigs is not None else None
         if checked is not None and checked.problem:
             found.games.append(GameHealth(game, False, checked.status))
             continue

@@ -48,7 +48,7 @@ from json.encoder import encode_basestring as _text  # canonical_json's string f
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import UniqueConstraint, text
+from sqlalchemy import UniqueConstraint, select, text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
@@ -509,6 +509,10 @@ def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
     return [] if ended is None else [e.seq for e in events[ended:]]
 
 
+SIGNATURE_COLUMNS = tuple(  # Signature's fields, in order
+    SQLModel.metadata.tables["record_signature"].c[name]
+    for name in ("kind", "stream", "seq", "head", "public_key", "signature")
+)
 SIGNATURES_OF = text(
     "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
     "WHERE kind = :kind AND stream = :stream ORDER BY seq"
@@ -523,8 +527,18 @@ def signatures(store: Store, kind: str, stream: str) -> list[Signature]:
 
 
 def signatures_on(conn: Any, kind: str, stream: str) -> list[Signature]:
-    """A stream's signatures read on an open connection (``referee doctor``'s, read-only)."""
+    """A stream's signatures read on an open connection."""
     return [Signature(*r) for r in conn.execute(SIGNATURES_OF, {"kind": kind, "stream": stream}).all()]
+
+
+def signatures_of(conn: Any, kind: str, streams: Sequence[str]) -> dict[str, list[Signature]]:
+    """Several streams' signatures, by stream, read on an open connection in one query (``referee doctor``'s,
+    read-only, a few hundred streams at a time)."""
+    query = select(*SIGNATURE_COLUMNS).where(SIGNATURE_COLUMNS[0] == kind, SIGNATURE_COLUMNS[1].in_(streams))
+    out: dict[str, list[Signature]] = {}
+    for row in conn.execute(query.order_by(SIGNATURE_COLUMNS[1], SIGNATURE_COLUMNS[2])).all():
+        out.setdefault(row[1], []).append(Signature(*row))
+    return out
 
 
 def stream_signatures(store: Store, kind: str) -> Iterator[tuple[str, list[Signature]]]:

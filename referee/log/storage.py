@@ -231,6 +231,7 @@ GAMES = Family(
 TABLES = GAMES.tables  # made when a store opens; another family's tables are made on its first use
 EVENT_COLUMNS = GAMES.columns
 EVENTS_OF_GAME = text(str(GAMES.select_events).replace(":id", ":game"))  # doctor reads each game with it
+ALL_EVENTS = text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event ORDER BY game_id, seq")  # ... or all in one pass
 REFUSED = GAMES.refused
 # Columns added after the first schema (an older database gets them on open): their SQL definition.
 MIGRATED = {("game", "kind"): f"VARCHAR(40) NOT NULL DEFAULT '{DEFAULT_KIND}'"}
