@@ -9,6 +9,12 @@ tests/outcomes_build.py, the rounds whose outcomes tests/outcomes.txt records), 
 decides; the report (every fate, battle, defense, claim and change) is built when first read, so
 the first figure is what `verify` and a replay pay, the third what `referee round` pays.
 
+A fourth figure is the engine's whole part of `verify` on the bundled golden games (2, 4 and 5 players,
+the games bench_verify.py's archive is made of): every round played again (``play_round``: the entry checks,
+resolve, the next upkeep), each game's final score and each round's digest parts, without the log's own
+work (reading, hashes, signatures). Its best pass of --repeat is given: the figure to compare engine changes
+by, steadier than a throughput over a shared machine's database.
+
 Not a timed test: it prints figures (median, p90) for the README and the issue notes.
 """
 
@@ -22,7 +28,7 @@ import time
 from pathlib import Path
 
 from referee.boarddata import load_board
-from referee.engine import begin_round, parse_round, resolve
+from referee.engine import begin_round, parse_entry, parse_round, resolve
 from referee.engine.model.tokens import Clan
 from referee.engine.notation.round import parse_lines
 from referee.engine.notation.setup import apply_board_fact, new_state, parse_board_line
@@ -93,6 +99,48 @@ def random_rounds(n: int = 20) -> list:
     return [random_round(seed) for seed in range(n)]
 
 
+def golden_work() -> tuple[list, list, list]:
+    """What `verify` asks of the engine for each golden game: each round's board and entries, each round's
+    board after it, and the final board."""
+    from referee.log import GOLDEN_GAMES, golden
+    from referee.log.replay import Fold
+
+    rounds, afters, finals = [], [], []
+    for name in GOLDEN_GAMES:
+        fold = Fold.of(golden(name))
+        for played in fold.rounds:
+            entries = [parse_entry(line, fold.board, n) for n, line in enumerate(played.lines, 1)]
+            rounds.append((played.before, entries))
+            afters.append(played.after)
+        finals.append(fold.state)
+    return rounds, afters, finals
+
+
+def verify_engine(repeat: int) -> None:
+    from referee.engine import final_score
+    from referee.engine.model.digest import digest_parts
+    from referee.log.replay import play_round
+
+    rounds, afters, finals = golden_work()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for state, entries in rounds:
+            play_round(state, entries)
+        for state in finals:
+            final_score(state)
+        for state in afters:
+            digest_parts(state)
+        times.append(time.perf_counter() - start)
+    per_game = min(times) / len(finals)
+    print(
+        f"the engine's part of verify, {len(finals)} golden games ({len(rounds)} rounds played, final scores, "
+        f"digest parts), {repeat} passes: best {per_game * 1e3:.3f} ms a game, median "
+        f"{statistics.median(times) / len(finals) * 1e3:.3f} ms"
+    )
+    print(f"RESULT verify_engine_ms={per_game * 1e3:.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300)
@@ -137,6 +185,7 @@ def main() -> None:
         f"median {statistics.median(told) * 1e3:.3f} ms"
     )
     print(f"RESULT resolve_report_ms={statistics.median(told) * 1e3:.3f}")
+    verify_engine(args.repeat)
 
 
 if __name__ == "__main__":

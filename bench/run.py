@@ -28,6 +28,7 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("resolve_ms", "resolve the bench round (five players, 25 tokens), entry checks on, engine only", "ms"),
     ("resolve_mixed_ms", "  over the bench round and 20 seeded random five-player rounds", "ms"),
     ("resolve_report_ms", "  the bench round with its whole report read (every fate, battle, change)", "ms"),
+    ("verify_engine_ms", "the engine's part of verify, a golden game: rounds, final score, digests (best)", "ms"),
     ("cold_start_ms", "CLI cold start: `referee --help`", "ms"),
     ("rules_cli_ms", "`referee rules R-17`: one ruling and its refinements, cold start", "ms"),
     ("import_floor_ms", 'floor: `python -c "import typer, rich, sqlmodel"`', "ms"),

@@ -20,7 +20,12 @@ ROOT = Path(__file__).parent.parent
 BENCH = ROOT / "bench"
 
 RUNS = {  # script and its smallest arguments -> the figures it prints
-    ("bench_resolve.py", "--repeat", "3"): {"resolve_ms", "resolve_mixed_ms", "resolve_report_ms"},
+    ("bench_resolve.py", "--repeat", "3"): {
+        "resolve_ms",
+        "resolve_mixed_ms",
+        "resolve_report_ms",
+        "verify_engine_ms",
+    },
     ("bench_verify.py", "--games", "6", "--runs", "2"): {
         "verify_games_per_s",
         "verify_signed_games_per_s",

@@ -108,6 +108,12 @@ class Board:
     names: dict[str, str] = field(default_factory=dict)  # every id and alias -> province id
     token_limits: dict[str, int] = field(default_factory=dict)  # how many each clan owns, by token_code
     border_pairs: frozenset[tuple[str, str]] = frozenset()  # every land border as a sorted pair (Entry.border)
+    # lookup tables the rules read every round, worked out once from the data above (``_lookup_tables``)
+    territory_provinces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # territory id -> its provinces
+    territory_order: tuple[str, ...] = ()  # the territory ids, sorted
+    printed_defense: dict[str, int] = field(default_factory=dict)  # province id -> its printed defense
+    capitals: frozenset[str] = frozenset()  # every capital province
+    shadowlands: frozenset[str] = frozenset()  # every province of a Shadowlands territory
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbours.get(a, ())
@@ -269,4 +275,16 @@ def build_board(raw: dict[str, Any]) -> Board:
         names=names,
         token_limits={token_code(c, t.kind, t.strength): n for c, f in clans.items() for t, n in f.pool},
         border_pairs=frozenset((a, b) if a < b else (b, a) for a, b in (tuple(pair) for pair in borders)),
+        **_lookup_tables(provinces, territories),
     )
+
+
+def _lookup_tables(provinces: dict[str, Province], territories: dict[str, Territory]) -> dict[str, Any]:
+    """The ``Board`` fields that the rules read every round, worked out once from the provinces and territories."""
+    return {
+        "territory_provinces": {t.id: t.provinces for t in territories.values()},
+        "territory_order": tuple(sorted(territories)),
+        "printed_defense": {p.id: p.printed_defense for p in provinces.values()},
+        "capitals": frozenset(p.id for p in provinces.values() if p.is_capital),
+        "shadowlands": frozenset(p.id for p in provinces.values() if territories[p.territory].is_shadowlands),
+    }

@@ -167,8 +167,13 @@ _FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
 
 def compute_ronin(state: GameState) -> frozenset[Clan]:
     """R-11: a clan with no control token on the board at the start of upkeep is ronin."""
-    on_board = {c.clan for c in state.control.values() if c.facedown + c.faceup}
-    return frozenset(c for c in state.clans if c not in on_board)
+    ronin = set(state.clans)
+    for c in state.control.values():  # until every clan is seen with a token: a few provinces on most boards
+        if c.clan in ronin and c.facedown + c.faceup:
+            ronin.discard(c.clan)
+            if not ronin:
+                break
+    return frozenset(ronin)
 
 
 def begin_round(state: GameState) -> GameState:

@@ -221,7 +221,7 @@ def _discard(e: Entry, provinces: set[str], fate: Fate, step: int, by: str, ruli
 def defence_bonus(state: GameState, province: str) -> int:
     """Printed defense, faceup control tokens (R-01: the Crab's count more), defense bonus token (R-14,
     p.10); ``report.defence_bonuses`` lists the same values."""
-    total = state.board.provinces[province].printed_defense
+    total = state.board.printed_defense[province]
     control = state.control.get(province)
     if control is not None and control.faceup:
         total += control.faceup * (state.options.crab_faceup_bonus if control.clan == CRAB else 1)
@@ -251,11 +251,13 @@ def _step5_battles(
         elif role is DEFEND:
             defending[p] = defending.get(p, 0) + (LION_BLUFF_DEFENSE if e.token.kind is BLUFF else e.strength)
     captured: dict[str, Clan] = {}
+    fights = d.fights
     for p in sorted(attack):
         fight = _battle(state, p, attack[p], defending.get(p, 0) + defence_bonus(state, p))
-        d.fights.append(fight)
-        if fight.winner is not None:
-            captured[p] = fight.winner
+        fights.append(fight)
+        winner = fight.winner
+        if winner is not None:
+            captured[p] = winner
     return captured, attack.keys(), defending.keys()
 
 
@@ -263,10 +265,8 @@ def _battle(state: GameState, p: str, totals: dict[Clan, int], defence: int) -> 
     """R-14: each attacker's strength against the defence; R-05: the Phoenix ignores a capital's printed
     defense; R-15: the winner beats the defence and every other attacker; R-02: the Crane wins ties."""
     against = dict.fromkeys(totals, defence)
-    if PHOENIX in totals:
-        province = state.board.provinces[p]
-        if province.is_capital:
-            against[PHOENIX] = defence - province.printed_defense  # R-05
+    if PHOENIX in totals and p in state.board.capitals:
+        against[PHOENIX] = defence - state.board.printed_defense[p]  # R-05
     holder = state.control.get(p)
     defender = holder.clan if holder is not None else None
     return Fight(p, totals, against, defender, _winner(totals, against))
@@ -427,23 +427,23 @@ def _step6_claim(
     """Rulebook p.9 step 6, p.11; R-18. Lost territories' unplayed cards go back first, then claims.
 
     Judged on the board after the battles (``control``, ``special``)."""
-    territories = state.board.territories
-
-    def territory_controller(territory: str) -> Clan | None:  # R-18, on the board after the battles
-        return controller_of(territories[territory].provinces, control, special)
-
+    provinces = state.board.territory_provinces
+    claims = d.claims
     held = {c: list(v) for c, v in state.cards_held.items()}
     on_board = dict(state.cards_on_board)
     for clan in sorted(held):
-        for territory, card in list(held[clan]):
-            if territory_controller(territory) != clan:
-                held[clan].remove((territory, card))
+        kept = []
+        for territory, card in held[clan]:
+            if controller_of(provinces[territory], control, special) == clan:  # R-18
+                kept.append((territory, card))
+            else:
                 on_board[territory] = card
-                d.claims.append((clan, territory, card, "returned"))
+                claims.append((clan, territory, card, "returned"))
+        held[clan] = kept
     for territory in sorted(on_board):
-        owner = territory_controller(territory)
+        owner = controller_of(provinces[territory], control, special)  # R-18
         if owner is not None:
             card = on_board.pop(territory)
             held.setdefault(owner, []).append((territory, card))
-            d.claims.append((owner, territory, card, "claimed"))
+            claims.append((owner, territory, card, "claimed"))
     return on_board, {c: tuple(v) for c, v in held.items() if v}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model.options import Tiebreak
-from ..model.state import GameState, Special
+from ..model.state import GameState, Special, territory_controller
 from ..model.tokens import Clan
 from ..model.value import value
 from .objectives import objective_status
@@ -41,7 +41,8 @@ class FinalScore:
 
 def territory_controllers(state: GameState) -> dict[str, Clan | None]:
     """Every territory's controller (R-18; None: nobody), in territory order: found once for every clan's score."""
-    return {t: state.territory_controller(t) for t in sorted(state.board.territories)}
+    provinces, control, special = state.board.territory_provinces, state.control, state.special
+    return {t: territory_controller(provinces[t], control, special) for t in state.board.territory_order}
 
 
 def controlled_territories(
@@ -68,9 +69,10 @@ def score_clan(
     lines: list[Line] = []
     if provinces is None:
         provinces = state.provinces_of(clan)
+    specials, control = state.special, state.control
     for p in provinces:
         flowers = board.provinces[p].flowers
-        special = state.special.get(p)
+        special = specials.get(p)
         kind = special.kind if special else None
         if kind is BUSHIDO:
             lines.append(Line(f"{p}: 4 flowers (Bushido token replaces the printed {flowers})", 4))
@@ -80,9 +82,9 @@ def score_clan(
             lines.append(Line(f"{p}: honor bonus token +{special.value}", special.value))
         if kind is DEFENSE:
             lines.append(Line(f"{p}: defense bonus token (+1 honor)", 1))
-        faceup = state.control[p].faceup
+        faceup = control[p].faceup
         if faceup:
-            if board.territory_of(p).is_shadowlands:
+            if p in board.shadowlands:
                 lines.append(Line(f"{p}: {faceup} faceup control token(s), none in the Shadowlands (p.10)", 0))
             else:
                 lines.append(Line(f"{p}: {faceup} faceup control token(s)", faceup))

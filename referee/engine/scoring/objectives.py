@@ -149,17 +149,20 @@ def _longest_chain(state: GameState, mine: set[str]) -> list[str]:
     neighbours = {p: sorted(board.neighbours[p] & mine) for p in mine}  # each province's, in name order
     top = (0, 0)  # best's (length, territories)
 
-    def walk(path: list[str], spans: frozenset[str]) -> None:
+    path: list[str] = []  # the chain being extended, one province at a time (depth first, in name order)
+
+    def walk(p: str, spans: frozenset[str]) -> None:
         nonlocal best, top
+        path.append(p)
         size = (len(path), len(spans))
         if size > top:
-            best, top = list(path), size
-        if len(path) == 6:
-            return
-        for n in neighbours[path[-1]]:
-            if n not in path:
-                walk(path + [n], spans | {terr[n]})
+            best, top = path[:], size
+        if len(path) < 6:
+            for n in neighbours[p]:
+                if n not in path:
+                    walk(n, spans | {terr[n]})
+        path.pop()
 
     for p in sorted(mine):
-        walk([p], frozenset((terr[p],)))
+        walk(p, frozenset((terr[p],)))
     return best
