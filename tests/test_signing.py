@@ -671,3 +671,47 @@ def test_the_signed_message_is_the_canonical_json_of_its_fields():
     ]:
         want = MESSAGE_PREFIX + canonical_json({"head": head, "kind": kind, "seq": seq, "stream": stream}).encode()
         assert message(kind, stream, seq, head) == want
+
+
+def test_doctor_in_two_processes_gives_the_one_process_report_over_a_signed_archive(tmp_path, home):
+    """`doctor --jobs 2` checks an archive's games in two processes, a slice at a time; its report is the one
+    `--jobs 1` gives, line for line and in the same order, a chain rebuilt inside the file among them."""
+    import sqlite3
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
+
+    db, key = tmp_path / "archive.db", Ed25519PrivateKey.generate()
+    sources = [golden(name) for name in GOLDEN_GAMES]
+    logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(600)]
+    with Store(str(db)) as store:
+        store.import_logs(logs)
+        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
+    conn = sqlite3.connect(db)  # g-0444 rebuilt in place by whoever holds the file
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f'DROP TRIGGER "{name}"')
+    for e in _rebuilt(logs[444], lambda e: {**e.payload, "table": "9"} if e.type == "GameCreated" else e.payload):
+        payload = json.dumps(e.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        conn.execute(
+            "UPDATE event SET payload = ?, hash = ?, prev_hash = ? WHERE game_id = ? AND seq = ?",
+            (payload, e.hash, e.prev_hash, e.game, e.seq),
+        )
+    conn.commit()
+    conn.close()
+    reports = {}
+    for jobs in ("1", "2"):
+        r = referee(str(db), "doctor", "--jobs", jobs, "--json", home=home)
+        assert r.returncode == 1 and r.stderr == "", r.stderr
+        reports[jobs] = json.loads(r.stdout)
+    assert (reports["1"]["processes"], reports["2"]["processes"]) == (1, 2)
+    assert reports["1"]["games"] == reports["2"]["games"]
+    games = reports["2"]["games"]
+    assert [g["game"] for g in games] == [f"g-{i:04d}" for i in range(600)]
+    assert [g["game"] for g in games if not g["ok"]] == ["g-0444"]
+    assert "the chain was rebuilt" in games[444]["detail"]
+    assert games[0]["detail"] == f"verified: 8 events; signed by {fingerprint(public_hex(key.public_key()))}"
+    text = referee(str(db), "doctor", home=home).stdout  # one process a processor: two here, at least
+    assert "600 game(s), 1 failed" in text
+    usage = referee(str(db), "doctor", "--jobs", "0", home=home)
+    assert usage.returncode == 2 and "--jobs" in usage.stderr and "Traceback" not in usage.stderr

@@ -1,5 +1,6 @@
 """Commands over the log: replay, verify, export, import, what-if, correct."""
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -335,14 +336,35 @@ def _played(fold, game: str, round_no: int) -> None:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
 
 
+def _cpus() -> int:
+    """The processors this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
+
+
 @commands.command()
-def doctor(db: DbOpt = None, json_out: JsonOpt = False) -> None:
+def doctor(
+    db: DbOpt = None,
+    json_out: JsonOpt = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Processes that verify the games side by side (default: one per processor; 1: in this process).",
+        ),
+    ] = None,
+) -> None:
     """Check a whole database without writing to it: SQLite's integrity check (PostgreSQL: the referee's
-    tables and append-only triggers), then every game verified; exit 1 when anything is wrong."""
+    tables and append-only triggers), then every game verified, its signatures checked; exit 1 when
+    anything is wrong."""
     from ..log.doctor import diagnose
     from . import render
 
-    found = diagnose(db)
+    found = diagnose(db, jobs=jobs if jobs is not None else _cpus())
     render.diagnosis(found, json_out=json_out)
     if not found.ok:
         raise typer.Exit(1)

@@ -521,6 +521,7 @@ def diagnosis(found, *, json_out: bool = False) -> None:
                 "ok": found.ok,
                 "problems": found.problems,
                 "games": [{"game": g.game, "ok": g.ok, "detail": g.detail} for g in found.games],
+                "processes": found.processes,
             }
         )
         return
@@ -530,11 +531,14 @@ def diagnosis(found, *, json_out: bool = False) -> None:
         console.print(f"  {check}: ok", markup=False)
     for problem in found.problems:
         console.print(f"  {plain(problem)}", soft_wrap=True, markup=False)
-    for g in found.games:
-        line = f"  {g.game}: {'ok, ' if g.ok else 'FAILED: '}{g.detail}"
-        console.print(plain(line), soft_wrap=True, markup=False)
+    if found.games:  # one write for an archive's thousands of lines
+        lines = (plain(f"  {g.game}: {'ok, ' if g.ok else 'FAILED: '}{g.detail}") for g in found.games)
+        console.print("\n".join(lines), soft_wrap=True, markup=False, highlight=False)
     bad = sum(not g.ok for g in found.games)
     verdict = (
         "healthy" if found.ok else "damaged: nothing was changed; restore a copy, or `referee export` what verifies"
     )
-    console.print(f"{len(found.games)} game(s), {bad} failed; the database is {verdict}", soft_wrap=True, markup=False)
+    by = f" (games checked by {found.processes} processes)" if found.processes > 1 else ""
+    console.print(
+        f"{len(found.games)} game(s), {bad} failed; the database is {verdict}{by}", soft_wrap=True, markup=False
+    )

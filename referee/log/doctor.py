@@ -10,15 +10,20 @@ Nothing is written, whatever is found.
 
 from __future__ import annotations
 
+import multiprocessing
 import sqlite3
+import sys
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
 from urllib.parse import quote
 
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from . import champions
@@ -29,8 +34,8 @@ from .kinds import BATTLE, CCG, kind_of
 from .replay import verify
 from .signing import Signature, SignatureRow, check, signatures_of
 from .storage import (
-    ALL_EVENTS,
     CREATE_HINT,
+    EVENTS_BETWEEN,
     EVENTS_OF_GAME,
     MIGRATED,
     TABLES,
@@ -56,6 +61,7 @@ class Diagnosis:
     backend: str
     problems: list[str] = field(default_factory=list)  # of the database as a whole
     games: list[GameHealth] = field(default_factory=list)
+    processes: int = 1  # that checked the games (``--jobs``; 1: this one)
 
     @property
     def ok(self) -> bool:
@@ -66,27 +72,11 @@ def _reason(exc: Exception) -> str:
     return str(getattr(exc, "orig", exc)).splitlines()[0] if str(getattr(exc, "orig", exc)) else type(exc).__name__
 
 
-def diagnose(url: str | None = None) -> Diagnosis:
-    """Check the database at ``url`` (as ``--db`` takes it) without writing to it."""
+def diagnose(url: str | None = None, jobs: int = 1) -> Diagnosis:
+    """Check the database at ``url`` (as ``--db`` takes it) without writing to it; ``jobs``: the processes that
+    verify the games (an archive's games are checked in slices side by side, the report in the same order)."""
     url = database_url(url)
-    try:
-        parsed = make_url(url)
-        backend = parsed.get_backend_name()
-    except Exception as exc:  # noqa: BLE001 - any URL SQLAlchemy cannot read
-        raise StoreError(f"{url}: not a usable database URL ({exc})") from None
-    if backend == "sqlite":
-        path = parsed.database or ""
-        if not path or path == ":memory:" or not Path(path).is_file():
-            raise StoreError(f"{path or url}: no database here", hint=CREATE_HINT)
-        where = path
-        uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
-        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
-    else:
-        where = parsed.render_as_string(hide_password=True)
-        try:
-            engine = create_engine(url)
-        except Exception as exc:  # noqa: BLE001 - a driver not installed, a bad option
-            raise StoreError(f"{where}: not a usable database URL ({exc})") from None
+    engine, where, backend = _read_only(url)
     found = Diagnosis(where, backend)
     try:
         conn = engine.connect()
@@ -98,11 +88,33 @@ def diagnose(url: str | None = None) -> Diagnosis:
             _stage(found, "integrity check", _sqlite_pages, conn, found)
         tables = _stage(found, "the list of tables", _tables, conn, backend, found) or set()
         if {"game", "event"} <= tables:
-            _stage(found, "the games", _games, conn, found, SignatureRow.__tablename__ in tables)
+            signed = SignatureRow.__tablename__ in tables
+            _stage(found, "the games", _games, conn, found, _Check(url, signed, jobs))
     finally:
         conn.close()
         engine.dispose()
     return found
+
+
+def _read_only(url: str) -> tuple[Engine, str, str]:
+    """An engine that reads the database at ``url`` and cannot write to a SQLite file; where it is, its backend."""
+    try:
+        parsed = make_url(url)
+        backend = parsed.get_backend_name()
+    except Exception as exc:  # noqa: BLE001 - any URL SQLAlchemy cannot read
+        raise StoreError(f"{url}: not a usable database URL ({exc})") from None
+    if backend == "sqlite":
+        path = parsed.database or ""
+        if not path or path == ":memory:" or not Path(path).is_file():
+            raise StoreError(f"{path or url}: no database here", hint=CREATE_HINT)
+        uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+        return engine, path, backend
+    where = parsed.render_as_string(hide_password=True)
+    try:
+        return create_engine(url), where, backend
+    except Exception as exc:  # noqa: BLE001 - a driver not installed, a bad option
+        raise StoreError(f"{where}: not a usable database URL ({exc})") from None
 
 
 def _stage(found: Diagnosis, what: str, step, *args):
@@ -183,9 +195,12 @@ def _read_games(conn, games: list[str]) -> Iterator[tuple[str, list[Event] | str
     database's order): read in one pass over the event table, not one query a game; when the pass breaks (a
     damaged page), the games it did not reach are read one at a time, so that damage stops a game, not the
     others."""
+    if not games:
+        return
     wanted, done = set(games), set()
     try:
-        result = conn.execution_options(yield_per=2000).execute(ALL_EVENTS)
+        span = {"first": games[0], "last": games[-1]}
+        result = conn.execution_options(yield_per=2000).execute(EVENTS_BETWEEN, span)
         for game, group in groupby(result, key=lambda r: r[0]):
             rows = list(group)  # the game's rows whole before it is judged: a pass broken inside it reads it again
             if game in wanted:  # events of no recorded game are reported as a whole
@@ -231,9 +246,22 @@ class _Signatures:
         return self.read.get(game, [])
 
 
-def _games(conn, found: Diagnosis, signed: bool) -> None:
-    """Every game read and verified by its own rules; ``signed``: the database keeps organisers' signatures,
-    and each game's are checked as ``verify`` checks them (the key each names; a rebuilt chain is refused)."""
+@dataclass(frozen=True)
+class _Check:
+    """How the games are checked: the database (its URL, for the processes that read their own slices), whether
+    it keeps signatures, and how many processes check."""
+
+    url: str
+    signed: bool
+    jobs: int
+
+
+SLICE = 250  # games a process checks at a time: slices are handed out as processes finish theirs
+
+
+def _games(conn, found: Diagnosis, how: _Check) -> None:
+    """Every game read and verified by its own rules; with signatures, each game's are checked as ``verify``
+    checks them (the key each names; a rebuilt chain is refused)."""
     try:
         ids = [r[0] for r in conn.execute(text("SELECT id FROM game ORDER BY id")).all()]
     except SQLAlchemyError as exc:
@@ -255,24 +283,68 @@ def _games(conn, found: Diagnosis, signed: bool) -> None:
         if not isinstance(game, str):
             found.games.append(GameHealth(repr(game), False, "a game row that is not a game id"))
     games = [g for g in ids if isinstance(g, str)]
+    checked = _in_processes(games, how)
+    if checked is not None:
+        found.games += checked
+        found.processes = min(how.jobs, -(-len(games) // SLICE))
+    else:
+        found.games += _check_games(conn, games, how.signed)
+
+
+def _in_processes(games: list[str], how: _Check) -> list[GameHealth] | None:
+    """The games checked in ``how.jobs`` processes, a slice at a time, in their order; None when they are
+    checked here instead: one job, a small database, or no safe way to start processes (they are forked from
+    this one, with the code already loaded: only where fork is the system's way and no other thread runs)."""
+    if how.jobs < 2 or len(games) < 2 * SLICE:
+        return None
+    if sys.platform != "linux" or threading.active_count() > 1:
+        return None
+    slices = [games[i : i + SLICE] for i in range(0, len(games), SLICE)]
+    context = multiprocessing.get_context("fork")
+    out: list[GameHealth] = []
+    try:
+        with ProcessPoolExecutor(max_workers=min(how.jobs, len(slices)), mp_context=context) as pool:
+            for healths in pool.map(_check_slice, [how.url] * len(slices), slices, [how.signed] * len(slices)):
+                out += healths
+    except (BrokenProcessPool, OSError):  # a process killed or not started: the games are checked here
+        return None
+    return out
+
+
+def _check_slice(url: str, games: list[str], signed: bool) -> list[GameHealth]:
+    """One slice of the games checked in a process of its own, on its own read-only connection."""
+    engine = _read_only(url)[0]
+    try:
+        with engine.connect() as conn:
+            return _check_games(conn, games, signed)
+    except SQLAlchemyError as exc:
+        return [GameHealth(g, False, f"cannot be read: {_reason(exc)}") for g in games]
+    finally:
+        engine.dispose()
+
+
+def _check_games(conn, games: list[str], signed: bool) -> list[GameHealth]:
+    """The games' health in their order (a game the one pass did not reach, read after it, is put back in its place)."""
     sigs = _Signatures(conn, games) if signed else None
-    for game, events in _read_games(conn, games):
-        if isinstance(events, str):
-            found.games.append(GameHealth(game, False, events))
-            continue
-        kind = kind_of(events)
-        if kind not in (BATTLE, CCG):  # a Champions of Rokugan record: its own checks (chain, replay, digest)
-            problems = champions.verify(events)
-            detail = f"verified ({kind}): {len(events)} events" if not problems else problems[0]
-            found.games.append(GameHealth(game, not problems, detail))
-            continue
-        divergence = (verify_match if kind == CCG else verify)(events)  # each stream by its own rules
-        if divergence is not None:
-            found.games.append(GameHealth(game, False, str(divergence)))
-            continue
-        checked = check("game", events, sigs.of(game)) if sigs is not None else None
-        if checked is not None and checked.problem:
-            found.games.append(GameHealth(game, False, checked.status))
-            continue
-        said = f"; {checked.status}" if checked is not None and (checked.signed or checked.closed) else ""
-        found.games.append(GameHealth(game, True, f"verified: {len(events)} events{said}"))
+    health = {game: _health(game, events, sigs) for game, events in _read_games(conn, games)}
+    return [health[g] for g in games]
+
+
+def _health(game: str, events: list[Event] | str, sigs: _Signatures | None) -> GameHealth:
+    """One game's health: its events read (or why they cannot be), verified by its kind's rules, its signatures."""
+    if isinstance(events, str):
+        return GameHealth(game, False, events)
+    kind = kind_of(events)
+    if kind not in (BATTLE, CCG):  # a Champions of Rokugan record: its own checks (chain, replay, digest)
+        problems = champions.verify(events)
+        return GameHealth(
+            game, not problems, f"verified ({kind}): {len(events)} events" if not problems else problems[0]
+        )
+    divergence = (verify_match if kind == CCG else verify)(events)  # each stream by its own rules
+    if divergence is not None:
+        return GameHealth(game, False, str(divergence))
+    checked = check("game", events, sigs.of(game)) if sigs is not None else None
+    if checked is not None and checked.problem:
+        return GameHealth(game, False, checked.status)
+    said = f"; {checked.status}" if checked is not None and (checked.signed or checked.closed) else ""
+    return GameHealth(game, True, f"verified: {len(events)} events{said}")

@@ -231,7 +231,9 @@ GAMES = Family(
 TABLES = GAMES.tables  # made when a store opens; another family's tables are made on its first use
 EVENT_COLUMNS = GAMES.columns
 EVENTS_OF_GAME = text(str(GAMES.select_events).replace(":id", ":game"))  # doctor reads each game with it
-ALL_EVENTS = text(f"SELECT {', '.join(EVENT_COLUMNS)} FROM event ORDER BY game_id, seq")  # ... or all in one pass
+EVENTS_BETWEEN = text(  # ... or a run of games in one pass (ids in the database's order)
+    f"SELECT {', '.join(EVENT_COLUMNS)} FROM event WHERE game_id >= :first AND game_id <= :last ORDER BY game_id, seq"
+)
 REFUSED = GAMES.refused
 # Columns added after the first schema (an older database gets them on open): their SQL definition.
 MIGRATED = {("game", "kind"): f"VARCHAR(40) NOT NULL DEFAULT '{DEFAULT_KIND}'"}
