@@ -24,6 +24,8 @@ are read by bench/run.py.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import statistics
 import subprocess
@@ -75,6 +77,31 @@ def games_and_signatures(store: Store, key: list[str]):
             pending = next(signed, None)
         sigs = pending[1] if pending is not None and pending[0] == game else []
         yield log, signing.check("game", log, sigs, key=key)
+
+
+CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def doctor_rate(db: str, games: int, jobs: int, runs: int) -> float:
+    """`referee doctor --jobs JOBS` over the archive, run as a user runs it (its own process, a temporary HOME):
+    games per second of the whole command, the best of ``runs``."""
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "HOME": home}
+        env.pop("REFEREE_DB", None)
+        for _ in range(runs):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "referee", "doctor", "--db", db, "--jobs", str(jobs), "--json"],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=home,
+            )
+            best = min(best, time.perf_counter() - start)
+            if done.returncode != 0 or not json.loads(done.stdout)["ok"]:
+                raise SystemExit(f"doctor --jobs {jobs}: {done.stderr or done.stdout[:300]}")
+    return games / best
 
 
 def rss_mb() -> float:
@@ -192,11 +219,19 @@ def main() -> None:
             f"resident set {before:.1f} MB before the first pass, {min(samples):.1f} to {max(samples):.1f} MB "
             f"during the plain passes; at most {max(growth):.1f} MB growth within a pass (sampled every {CHUNK} games)"
         )
+        doctor = {jobs: doctor_rate(db, args.games, jobs, args.runs) for jobs in (1, CPUS)}
+        print(
+            f"`referee doctor` over the signed archive (the command as typed: start, integrity check, every game "
+            f"verified and its signatures checked, the report written; best of {args.runs}): "
+            + "; ".join(f"{rate:.1f} games/s with --jobs {jobs}" for jobs, rate in doctor.items())
+        )
         print(f"RESULT verify_games_per_s={median:.1f}")
         print(f"RESULT verify_signed_games_per_s={signed_median:.1f}")
         print(f"RESULT verify_peak_rss_mb={peak:.1f}")
         print(f"RESULT verify_signed_peak_rss_mb={signed_peak:.1f}")
         print(f"RESULT verify_rss_growth_mb={max(growth):.1f}")
+        print(f"RESULT doctor_games_per_s={doctor[CPUS]:.1f}")
+        print(f"RESULT doctor_one_process_games_per_s={doctor[1]:.1f}")
 
 
 if __name__ == "__main__":

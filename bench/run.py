@@ -43,6 +43,12 @@ FIGURES = [  # (RESULT key, what it is, unit)
         "  the same, every game signed: each signature checked as the organiser's",
         "games/s",
     ),
+    (
+        "doctor_games_per_s",
+        "`referee doctor` over the signed archive, one process a core (the whole command)",
+        "games/s",
+    ),
+    ("doctor_one_process_games_per_s", "  the same, `--jobs 1`", "games/s"),
     ("verify_peak_rss_mb", "peak memory verifying the archive (max RSS)", "MB"),
     ("verify_signed_peak_rss_mb", "  with the signed passes too (`cryptography` loaded)", "MB"),
     ("verify_rss_growth_mb", "  resident-set growth during the pass (streamed)", "MB"),
@@ -110,6 +116,7 @@ BEFORE: dict[str, tuple[str, str, str]] = {
     "table_round_ms": ("7.8", "5.0", "le"),
     "verify_games_per_s": ("267.2", "1000", "ge"),
     "verify_signed_games_per_s": ("", "1000", "ge"),  # issue 25: signatures keep verify at 1,000 games/s
+    "doctor_games_per_s": ("", "1000", "ge"),  # issue 25, as a user checks an archive: every signature too
     "verify_peak_rss_mb": ("64.5", "70", "le"),
     "verify_rss_growth_mb": ("0.4", "", ""),
     "round_cli_peak_rss_mb": ("58", "", ""),

@@ -32,6 +32,8 @@ RUNS = {  # script and its smallest arguments -> the figures it prints
         "verify_peak_rss_mb",
         "verify_signed_peak_rss_mb",
         "verify_rss_growth_mb",
+        "doctor_games_per_s",
+        "doctor_one_process_games_per_s",
     },
     ("bench_objective.py", "--runs", "1"): {"objective_guess_ms", "objective_recovery_cpu_years"},
     ("bench_web.py", "--repeat", "1"): {
