@@ -354,6 +354,7 @@ def doctor(
             "--jobs",
             "-j",
             min=1,
+            metavar="N",
             help="Processes that verify the games side by side (default: one per processor; 1: in this process).",
         ),
     ] = None,
