@@ -715,3 +715,27 @@ def test_doctor_in_two_processes_gives_the_one_process_report_over_a_signed_arch
     assert "600 game(s), 1 failed" in text
     usage = referee(str(db), "doctor", "--jobs", "0", home=home)
     assert usage.returncode == 2 and "--jobs" in usage.stderr and "Traceback" not in usage.stderr
+
+
+def test_doctor_in_processes_on_every_backend(any_db, home):
+    """Each process of `doctor --jobs 2` opens its own read-only connection to the database the command names:
+    a SQLite file or a PostgreSQL URL give the one-process report, every signature checked."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
+
+    key = Ed25519PrivateKey.generate()
+    sources = [golden(name) for name in GOLDEN_GAMES]
+    logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(510)]
+    with Store(any_db) as store:
+        store.import_logs(logs)
+        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
+    reports = []
+    for jobs in ("1", "2"):
+        r = referee(any_db, "doctor", "--jobs", jobs, "--json", home=home)
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        reports.append(json.loads(r.stdout))
+    assert [report["processes"] for report in reports] == [1, 2]
+    assert reports[0]["games"] == reports[1]["games"] and len(reports[1]["games"]) == 510
+    signer = fingerprint(public_hex(key.public_key()))
+    assert all(g["ok"] and g["detail"].endswith(f"; signed by {signer}") for g in reports[1]["games"])
