@@ -457,6 +457,25 @@ def test_the_keys_and_signatures_are_append_only(tmp_path, home):
     assert "the database is healthy" in ok(db, "doctor")  # a referee database, its new tables known
 
 
+def test_doctor_names_the_missing_triggers_of_the_signatures_and_keys(tmp_path, home):
+    """A signature deleted after its table's append-only trigger was dropped leaves the game merely unsigned;
+    doctor names every append-only table's missing trigger (not only the game log's) and exits 1."""
+    import sqlite3
+
+    db, _ = signed_game(tmp_path, home)
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER record_signature_no_delete")
+    conn.execute("DELETE FROM record_signature")
+    conn.execute("DROP TRIGGER key_stream_event_no_update")
+    conn.commit()
+    conn.close()
+    r = referee(str(db), "doctor", home=home)
+    said = " ".join(r.stdout.split())
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "append-only trigger(s) missing: key_stream_event_no_update, record_signature_no_delete" in said, said
+    assert "the database is damaged" in said
+
+
 # --- key changes carried by imported records --------------------------------------------------------------------
 def _changed_key_record(tmp_path: Path, home: Path, monkeypatch) -> tuple[str, str, Path]:
     """A record signed by a second key that the first endorsed: (old fingerprint, new fingerprint, record)."""

@@ -53,9 +53,13 @@ def trigger_names(tables: Iterable[str], backend: str) -> set[str]:
     return {f"{table}_{ending}" for table in tables for ending in endings}
 
 
+GUARDED: set[str] = set()  # every table ``guard`` was asked to keep append-only (``referee doctor`` checks them)
+
+
 def guard(tables: Iterable[Table], refused: str, function: str) -> None:
     """Create the triggers with each table (``metadata.create_all``), in the same transaction as the table."""
     for table in tables:
+        GUARDED.add(table.name)
         for sql in sqlite_triggers(table.name, refused):
             sa_event.listen(table, "after_create", DDL(sql).execute_if(dialect="sqlite"))
         for sql in pg_triggers(table.name, function, refused):

@@ -26,8 +26,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import champions
-from .append_only import trigger_names
+from . import champions, entry as _entry, tournaments as _tournaments, venue as _venue  # noqa: F401 - their append-only tables
+from .append_only import GUARDED, trigger_names
 from .ccg import verify as verify_match
 from .events import Event
 from .kinds import BATTLE, CCG, kind_of
@@ -44,8 +44,6 @@ from .storage import (
     database_url,
     is_referee_table,
 )
-
-TRIGGERS = {backend: trigger_names([t.name for t in TABLES], backend) for backend in ("sqlite", "postgresql")}
 
 
 @dataclass
@@ -148,7 +146,8 @@ def _names(conn, backend: str) -> tuple[set[str], set[str]]:
         for r in conn.execute(
             text(
                 "SELECT t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
-                "WHERE NOT t.tgisinternal AND c.relname IN ('game', 'event')"
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE NOT t.tgisinternal AND n.nspname = current_schema()"
             )
         ).all()
     }
@@ -184,7 +183,8 @@ def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
         missing = sorted(set(table.columns.keys()) - have - {c for t, c in MIGRATED if t == table.name})
         if missing:  # a column added later is added when the store next opens the database
             found.problems.append(f"the table {table.name!r} lacks the column(s) {', '.join(missing)}")
-    absent = sorted(TRIGGERS.get(backend, set()) - triggers)
+    guarded = {t for t in GUARDED if t in tables}  # the game log's, and every other append-only table here:
+    absent = sorted(trigger_names(guarded, backend) - triggers)  # signatures, keys, tournaments, entries...
     if absent and wanted <= tables:
         found.problems.append(f"append-only trigger(s) missing: {', '.join(absent)} (the log could be edited)")
     return tables
