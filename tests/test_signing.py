@@ -155,6 +155,26 @@ def test_a_correction_after_the_end_is_signed(tmp_path, home):
     assert f"signed by {fp}" in ok(db, "verify", GAME, "--key", fp)
 
 
+def test_a_correction_made_while_the_key_file_is_away_is_said_and_signed_later(tmp_path, home, monkeypatch):
+    """The organiser's key is declared, but its file is not at hand when a correction closes the game again: the
+    command warns that the record is left unsigned and names the key; doctor fails the game with the command
+    that signs it; `referee key sign` signs it once the file is back, and doctor is content."""
+    db, fp = signed_game(tmp_path, home)
+    sheet = _round5_changed(db, tmp_path)
+    monkeypatch.setenv("REFEREE_KEY_FILE", str(tmp_path / "away.key"))
+    r = referee(str(db), "correct", GAME, "5", str(sheet), "--reason", "the judge's ruling", home=home)
+    assert r.returncode == 0, r.stderr
+    warning = " ".join(r.stderr.split())
+    assert f"no key file here, and this database's organiser key is {fp}; the record is left unsigned" in warning
+    report = referee(str(db), "doctor", home=home)
+    said = " ".join(report.stdout.split())
+    assert report.returncode == 1, said
+    assert "event 11 (GameEnded) carries no signature" in said and f"`referee key sign {GAME}` signs it" in said
+    monkeypatch.delenv("REFEREE_KEY_FILE")
+    ok(db, "key", "sign", GAME)
+    assert "the database is healthy" in ok(db, "doctor")
+
+
 def _round5_changed(db: Path, tmp_path: Path) -> Path:
     text = export(db, "text", tmp_path / "before.txt").read_text()
     block = text.split("== round 5 ")[1].split("\n\n")[0].splitlines()[1:]
@@ -758,3 +778,14 @@ def test_doctor_in_processes_on_every_backend(any_db, home):
     assert reports[0]["games"] == reports[1]["games"] and len(reports[1]["games"]) == 510
     signer = fingerprint(public_hex(key.public_key()))
     assert all(g["ok"] and g["detail"].endswith(f"; signed by {signer}") for g in reports[1]["games"])
+
+
+def test_verify_of_a_missing_file_says_so(tmp_path, home):
+    """`verify` takes a game id or a file: a target named as a file that is not there is refused as a missing
+    file (not as an unknown game), and a folder as a folder; exit 1, one line."""
+    db = tmp_path / "g.db"
+    ok(db, "demo")
+    assert refused(db, "verify", str(tmp_path / "nosuch.txt")).endswith(
+        f"no such file, and no game of that id (no game '{tmp_path / 'nosuch.txt'}' in {db})"
+    )
+    assert "a folder, not a record file" in refused(db, "verify", str(tmp_path))

@@ -99,7 +99,7 @@ def verify(
     keys = read_keys(key) if key else None
     code = _seal_code(seal)
     path = Path(target)
-    read = _read_file(path, keys) if path.is_file() else _read_stored(target, keys, db)
+    read = _read_file(path, keys) if path.is_file() else _read_stored_or_file(target, keys, db)
     events, checked, notes = read.events, read.checked, read.notes
     found = verify_log(events)
     if found is None and checked.problem:
@@ -171,6 +171,22 @@ def _read_file(path: Path, keys: list[str] | None) -> _Read:
             "them to what was recorded at the table"
         )
     return read
+
+
+def _read_stored_or_file(target: str, keys: list[str] | None, db: str | None) -> _Read:
+    """A game in the database; a target that names a file (a path, a record's suffix) and is neither a file here
+    nor a stored game is refused as the missing file it was meant to be."""
+    from ..log.storage import UnknownGame
+
+    try:
+        return _read_stored(target, keys, db)
+    except UnknownGame as exc:
+        path = Path(target)
+        if path.is_dir():
+            raise RefereeError(f"{target}: a folder, not a record file (or a game id)") from None
+        if "/" in target or os.sep in target or path.suffix.lower() in (".txt", ".jsonl", ".json", ".html"):
+            raise RefereeError(f"{target}: no such file, and no game of that id ({exc.message})") from None
+        raise
 
 
 def _read_stored(game: str, keys: list[str] | None, db: str | None) -> _Read:

@@ -345,6 +345,7 @@ def _health(game: str, events: list[Event] | str, sigs: _Signatures | None) -> G
         return GameHealth(game, False, str(divergence))
     checked = check("game", events, sigs.of(game)) if sigs is not None else None
     if checked is not None and checked.problem:
-        return GameHealth(game, False, checked.status)
+        sign = f" (the organiser's `referee key sign {game}` signs it)" if checked.unsigned_tail else ""
+        return GameHealth(game, False, checked.status + sign)
     said = f"; {checked.status}" if checked is not None and (checked.signed or checked.closed) else ""
     return GameHealth(game, True, f"verified: {len(events)} events{said}")

@@ -594,6 +594,12 @@ def organiser_key(store: Store, path: Path | None = None) -> Ed25519PrivateKey |
     warning on standard error says why not, when a key file is there but cannot be used)."""
     where = key_file(path)
     if not where.is_file():
+        current = keys(store).current
+        if current is not None:  # the organiser signs here, but the file is away: said, as a refused file is
+            _warn(
+                f"{where}: no key file here, and this database's organiser key is {current.fingerprint}; the "
+                "record is left unsigned (`referee key sign` signs it once the file is at hand)"
+            )
         return None
     try:
         key = read_key(where)
@@ -732,7 +738,7 @@ def key_line(k: dict[str, Any]) -> str:
     )
 
 
-UNSIGNED_LINE = "# unsigned: no organiser's signature (no key file was at hand when the game closed)"
+UNSIGNED_LINE = "# unsigned: no organiser's signature (no usable organiser's key file was at hand when the game closed)"
 
 
 def text_with(record: str, events: Sequence[Event], sigs: Sequence[Signature], key_changes=()) -> str:
@@ -847,6 +853,7 @@ class Checked:
     signed: bool = False
     required: bool = False
     closed: bool = False  # the record holds events that a signed record must have signed
+    unsigned_tail: bool = False  # refused only for events after its last signature: `key sign` signs them
 
     @property
     def status(self) -> str:
@@ -934,6 +941,7 @@ def check(
     out.signed = bool(sigs)
     if out.required:
         out.problem = _unsigned_tail(events, sigs, needed[-1])
+        out.unsigned_tail = out.problem is not None
     return out
 
 
