@@ -529,3 +529,27 @@ def test_an_announcement_holding_a_nul_is_a_usage_error(tmp_path):
     assert made.exit_code == 0, made.output
     said = runner.invoke(app, ["tournament", "announce", "t1", "round\x00 two", "--db", db])
     assert said.exit_code == 2 and "NUL" in said.output, said.output
+
+
+@pytest.mark.parametrize("players", ["crab=,=", "=Ann", " =Ann,crab=Bo"])
+def test_a_player_list_with_an_empty_clan_is_a_usage_error_and_the_log_refuses_one(tmp_path, players):
+    """A name holding a comma splits the --players list: the piece without a clan (`=`) is refused as a usage
+    error (exit 2), nothing created; the log's own check refuses a player for no clan with one line."""
+    r = referee(
+        str(tmp_path / "g.db"),
+        "new",
+        "h1",
+        "--clans",
+        "crab,crane",
+        "--partial-setup",
+        "--players",
+        players,
+        home=tmp_path,
+    )
+    assert r.returncode == 2 and "expected CLAN=NAME" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert not (tmp_path / "g.db").exists() or "h1" not in referee(str(tmp_path / "g.db"), "games").stdout
+    from referee.log import LogError
+    from referee.log.game import new_game
+
+    with Store(str(tmp_path / "lib.db")) as store, pytest.raises(LogError, match="'' is not a valid Clan"):
+        new_game(store, "h2", ["crab", "crane"], players={"": "Ann"})

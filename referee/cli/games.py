@@ -26,7 +26,7 @@ def parse_players(text: str | None) -> dict[str, str]:
     for item in (text or "").split(","):
         if item.strip():
             clan, eq, name = item.partition("=")
-            if not eq:
+            if not eq or not clan.strip():
                 raise typer.BadParameter(f"{item!r}: expected CLAN=NAME", param_hint="--players")
             players[clan.strip()] = name.strip()
     return players

@@ -157,11 +157,14 @@ def _seal_code(seal: str | None) -> str | None:
 def _read_file(path: Path, keys: list[str] | None) -> _Read:
     """An exported record: its signature and key lines read apart, its sections' seals counted."""
     from ..log import parse_records
-    from ..log.records import unsealed_sections
+    from ..log.records import RecordError, unsealed_sections
     from ..log.signing import check, split_record
 
     unsigned, attached = split_record(read_input(path))
-    events, lines = parse_records(unsigned)
+    try:
+        events, lines = parse_records(unsigned)
+    except RecordError as exc:  # the refusal alone: `import`'s hint (nothing was stored) is not verify's
+        raise RefereeError(f"{path}: {exc.message}") from None
     checked = check("game", events, attached.signatures, key=keys, key_changes=attached.key_changes)
     read = _Read(events, checked, lines, attached.lines)
     unsealed, sections = unsealed_sections(unsigned)

@@ -81,11 +81,11 @@ def new_game(
     try:
         seats = [Clan(str(c).strip().lower()) for c in clans]
         rules = RulesOptions.from_dict(options or {}).to_dict()
+        names = {str(Clan(k.lower())): v for k, v in (players or {}).items()}  # a player's clan is a clan
     except ValueError as exc:
         raise LogError(f"game {game!r}: {exc}") from None
     if not 2 <= len(seats) <= 5 or len(set(seats)) != len(seats):
         raise LogError(f"game {game!r}: 2 to 5 different clans play, got {', '.join(map(str, seats)) or 'none'}")
-    names = {str(Clan(k.lower())): v for k, v in (players or {}).items()}
     strangers = sorted(set(names) - set(map(str, seats)))
     if strangers:
         raise LogError(f"game {game!r}: players named for clans not playing: {', '.join(strangers)}")

@@ -383,6 +383,8 @@ def _payloads(fold: Fold, sections: list[_Section], created: dict, n: int):
     for sec in sections:
         try:
             yield sec, _section_payload(fold, sec)
+        except RecordError:
+            raise  # it names its own line
         except NotationError as exc:
             raise RecordError(f'"{exc.text}": {exc.problem}', exc.lineno or sec.lineno) from None
         except RefereeError as exc:
@@ -436,7 +438,12 @@ def _end(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]
             "the game ends here, but it is not complete (five rounds, every objective revealed)", sec.lineno
         )
     expected = result_line(score)
-    got = sec.lines[0][1] if len(sec.lines) == 1 else None
+    if len(sec.lines) != 1:
+        if not sec.lines:
+            raise RecordError(f"the end holds no result line; the re-run's is {expected!r}", sec.lineno)
+        n, extra = sec.lines[1]
+        raise RecordError(f"the end holds one line, the game's result: {extra!r} follows it", n)
+    got = sec.lines[0][1]
     if got != expected:
         raise RecordError(
             f"the end's result line is {got!r}, the re-run's is {expected!r}",
