@@ -164,7 +164,7 @@ def _read_file(path: Path, keys: list[str] | None) -> _Read:
     try:
         events, lines = parse_records(unsigned)
     except RecordError as exc:  # the refusal alone: `import`'s hint (nothing was stored) is not verify's
-        raise RefereeError(f"{path}: {exc.message}") from None
+        raise RefereeError(exc.message) from None
     checked = check("game", events, attached.signatures, key=keys, key_changes=attached.key_changes)
     read = _Read(events, checked, lines, attached.lines)
     unsealed, sections = unsealed_sections(unsigned)
