@@ -44,6 +44,7 @@ from referee.log import (  # noqa: E402
     signing,  # noqa: E402
     verify,
 )
+from referee.log.doctor import processors  # noqa: E402
 
 CHUNK = 500
 KEY_SEED = bytes(range(32))  # the bench's organiser key: fixed, so that both processes know its fingerprint
@@ -79,7 +80,7 @@ def games_and_signatures(store: Store, key: list[str]):
         yield log, signing.check("game", log, sigs, key=key)
 
 
-CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+CPUS = processors()  # `referee doctor`'s processes by default
 
 
 def doctor_rate(db: str, games: int, jobs: int, runs: int) -> float:

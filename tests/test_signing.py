@@ -205,6 +205,35 @@ def _with_players(e, name="Mallory"):
     return {**e.payload, "players": {**e.payload["players"], "crab": name}}
 
 
+def _rebuilt_in_place(db: Path, events, change) -> None:
+    """``_rebuilt``, written over the game's rows in the SQLite file, its append-only triggers dropped first."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+        conn.execute(f'DROP TRIGGER "{name}"')
+    for e in _rebuilt(events, change):
+        payload = json.dumps(e.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        conn.execute(
+            "UPDATE event SET payload = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
+            (payload, e.prev_hash, e.hash, e.game, e.seq),
+        )
+    conn.commit()
+    conn.close()
+
+
+def _signed_archive(db: str, games: int, key) -> list:
+    """An archive of ``games`` golden games under new ids (``g-0000``...), each signed by ``key``: their logs."""
+    from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
+
+    sources = [golden(name) for name in GOLDEN_GAMES]
+    logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(games)]
+    with Store(db) as store:
+        store.import_logs(logs)
+        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
+    return logs
+
+
 def test_a_rebuilt_chain_is_refused(tmp_path, home):
     db, fp = signed_game(tmp_path, home)
     jsonl = export(db, "jsonl", tmp_path / "g.jsonl").read_text()
@@ -238,22 +267,10 @@ def test_a_chain_rebuilt_inside_the_database_is_refused_by_verify_and_doctor_ali
     """Whoever holds the database file can drop its append-only triggers and write a different game with every
     hash recomputed; the organiser's signature, made when the game closed, still names the old chain head:
     `verify GAME` and `doctor` (every game of the database) refuse it with the same line."""
-    import sqlite3
-
     db, fp = signed_game(tmp_path, home)
     assert f"ok, verified: 9 events; signed by {fp}" in ok(db, "doctor")
     events, _ = _events_and_signatures(export(db, "jsonl", tmp_path / "g.jsonl").read_text())
-    conn = sqlite3.connect(db)
-    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
-        conn.execute(f'DROP TRIGGER "{name}"')
-    for e in _rebuilt(events, _with_players):
-        payload = json.dumps(e.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        conn.execute(
-            "UPDATE event SET payload = ?, prev_hash = ?, hash = ? WHERE game_id = ? AND seq = ?",
-            (payload, e.prev_hash, e.hash, e.game, e.seq),
-        )
-    conn.commit()
-    conn.close()
+    _rebuilt_in_place(db, events, _with_players)
     line = refused(db, "verify", GAME)
     assert "the chain was rebuilt" in line and "event 9" in line
     r = referee(str(db), "doctor")
@@ -715,29 +732,11 @@ def test_the_signed_message_is_the_canonical_json_of_its_fields():
 def test_doctor_in_two_processes_gives_the_one_process_report_over_a_signed_archive(tmp_path, home):
     """`doctor --jobs 2` checks an archive's games in two processes, a slice at a time; its report is the one
     `--jobs 1` gives, line for line and in the same order, a chain rebuilt inside the file among them."""
-    import sqlite3
-
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
-
     db, key = tmp_path / "archive.db", Ed25519PrivateKey.generate()
-    sources = [golden(name) for name in GOLDEN_GAMES]
-    logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(600)]
-    with Store(str(db)) as store:
-        store.import_logs(logs)
-        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
-    conn = sqlite3.connect(db)  # g-0444 rebuilt in place by whoever holds the file
-    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
-        conn.execute(f'DROP TRIGGER "{name}"')
-    for e in _rebuilt(logs[444], lambda e: {**e.payload, "table": "9"} if e.type == "GameCreated" else e.payload):
-        payload = json.dumps(e.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        conn.execute(
-            "UPDATE event SET payload = ?, hash = ?, prev_hash = ? WHERE game_id = ? AND seq = ?",
-            (payload, e.hash, e.prev_hash, e.game, e.seq),
-        )
-    conn.commit()
-    conn.close()
+    logs = _signed_archive(str(db), 600, key)
+    _rebuilt_in_place(db, logs[444], lambda e: {**e.payload, "table": "9"} if e.type == "GameCreated" else e.payload)
     reports = {}
     for jobs in ("1", "2"):
         r = referee(str(db), "doctor", "--jobs", jobs, "--json", home=home)
@@ -761,14 +760,8 @@ def test_doctor_in_processes_on_every_backend(any_db, home):
     a SQLite file or a PostgreSQL URL give the one-process report, every signature checked."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
-
     key = Ed25519PrivateKey.generate()
-    sources = [golden(name) for name in GOLDEN_GAMES]
-    logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(510)]
-    with Store(any_db) as store:
-        store.import_logs(logs)
-        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
+    _signed_archive(any_db, 510, key)
     reports = []
     for jobs in ("1", "2"):
         r = referee(any_db, "doctor", "--jobs", jobs, "--json", home=home)

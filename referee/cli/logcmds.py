@@ -355,14 +355,6 @@ def _played(fold, game: str, round_no: int) -> None:
         raise RefereeError(f"game {game!r}: round {round_no} has not been played (last: {last})")
 
 
-def _cpus() -> int:
-    """The processors this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every system
-        return os.cpu_count() or 1
-
-
 @commands.command()
 def doctor(
     db: DbOpt = None,
@@ -384,7 +376,7 @@ def doctor(
     from ..log.doctor import diagnose
     from . import render
 
-    found = diagnose(db, jobs=jobs if jobs is not None else _cpus())
+    found = diagnose(db, jobs=jobs)
     render.diagnosis(found, json_out=json_out)
     if not found.ok:
         raise typer.Exit(1)

@@ -11,6 +11,7 @@ Nothing is written, whatever is found.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sqlite3
 import sys
 import threading
@@ -70,10 +71,20 @@ def _reason(exc: Exception) -> str:
     return str(getattr(exc, "orig", exc)).splitlines()[0] if str(getattr(exc, "orig", exc)) else type(exc).__name__
 
 
-def diagnose(url: str | None = None, jobs: int = 1) -> Diagnosis:
+def processors() -> int:
+    """The processors this process may run on: ``diagnose``'s processes, unless told."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
+
+
+def diagnose(url: str | None = None, jobs: int | None = 1) -> Diagnosis:
     """Check the database at ``url`` (as ``--db`` takes it) without writing to it; ``jobs``: the processes that
-    verify the games (an archive's games are checked in slices side by side, the report in the same order)."""
+    verify the games, None: one a processor (an archive's games are checked in slices side by side, the report
+    in the same order)."""
     url = database_url(url)
+    jobs = processors() if jobs is None else jobs
     engine, where, backend = _read_only(url)
     found = Diagnosis(where, backend)
     try:
@@ -191,8 +202,8 @@ def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
 
 
 def _read_games(conn, games: list[str]) -> Iterator[tuple[str, list[Event] | str]]:
-    """Each game's events, or why they cannot be read, in the order of ``games`` (the game table's ids, in the
-    database's order): read in one pass over the event table, not one query a game; when the pass breaks (a
+    """Each game's events of ``games`` (the game table's ids, in the database's order), or why they cannot be
+    read: read in one pass over the event table, not one query a game; when the pass breaks (a
     damaged page), the games it did not reach are read one at a time, so that damage stops a game, not the
     others."""
     if not games:
@@ -285,16 +296,17 @@ def _games(conn, found: Diagnosis, how: _Check) -> None:
     games = [g for g in ids if isinstance(g, str)]
     checked = _in_processes(games, how)
     if checked is not None:
-        found.games += checked
-        found.processes = min(how.jobs, -(-len(games) // SLICE))
+        healths, found.processes = checked
+        found.games += healths
     else:
         found.games += _check_games(conn, games, how.signed)
 
 
-def _in_processes(games: list[str], how: _Check) -> list[GameHealth] | None:
-    """The games checked in ``how.jobs`` processes, a slice at a time, in their order; None when they are
-    checked here instead: one job, a small database, or no safe way to start processes (they are forked from
-    this one, with the code already loaded: only where fork is the system's way and no other thread runs)."""
+def _in_processes(games: list[str], how: _Check) -> tuple[list[GameHealth], int] | None:
+    """The games checked in up to ``how.jobs`` processes, a slice at a time, in their order, and how many
+    processes checked them; None when they are checked here instead: one job, a small database, or no safe way
+    to start processes (they are forked from this one, with the code already loaded: only where fork is the
+    system's way and no other thread runs)."""
     if how.jobs < 2 or len(games) < 2 * SLICE:
         return None
     if sys.platform != "linux" or threading.active_count() > 1:
@@ -302,13 +314,14 @@ def _in_processes(games: list[str], how: _Check) -> list[GameHealth] | None:
     slices = [games[i : i + SLICE] for i in range(0, len(games), SLICE)]
     context = multiprocessing.get_context("fork")
     out: list[GameHealth] = []
+    processes = min(how.jobs, len(slices))
     try:
-        with ProcessPoolExecutor(max_workers=min(how.jobs, len(slices)), mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
             for healths in pool.map(_check_slice, [how.url] * len(slices), slices, [how.signed] * len(slices)):
                 out += healths
     except (BrokenProcessPool, OSError):  # a process killed or not started: the games are checked here
         return None
-    return out
+    return out, processes
 
 
 def _check_slice(url: str, games: list[str], signed: bool) -> list[GameHealth]:

@@ -48,7 +48,7 @@ from json.encoder import encode_basestring as _text  # canonical_json's string f
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import UniqueConstraint, select, text
+from sqlalchemy import UniqueConstraint, bindparam, text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
@@ -510,34 +510,24 @@ def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
     return [] if ended is None else [e.seq for e in events[ended:]]
 
 
-SIGNATURE_COLUMNS = tuple(  # Signature's fields, in order
-    SQLModel.metadata.tables["record_signature"].c[name]
-    for name in ("kind", "stream", "seq", "head", "public_key", "signature")
-)
-SIGNATURES_OF = text(
+SIGNATURES_OF = text(  # plain SQL, as the store's statements are: nothing to compile again in each process
     "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
-    "WHERE kind = :kind AND stream = :stream ORDER BY seq"
-)
+    "WHERE kind = :kind AND stream IN :streams ORDER BY stream, seq"
+).bindparams(bindparam("streams", expanding=True))
 
 
 def signatures(store: Store, kind: str, stream: str) -> list[Signature]:
     if not _has_tables(store):
         return []
     with store.engine.connect() as conn:
-        return signatures_on(conn, kind, stream)
-
-
-def signatures_on(conn: Any, kind: str, stream: str) -> list[Signature]:
-    """A stream's signatures read on an open connection."""
-    return [Signature(*r) for r in conn.execute(SIGNATURES_OF, {"kind": kind, "stream": stream}).all()]
+        return signatures_of(conn, kind, [stream]).get(stream, [])
 
 
 def signatures_of(conn: Any, kind: str, streams: Sequence[str]) -> dict[str, list[Signature]]:
-    """Several streams' signatures, by stream, read on an open connection in one query (``referee doctor``'s,
+    """Streams' signatures, by stream, read on an open connection in one query (one stream's; ``referee doctor``'s,
     read-only, a few hundred streams at a time)."""
-    query = select(*SIGNATURE_COLUMNS).where(SIGNATURE_COLUMNS[0] == kind, SIGNATURE_COLUMNS[1].in_(streams))
     out: dict[str, list[Signature]] = {}
-    for row in conn.execute(query.order_by(SIGNATURE_COLUMNS[1], SIGNATURE_COLUMNS[2])).all():
+    for row in conn.execute(SIGNATURES_OF, {"kind": kind, "streams": list(streams)}).all():
         out.setdefault(row[1], []).append(Signature(*row))
     return out
 
