@@ -1,31 +1,108 @@
-"""Shared pytest options, fixtures and the end-of-run summary.
+"""Shared pytest options, fixtures, the run's processes and the end-of-run summary.
 
 - ``--regen-golden`` rewrites the golden replay transcripts (tests/golden/).
-- ``pg_server``, ``pg_url`` and ``any_db`` (tests/pg_server.py): a throwaway PostgreSQL server for the
-  session (pytest-postgresql), and a fresh database per test on either backend.
-- The "reliability" summary prints the counts of the concurrency, crash and fuzz tests.
-- No test writes outside its temporary folders (tests/isolation.py): the run, and every process it starts,
-  has a temporary HOME; the run fails, naming the path, when anything new appears there or at the top of /.
-- ``slow``: the test files that start processes, databases, servers or browsers, or run long property
-  searches, are marked here (``SLOW``), in one place: ``pytest -m "not slow"`` runs the pure, fast tests
-  (the engine, the notations, the casebook, the fold, the tournament rules) in under a minute. A new test
-  file is fast unless it is named here.
+- The run is spread over one process a processor (pytest-xdist, ``-n auto`` in pyproject.toml; ``-n 0`` runs
+  it in this process alone). Each process has its own temporary folders, HOME and databases; the run has one
+  PostgreSQL server (tests/pg_server.py: started by the first process that needs it, stopped at the end) and
+  each process one chromium (tests/browsing.py: a fresh context a test).
+- ``pg_server``, ``pg_url`` and ``any_db`` (tests/pg_server.py): the run's PostgreSQL server, and a fresh
+  database per test on either backend. ``chromium`` and ``browser`` (tests/browsing.py).
+- Hypothesis profiles: ``ci`` (the default: the example counts written beside each property) and ``deep``
+  (``--hypothesis-profile=deep``: fifty times as many, for the long fuzzing runs of ``bench/fuzz.py``).
+- The "reliability" summary prints the counts of the store, concurrency, crash and fuzz tests, added up over
+  the run's processes.
+- No test writes outside its temporary folders (tests/isolation.py): every process of the run, and every
+  process it starts, has a temporary HOME; the run fails, naming the path, when anything new appears there or
+  at the top of /.
+- ``slow``: what starts processes, servers or browsers, uses PostgreSQL, or searches long is marked here
+  (``SLOW``, ``is_slow``), in one place: ``pytest -m "not slow"`` runs the rest, every command in this
+  process on SQLite, in about a minute. A test outside that list that takes more than ``FAST_LIMIT`` seconds
+  fails, naming itself: it belongs in the list, or should be made faster.
 """
 
-import os
+from __future__ import annotations
 
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pg_server as postgres
 import pytest
 import tally
+from browsing import browser, chromium  # noqa: F401  (fixtures)
 from hypothesis import settings
 from isolation import Watch
-from pg_server import any_db, pg_server, pg_url, summary_lines  # noqa: F401  (fixtures)
+from pg_server import any_db, pg_server, pg_url  # noqa: F401  (fixtures)
+
+# Compiled modules are kept (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set, as on some
+# CI images: otherwise every process of the run, and every `python -m referee` a test starts, compiles the
+# package and rewrites the test modules' asserts again (about 4 s a process).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 WATCH: Watch | None = None
+RUN_KEY = "referee_run"  # the run's shared folder, handed to every worker
 
 # No per-example deadline anywhere: on a loaded two-core machine a slow example is not a failure, and a
 # failing example is printed whole, so it can be pinned as an @example.
-settings.register_profile("referee", deadline=None, print_blob=True)
-settings.load_profile("referee")
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("deep", deadline=None, print_blob=True, max_examples=100 * 50)
+settings.load_profile("ci")
+
+# The slow tests, in one place: a test file named here is slow whole; "file.py::name" marks the tests whose
+# name starts so. Beside them, is_slow marks every test on PostgreSQL and every browser test.
+SLOW = frozenset(
+    {
+        "test_bench.py",  # each benchmark script, run as a user runs it
+        "test_browser.py",
+        "test_browser_ccg.py",
+        "test_charts.py",
+        "test_code_checks.py",  # ruff, mypy and lint-imports over the tree
+        "test_concurrency.py",  # 8 and 16 processes racing
+        "test_crash.py",  # writers killed
+        "test_load_entry.py",  # the load test at its smallest size
+        "test_phone_browser.py",
+        "test_phone_scale.py",  # serve with two workers
+        "test_table_session.py",  # `referee table` typed into, a line at a time
+        "test_fuzz.py",  # every reader, notation and command fed random and mutated input
+        "test_cli.py::test_missing_file_is_a_clear_error",  # the entry point as its own process
+        "test_cli.py::test_refused_entry_is_one_line",
+        "test_cli.py::test_the_tournament_commands_are_built_only_when_named",
+        "test_cli.py::test_unreadable_line_names_line",
+        "test_cli.py::test_usage_error_exits_2",
+        "test_cli_games.py::test_locked_database",
+        "test_hostile.py::test_a_file_over_the_size_limit",  # a process's memory measured
+        "test_hostile.py::test_a_long_header_under_the_limit",
+        "test_hostile.py::test_closed_standard_input",
+        "test_isolation.py::test_the_tests_and_their_processes_have_a_temporary_home",
+        "test_log_store.py::test_two_processes",
+        "test_phone_entry.py::test_server_killed_mid_entry",  # `referee serve` killed
+        "test_seat_links.py::test_each_seat_gets_a_link",
+        "test_signing.py::test_doctor_in",  # doctor's processes
+        "test_tournament_results.py::test_two_judges_at_once",  # two commands racing
+        "test_web.py::test_commands_without_a_database_do_not_load",  # what a new process imports
+        "test_web.py::test_help_and_one_shot_commands_do_not_import",
+        "test_web.py::test_serve_",  # `referee serve` as its own process
+        "test_web_guard.py",  # a real `referee serve` over HTTP
+        "test_champions_fuzz.py::test_any_champions_command_line",
+        "test_tournament_fuzz.py::test_tournament_commands_never_crash",
+    }
+)
+FAST_LIMIT = 20.0  # seconds of wall time, setup to teardown, for a test that is not slow
+
+
+def is_slow(item: pytest.Item) -> bool:
+    name = item.path.name
+    if name in SLOW or any(f"{name}::{item.name}".startswith(entry) for entry in SLOW if "::" in entry):
+        return True
+    uses = set(getattr(item, "fixturenames", ()))
+    if uses & {"pg_url", "pg_server", "chromium", "browser"}:
+        return True
+    callspec = getattr(item, "callspec", None)
+    return "any_db" in uses and callspec is not None and callspec.params.get("any_db") == "postgresql"
 
 
 def pytest_addoption(parser):
@@ -37,58 +114,72 @@ def pytest_addoption(parser):
     )
 
 
-SLOW = frozenset(
-    {
-        "test_bench.py",
-        "test_board_svg.py",
-        "test_browser.py",
-        "test_cards_game_cli.py",
-        "test_cards_game_log.py",
-        "test_cli.py",
-        "test_cli_games.py",
-        "test_charts.py",
-        "test_cli_golden.py",
-        "test_code_checks.py",
-        "test_concurrency.py",
-        "test_crash.py",
-        "test_engine_properties.py",
-        "test_export_html.py",
-        "test_fuzz.py",
-        "test_game_end.py",
-        "test_hardening.py",
-        "test_log_store.py",
-        "test_moderator_paths.py",
-        "test_one_answer.py",
-        "test_pool_cli.py",
-        "test_readme_walkthrough.py",
-        "test_round_identity.py",
-        "test_round_service.py",
-        "test_rules_options_cli.py",
-        "test_rulings.py",
-        "test_seat_links.py",
-        "test_store_kinds.py",
-        "test_table_session.py",
-        "test_tournament_cli.py",
-        "test_tournament_fuzz.py",
-        "test_tournament_store.py",
-        "test_verify_path.py",
-        "test_web.py",
-        "test_web_guard.py",
-        "test_web_tournament.py",
-    }
-)
+def _controller(config) -> bool:
+    return not hasattr(config, "workerinput")
 
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "slow: starts processes, databases, servers or browsers, or searches long (tests/conftest.py)"
+        "markers",
+        "slow: starts processes, servers or browsers, uses PostgreSQL, or searches long (tests/conftest.py)",
     )
+    if _controller(config):
+        config.referee_run = Path(tempfile.mkdtemp(prefix="referee-run-"))
+        config.referee_run.chmod(0o755)  # a database server run as another user enters it
+        config.referee_outputs = []
+        config.referee_pg = postgres.run_server(config.referee_run, owner=True)
+        config.referee_pg.watch()
+    else:
+        config.referee_run = Path(config.workerinput[RUN_KEY])
+        postgres.run_server(config.referee_run, owner=False)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist: each worker is told the run's shared folder."""
+    node.workerinput[RUN_KEY] = str(node.config.referee_run)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist: what a worker saw, for the run's summary."""
+    said = getattr(node, "workeroutput", {}).get("referee")
+    if said:
+        node.config.referee_outputs.append(said)
+
+
+def pytest_unconfigure(config):
+    if _controller(config):
+        config.referee_pg.stop()
+        shutil.rmtree(config.referee_run, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.path.name in SLOW:
+        if is_slow(item):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    item.referee_started = time.monotonic()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that is not slow and took more than FAST_LIMIT seconds fails at its teardown, naming its time."""
+    outcome = yield
+    report = outcome.get_result()
+    if call.when != "teardown" or item.get_closest_marker("slow") or not report.passed:
+        return
+    took = time.monotonic() - getattr(item, "referee_started", time.monotonic())
+    if took > FAST_LIMIT:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid} took {took:.1f} s, over the {FAST_LIMIT:.0f} s a fast test may take: make it faster, "
+            f"or name it in SLOW (tests/conftest.py)"
+        )
 
 
 RELIABILITY = {
@@ -99,8 +190,19 @@ RELIABILITY = {
 }
 
 
+def _said(config) -> dict:
+    """What this process saw: its strays, its counts and its share of the PostgreSQL server."""
+    return {
+        "strays": getattr(config, "stray_writes", []),
+        "tally": tally.state(),
+        "pg": postgres.status(),
+    }
+
+
 def pytest_terminal_summary(terminalreporter):
-    lines = summary_lines() + tally.LINES + tally.fuzz_lines()
+    config = terminalreporter.config
+    seen = [_said(config), *getattr(config, "referee_outputs", [])]
+    lines = postgres.summary_lines([s["pg"] for s in seen]) + tally.lines([s["tally"] for s in seen])
     outcomes = {}
     for status in ("passed", "failed", "error", "skipped", "xfailed", "xpassed"):
         for report in terminalreporter.stats.get(status, []):
@@ -118,7 +220,7 @@ def pytest_terminal_summary(terminalreporter):
                 + ", ".join(f"{n} {k}" for k, n in counts.items())
                 + ("" if "failed" in counts or "error" in counts else ", 0 failed")
             )
-    strays = getattr(terminalreporter.config, "stray_writes", None)
+    strays = [path for s in seen for path in s["strays"]]
     if strays:
         terminalreporter.write_sep("!", "tests wrote outside their temporary folders")
         for path in strays:
@@ -139,12 +241,16 @@ def pytest_sessionstart(session):
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
-    if WATCH is None:
+    config = session.config
+    if WATCH is not None:
+        strays = WATCH.strays()
+        WATCH.close()
+        if strays:
+            config.stray_writes = strays
+    if not _controller(config):
+        config.workeroutput["referee"] = _said(config)
         return
-    strays = WATCH.strays()
-    WATCH.close()
-    if strays:
-        session.config.stray_writes = strays
+    if any(s["strays"] for s in [_said(config), *config.referee_outputs]):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 
-runner = CliRunner()
 SETUP = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
 
 

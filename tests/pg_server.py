@@ -18,16 +18,23 @@ script that runs the real one through ``runuser -u postgres --``.
     off           skip the PostgreSQL tests
     <a URL>       use that server instead (postgresql+psycopg://user@host:port/db, a user allowed to
                   CREATE DATABASE); nothing is started
+
+One server serves the whole run, however many processes run the tests (pytest-xdist's workers): the run's
+controller starts it the first time a test asks for one and stops it when the run ends (``RunServer``); its
+files are in the run's shared folder. Each test gets a database of its own on it.
 """
 
 from __future__ import annotations
 
 import glob
 import itertools
+import json
 import os
 import re
 import shutil
 import tempfile
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,17 +98,17 @@ class Cluster:
         self.root: Path | None = None
         self.executor = None
 
-    def start(self, options: str = SERVER_OPTIONS) -> PgServer:
-        """Start the server with ``options`` (the tests': durability off, for speed; a benchmark passes its own)."""
+    def start(self, options: str = SERVER_OPTIONS, where: Path | None = None) -> PgServer:
+        """Start the server with ``options`` (the tests': durability off, for speed; a benchmark passes its own),
+        its files in a new folder in ``where`` (else the temporary folder)."""
         try:
             import psycopg  # noqa: F401
-            from pytest_postgresql.executors import PostgreSQLExecutor
         except ImportError as exc:
             return PgServer(reason=f"{exc.name} is not installed (pip install -e '.[test]')")
         pg_ctl = _binary("pg_ctl")
         if not pg_ctl:
             return PgServer(reason="PostgreSQL is not installed (no pg_ctl; Debian: apt-get install postgresql)")
-        self.root = Path(tempfile.mkdtemp(prefix="referee-pg-"))  # not under pytest's root-only tmp folders
+        self.root = Path(tempfile.mkdtemp(prefix="referee-pg-", dir=where))  # not in pytest's root-only folders
         if os.geteuid() == 0:  # the server refuses to run as root: pg_ctl runs as the postgres user
             runuser = shutil.which("runuser")
             if not runuser:
@@ -110,27 +117,14 @@ class Cluster:
                 shutil.chown(self.root, "postgres", "postgres")
             except (LookupError, OSError) as exc:
                 return PgServer(reason=f"running as root and no 'postgres' user to run the server as ({exc})")
-            wrapper = Path(tempfile.mkdtemp(prefix="referee-pgctl-")) / "pg_ctl"
+            wrapper = self.root / "pg_ctl"  # removed with the cluster's folder
             wrapper.write_text(f'#!/bin/sh\nexec {runuser} -u postgres -- {pg_ctl} "$@"\n')
             wrapper.chmod(0o755)
             pg_ctl = str(wrapper)
         last = ""
         for _ in range(3):  # a free port can be taken between choosing and binding it
             port = _free_port()
-            self.executor = PostgreSQLExecutor(
-                executable=pg_ctl,
-                host="127.0.0.1",
-                port=port,
-                datadir=str(self.root / "data"),
-                unixsocketdir=str(self.root),
-                logfile=str(self.root / "server.log"),
-                startparams="-w -t 60",
-                dbname="postgres",
-                user="postgres",
-                password=None,
-                postgres_options=f"-c listen_addresses=127.0.0.1 {options}",
-                timeout=120,
-            )
+            self.executor = _executor(pg_ctl, self.root, port, options)
             try:
                 self.executor.start()
             except Exception as exc:  # noqa: BLE001 - whatever stops it, the tests are skipped with the reason
@@ -152,22 +146,104 @@ class Cluster:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+def _executor(pg_ctl: str, root: Path, port: int, options: str):
+    from pytest_postgresql.executors import PostgreSQLExecutor
+
+    return PostgreSQLExecutor(
+        executable=pg_ctl,
+        host="127.0.0.1",
+        port=port,
+        datadir=str(root / "data"),
+        unixsocketdir=str(root),
+        logfile=str(root / "server.log"),
+        startparams="-w -t 60",
+        dbname="postgres",
+        user="postgres",
+        password=None,
+        postgres_options=f"-c listen_addresses=127.0.0.1 {options}",
+        timeout=120,
+    )
+
+
+class RunServer:
+    """The run's one server, its files in the run's shared ``folder``. The run's controller owns it: it starts
+    the server the first time a process asks for it (``get``: the controller's own tests directly, a worker
+    by leaving a note the controller's watcher answers) and stops it at the end (``stop``). pytest-postgresql
+    stops a server when the process that started it ends, so a worker, which may end first, never starts it."""
+
+    WAIT = 240  # seconds a worker waits for the server
+
+    def __init__(self, folder: Path, owner: bool) -> None:
+        self.folder, self.owner = folder, owner
+        self.info, self.wanted = folder / "postgresql.json", folder / "postgresql.wanted"
+        self._starting = threading.Lock()
+        self._done = threading.Event()
+        self._cluster: Cluster | None = None
+
+    def get(self) -> PgServer:
+        if self.owner:
+            self._start()
+        else:
+            self.wanted.touch()
+            deadline = time.monotonic() + self.WAIT
+            while not self.info.exists():
+                if time.monotonic() > deadline:
+                    return PgServer(reason=f"the run's controller started no PostgreSQL server in {self.WAIT} s")
+                time.sleep(0.05)
+        return PgServer(**json.loads(self.info.read_text())["server"])
+
+    def _start(self) -> None:
+        with self._starting:
+            if self.info.exists():
+                return
+            self._cluster = Cluster()  # held until ``stop``: the executor stops its server when let go
+            server = self._cluster.start(where=self.folder)
+            said = {"url": server.url, "reason": server.reason, "version": server.version}
+            part = self.info.with_suffix(".part")
+            part.write_text(json.dumps({"server": said}))
+            part.rename(self.info)  # whole, or not there
+
+    def watch(self) -> None:
+        """In the controller: start the server when a worker first asks for it (a thread, until ``stop``)."""
+
+        def answer() -> None:
+            while not self._done.wait(0.05):
+                if self.wanted.exists():
+                    self._start()
+                    return
+
+        threading.Thread(target=answer, name="postgresql-on-request", daemon=True).start()
+
+    def stop(self) -> None:
+        self._done.set()
+        with self._starting:
+            if self._cluster is not None:
+                self._cluster.stop()
+                self._cluster = None
+
+
+_RUN: dict[str, RunServer] = {}
+
+
+def run_server(folder: Path, owner: bool) -> RunServer:
+    """This process's handle on the run's server, in the folder every process of the run sees (conftest sets
+    it up: the controller as the ``owner``, each worker not)."""
+    _RUN["server"] = RunServer(folder, owner)
+    return _RUN["server"]
+
+
 @pytest.fixture(scope="session")
 def pg_server():
-    """The session's PostgreSQL server (see the module's docstring)."""
+    """The run's PostgreSQL server (see the module's docstring)."""
     setting = os.environ.get(ENV, "").strip()
-    cluster = Cluster()
     if setting == "off":
         server = PgServer(reason=f"{ENV}=off")
     elif "://" in setting:
         server = PgServer(url=setting, version="external server")
     else:
-        server = cluster.start()
+        server = _RUN["server"].get()
     _STATUS["server"] = server
-    try:
-        yield server
-    finally:
-        cluster.stop()
+    return server
 
 
 @pytest.fixture
@@ -192,13 +268,26 @@ def any_db(request, tmp_path) -> str:
 _STATUS: dict = {"server": None, "tests": 0}
 
 
-def summary_lines() -> list[str]:
+def status() -> dict:
+    """What this process saw of the server, for the run's summary (merged over processes by ``summary_lines``)."""
     server: PgServer | None = _STATUS["server"]
     if server is None:
+        return {}
+    return {
+        "url": server.url,
+        "reason": server.reason,
+        "version": server.version,
+        "tests": _STATUS["tests"],
+        "databases": server.databases,
+    }
+
+
+def summary_lines(statuses: list[dict]) -> list[str]:
+    """The run's PostgreSQL line, from each process's ``status``."""
+    seen = [s for s in statuses if s]
+    if not seen:
         return []
-    if server.url is None:
-        return [f"PostgreSQL: not available, its tests were skipped: {server.reason}"]
-    return [
-        f"PostgreSQL: {server.version}; {_STATUS['tests']} test(s) ran against it, "
-        f"{server.databases} throwaway database(s)"
-    ]
+    if seen[0]["url"] is None:
+        return [f"PostgreSQL: not available, its tests were skipped: {seen[0]['reason']}"]
+    tests, databases = sum(s["tests"] for s in seen), sum(s["databases"] for s in seen)
+    return [f"PostgreSQL: {seen[0]['version']}; {tests} test(s) ran against it, {databases} throwaway database(s)"]

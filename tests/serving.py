@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 
@@ -47,7 +47,6 @@ PLAYERS = [
     "Nia Vos",
 ]
 START_SECONDS = 30
-runner = CliRunner()
 
 
 def cli(db: str, *args: str, input: str | None = None, code: int = 0) -> str:

@@ -90,7 +90,15 @@ def _box_disc(box, x, y, r) -> bool:
 
 
 def _box_segment(box, p, q, half) -> bool:
-    """A thick segment and a box, sampled every half pixel."""
+    """A thick segment and a box, sampled every half pixel (none sampled when the segment's own box, widened
+    by its half width, misses the box: no sample could touch it)."""
+    if (
+        max(p[0], q[0]) + half <= box[0]
+        or min(p[0], q[0]) - half >= box[2]
+        or max(p[1], q[1]) + half <= box[1]
+        or min(p[1], q[1]) - half >= box[3]
+    ):
+        return False
     n = max(2, int(math.dist(p, q) * 2))
     for i in range(n + 1):
         t = i / n

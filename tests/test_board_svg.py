@@ -6,11 +6,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 
-runner = CliRunner()
 NS = {"s": "http://www.w3.org/2000/svg"}
 GAMES = Path(__file__).parent.parent / "referee" / "data" / "games"
 ATTACK = re.compile(r"^\w+: (army|navy|shinobi) \d+ \S+ > \S+")

@@ -1,11 +1,9 @@
 """The venue pages in a real browser (issue 14): Debian's chromium, headless, driven by playwright,
 against `referee serve` started on a loopback port over a seeded database.
 
-Without /usr/bin/chromium the tests skip with the reason; with CI=true they fail instead (.ci/run
-installs chromium). No browser is ever downloaded.
+The browser is the run's (tests/browsing.py: one chromium a process, a fresh context a test).
 """
 
-import os
 import re
 import subprocess
 import sys
@@ -13,30 +11,16 @@ import time
 from pathlib import Path
 
 import pytest
-from serving import CHROMIUM, EVIL, FLAGS, PLAYERS as ROSTER, ROOT, cli, demo_and_a_game_begun, players_csv, serve
+from browsing import need_browser
+from serving import EVIL, PLAYERS as ROSTER, ROOT, cli, demo_and_a_game_begun, players_csv, serve
 
 GAME = "demo-five-player-1"
 PLAYERS = [*ROSTER[:13], EVIL]  # a name that must be shown as text
 
 
-def _need_browser():
-    missing = None
-    if not Path(CHROMIUM).exists():
-        missing = f"{CHROMIUM} not found (Debian's chromium package)"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            missing = "playwright is not installed (pip install -e '.[test]')"
-    if missing:
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"browser tests cannot run in CI: {missing}")
-        pytest.skip(f"browser tests skipped: {missing}")
-
-
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory):
-    _need_browser()
+    need_browser()
     db = str(tmp_path_factory.mktemp("browser") / "games.db")
     demo_and_a_game_begun(db, "Spring open")
     cli(db, "setup", "mid", "-", input="crab: control @ crab_central\nlion: control @ lion_northwest\n")
@@ -62,30 +46,6 @@ def seeded(tmp_path_factory):
 def server(seeded):
     with serve(seeded) as served:
         yield served.url
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory, seeded):
-    from playwright.sync_api import sync_playwright
-
-    home = tmp_path_factory.mktemp("chromium")
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-    }
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(home / "profile"),
-            executable_path=CHROMIUM,
-            args=FLAGS,
-            headless=True,
-            env=env,
-            viewport={"width": 1280, "height": 900},
-        )
-        yield context
-        context.close()
 
 
 class Watched:
@@ -384,7 +344,7 @@ MEASURE = """([names, statuses]) => {
 @pytest.fixture(scope="module")
 def venue(tmp_path_factory):
     """The 200-player tournament (tests/big_tournament.py) served once for the module."""
-    _need_browser()
+    need_browser()
     import big_tournament
 
     folder = tmp_path_factory.mktemp("venue")

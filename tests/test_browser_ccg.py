@@ -8,9 +8,9 @@ import json
 
 import kotei
 import pytest
-import test_browser
+from browsing import need_browser
 from serving import cli, serve
-from test_browser import MEASURE, STATUS_WORDS, Watched, _need_browser
+from test_browser import MEASURE, STATUS_WORDS, Watched
 
 from referee.tournament.swiss import bracket_order
 
@@ -19,7 +19,7 @@ SIZES = {"phone": (375, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
 
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory):
-    _need_browser()
+    need_browser()
     db = str(tmp_path_factory.mktemp("ccg-browser") / "kotei.db")
     cli(db, "ccg", "demo")
     kotei.play(db)
@@ -31,8 +31,6 @@ def server(seeded):
     with serve(seeded) as served:
         yield served.url
 
-
-chromium = test_browser.browser  # the venue tests' chromium context, as a fixture of this module
 
 PAGES = {
     "index": "/",
@@ -46,9 +44,9 @@ PAGES = {
 
 
 @pytest.mark.parametrize("kind", list(PAGES))
-def test_card_game_pages_load_cleanly_and_fit(server, chromium, kind, tmp_path):
+def test_card_game_pages_load_cleanly_and_fit(server, browser, kind, tmp_path):
     for name, (w, h) in SIZES.items():
-        with Watched(chromium, w, h) as wp:
+        with Watched(browser, w, h) as wp:
             response = wp.page.goto(server + PAGES[kind])
             assert response.status == 200
             wp.page.wait_for_load_state("networkidle")
@@ -60,9 +58,9 @@ def test_card_game_pages_load_cleanly_and_fit(server, chromium, kind, tmp_path):
             wp.page.screenshot(path=str(tmp_path / f"{kind}-{name}.png"), full_page=True)
 
 
-def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, chromium, seeded):
+def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, browser, seeded):
     standings = json.loads(cli(seeded, "tournament", "swiss", "standings", "kotei", "--json"))
-    with Watched(chromium, 1920, 1080) as wp:
+    with Watched(browser, 1920, 1080) as wp:
         wp.page.goto(server + "/tournaments/kotei")
         rows = wp.page.locator("table.standings tbody tr")
         assert rows.count() == 32
@@ -107,8 +105,8 @@ def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, chrom
         assert wp.errors == [] and wp.failed == []
 
 
-def test_the_match_page_shows_the_result_and_each_event(server, chromium):
-    with Watched(chromium, 375, 740) as wp:
+def test_the_match_page_shows_the_result_and_each_event(server, browser):
+    with Watched(browser, 375, 740) as wp:
         wp.page.goto(server + "/games/ccg-demo-1")
         assert "alice wins: military victory" in wp.page.locator("p.announcement").inner_text()
         assert wp.page.locator("ol.events > li").count() == 20
@@ -118,7 +116,7 @@ def test_the_match_page_shows_the_result_and_each_event(server, chromium):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
 
 
-def test_the_published_site_holds_at_every_size(seeded, chromium, tmp_path):
+def test_the_published_site_holds_at_every_size(seeded, browser, tmp_path):
     """`referee tournament publish` of the Kotei, opened from file:// with no network at 375 px, a laptop and
     1920x1080: every page of the site (the standings and the bracket, each round, each player, the match) has no
     word, number, name or status broken inside itself and nothing wider than the screen but a table that
@@ -130,7 +128,7 @@ def test_the_published_site_holds_at_every_size(seeded, chromium, tmp_path):
     names = [f"Player {i:02d}" for i in range(1, 33)]
     problems = []
     for size, (w, h) in SIZES.items():
-        with Watched(chromium, w, h) as wp:
+        with Watched(browser, w, h) as wp:
             asked = wp.offline()
             for name in pages:
                 wp.page.goto((site / name).as_uri())

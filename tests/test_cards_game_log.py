@@ -4,7 +4,7 @@ replayed from it to the same final honor (issue: every card, every phase; R-22).
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.boarddata import load_board
 from referee.cli.app import app
@@ -59,7 +59,6 @@ def test_the_cards_game_survives_export_and_import_in_both_formats(tmp_path):
 
 def test_a_refused_card_play_is_one_line_and_records_nothing(tmp_path):
     db = str(tmp_path / "c.db")
-    runner = CliRunner()
     assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
     ok = runner.invoke(app, ["event", "g", "setup: tokens", "initiative: crab", "--db", db])
     assert ok.exit_code == 0, ok.output
@@ -71,7 +70,6 @@ def test_a_refused_card_play_is_one_line_and_records_nothing(tmp_path):
 
 def test_table_session_takes_table_events_and_tokens(tmp_path):
     db = str(tmp_path / "d.db")
-    runner = CliRunner()
     assert runner.invoke(app, ["new", "g", "--clans", "crab,lion", "--partial-setup", "--db", db]).exit_code == 0
     typed = "\n".join(
         [

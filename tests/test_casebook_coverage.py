@@ -158,12 +158,12 @@ def test_every_clan_ability_has_two_cases(clan, ruling):
 @pytest.mark.parametrize("ruling", ["r02a", "r17b", "r18a", "r20a", "r21b"])
 def test_a_judge_runs_the_cases_of_a_new_ruling_from_the_command_line(ruling):
     """`referee casebook referee/data/casebook -k r17b`: every case of that ruling runs and passes."""
-    from typer.testing import CliRunner
+    from entry_point import runner
 
     from referee.cli.app import app
 
     expected = sum(ruling in case.id for case in CASES)
     assert expected >= 2, f"fewer than two cases named {ruling}"
-    result = CliRunner().invoke(app, ["casebook", str(CASEBOOK), "-k", ruling])
+    result = runner.invoke(app, ["casebook", str(CASEBOOK), "-k", ruling])
     assert result.exit_code == 0, result.output
     assert f"{expected} passed, 0 failed" in result.output

@@ -6,11 +6,9 @@ and the Battle for Rokugan commands next to a match."""
 import json
 import os
 import shlex
-import subprocess
-import sys
 
 import pytest
-from entry_point import ROOT, referee
+from entry_point import ROOT, referee, run_in_process
 
 from referee import ccg
 
@@ -64,9 +62,7 @@ def test_the_readme_walkthrough_plays_a_whole_match(tmp_path):
     out = {}
     for command in commands:
         args = shlex.split(command)[1:]
-        result = subprocess.run(
-            [sys.executable, "-m", "referee", *args], capture_output=True, text=True, cwd=tmp_path, env=env
-        )
+        result = run_in_process([*args], cwd=tmp_path, env=env)
         assert result.returncode == 0, (command, result.stdout[-2000:], result.stderr)
         out[" ".join(args[:2])] = result.stdout
     assert "alice wins: military victory" in out["ccg score"]
@@ -75,31 +71,11 @@ def test_the_readme_walkthrough_plays_a_whole_match(tmp_path):
     assert "finished: alice wins (military)" in out["games"]
     # the export is the match: verified on its own, and the same end as the bundled demo (two paths)
     exported = tmp_path / "kotei-r1-t4.jsonl"
-    verify = subprocess.run(
-        [sys.executable, "-m", "referee", "ccg", "verify", str(exported)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
+    verify = run_in_process(["ccg", "verify", str(exported)], cwd=tmp_path, env=env)
     assert verify.returncode == 0, verify.stderr
-    demo = subprocess.run(
-        [sys.executable, "-m", "referee", "ccg", "demo"], capture_output=True, text=True, cwd=tmp_path, env=env
-    )
-    score = subprocess.run(
-        [sys.executable, "-m", "referee", "ccg", "score", "ccg-demo-1", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
-    walked = subprocess.run(
-        [sys.executable, "-m", "referee", "ccg", "score", "kotei-r1-t4", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-    )
+    demo = run_in_process(["ccg", "demo"], cwd=tmp_path, env=env)
+    score = run_in_process(["ccg", "score", "ccg-demo-1", "--json"], cwd=tmp_path, env=env)
+    walked = run_in_process(["ccg", "score", "kotei-r1-t4", "--json"], cwd=tmp_path, env=env)
     assert demo.returncode == 0, demo.stderr
     a, b = json.loads(score.stdout), json.loads(walked.stdout)
     assert {k: v for k, v in a.items() if k != "game"} == {k: v for k, v in b.items() if k != "game"}
@@ -212,13 +188,7 @@ def test_the_board_game_commands_beside_a_match(db):
 
 def test_deck_command(tmp_path):
     def deck_check(*args):
-        result = subprocess.run(
-            [sys.executable, "-m", "referee", "ccg", "deck", *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            env={**os.environ, "HOME": str(tmp_path)},
-        )
+        result = run_in_process(["ccg", "deck", *args], cwd=ROOT, env={**os.environ, "HOME": str(tmp_path)})
         assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
         return result
 

@@ -7,11 +7,10 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from entry_point import ROOT, referee
+from entry_point import ROOT, referee, run_in_process
 
 from referee.champions_cases import play_scenario
 
@@ -186,9 +185,7 @@ def test_battle_for_rokugan_commands_beside_champions_records(home):
 
 
 def casebook(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", "casebook", *args], capture_output=True, text=True, cwd=ROOT
-    )
+    return run_in_process(["casebook", *args], cwd=ROOT)
 
 
 def test_the_casebook_command_runs_both_games():
@@ -218,12 +215,8 @@ def test_a_malformed_casebook_file_is_one_clear_line(tmp_path, text, says):
     no list of [[case]] tables is one line naming it, exit 1, never a traceback."""
     (tmp_path / "champions").mkdir()
     (tmp_path / "champions" / "bad.toml").write_text(text)
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "casebook", str(tmp_path), "--game", "champions"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "HOME": str(tmp_path)},
+    done = run_in_process(
+        ["casebook", str(tmp_path), "--game", "champions"], cwd=tmp_path, env={**os.environ, "HOME": str(tmp_path)}
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert says in " ".join(done.stderr.split())

@@ -8,9 +8,10 @@ import random
 import re
 
 import pytest
+from browsing import need_browser
 from hypothesis import given, strategies as st
 from serving import cli, players_csv, serve
-from test_browser import Watched, _need_browser, browser  # noqa: F401  (the browser fixture)
+from test_browser import Watched
 
 GAME = "demo-five-player-1"
 NAMES = [f"{first} {last}" for first, last in zip(
@@ -141,20 +142,20 @@ def measure(page) -> dict:
 
 @pytest.fixture(scope="module")
 def seeded(league):
-    """The database the browser fixture of test_browser waits for."""
-    _need_browser()
+    """The league, once a browser can read its pages."""
+    need_browser()
     return league
 
 
 @pytest.fixture(scope="module")
 def served(league):
-    _need_browser()
+    need_browser()
     with serve(league) as s:
         yield s.url
 
 
 @pytest.mark.parametrize("where", ["game", "tournament", "record"])
-def test_charts_fit_every_screen_with_no_text_overlapping(served, league, browser, tmp_path, where):  # noqa: F811
+def test_charts_fit_every_screen_with_no_text_overlapping(served, league, browser, tmp_path, where):
     record = tmp_path / "game.html"
     cli(league, "export", GAME, "--format", "html", "-o", str(record))
     url = {"game": f"{served}/games/{GAME}", "tournament": f"{served}/tournaments/league", "record": record.as_uri()}
@@ -173,7 +174,7 @@ def test_charts_fit_every_screen_with_no_text_overlapping(served, league, browse
 
 
 @pytest.mark.parametrize("where", ["game", "tournament", "record"])
-def test_charts_pass_axe(served, league, browser, tmp_path, where):  # noqa: F811
+def test_charts_pass_axe(served, league, browser, tmp_path, where):
     from pathlib import Path
 
     import axe_playwright_python

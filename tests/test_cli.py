@@ -4,13 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
+from entry_point import run_in_process, runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"
-runner = CliRunner()
 ROUND1 = [  # the example round: its sheet, the board before it, the clans playing
     "adjudicate",
     str(EXAMPLES / "round1.txt"),
@@ -43,13 +42,7 @@ def test_the_readme_worked_example_is_what_the_command_prints():
     readme = (ROOT / "README.md").read_text()
     command = next(line for line in readme.splitlines() if line.startswith(".venv/bin/referee adjudicate"))
     shown = readme.split("Round 1 ────", 1)[1].split("```", 1)[0]
-    result = subprocess.run(
-        [sys.executable, "-m", "referee", *command.split()[1:]],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "COLUMNS": "100"},
-    )
+    result = run_in_process([*command.split()[1:]], cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
     assert result.returncode == 0, result.stderr
     printed = result.stdout.split("Round 1 ────", 1)[1]
     assert [line.rstrip() for line in printed.splitlines()[1:]] == [line.rstrip() for line in shown.splitlines()[1:]]

@@ -7,12 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from entry_point import run_in_process, runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
-runner = CliRunner()
 
 SETUP = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
 ROUND1 = "lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n"
@@ -29,9 +28,7 @@ def invoke(db, *args, input=None):
 
 def cli(db, *args, stdin=None):
     """The real entry point in a subprocess: true exit codes and stderr."""
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, "--db", db], input=stdin, capture_output=True, text=True, cwd=ROOT
-    )
+    return run_in_process([*args, "--db", db], stdin=stdin, cwd=ROOT)
 
 
 def new_game(db, game="t1"):

@@ -3,13 +3,11 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 from referee.cli.games import capital_lines
 from referee.log import GOLDEN_GAMES, EventType, golden, score
-
-runner = CliRunner()
 
 
 def run(db, *args, input=None):

@@ -130,11 +130,10 @@ def test_moderators_opening_a_new_database_at_once(any_db):
 
 # --- the command line ----------------------------------------------------------------------------------
 def test_cli_moderators_released_at_one_instant(any_db, tmp_path):
-    from typer.testing import CliRunner
+    from entry_point import runner
 
     from referee.cli.app import app
 
-    runner = CliRunner()
     setup = "crab: control @ crab_central\nlion: control @ lion_northwest\n"
     games = ["shared"] + [f"own-{i}" for i in range(PROCESSES)]
     for game in games:

@@ -5,11 +5,10 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 
-runner = CliRunner()
 EVIL = "<script>alert(1)</script>"
 
 

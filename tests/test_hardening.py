@@ -6,17 +6,14 @@ import json
 import os
 import re
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from entry_point import run_in_process, runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
-runner = CliRunner()
 ROUND = "crab: army 1 @ crab_central\n"
 
 
@@ -25,15 +22,9 @@ def invoke(db, *args, input=None):
 
 
 def real(*args, cwd, stdin=None, env=None):
-    """The real entry point in a subprocess (bytes in and out): true exit codes and stderr."""
+    """The command under its real error boundary (bytes in and out): true exit codes and stderr."""
     environ = {k: v for k, v in os.environ.items() if k != "REFEREE_DB"} | (env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        input=stdin,
-        capture_output=True,
-        cwd=cwd,
-        env=environ | {"PYTHONPATH": str(ROOT)},
-    )
+    return run_in_process(args, stdin=stdin, cwd=cwd, env=environ, text=False)
 
 
 def played(db, game="t1", rounds=0):
@@ -134,7 +125,7 @@ def test_a_referee_database_with_a_table_of_another_program_is_refused(tmp_path)
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE notes (text TEXT)")
     refused = invoke(db, "new", "t2", "--clans", "crab,lion")
-    assert refused.exit_code == 1 and "notes" in str(refused.exception)
+    assert refused.exit_code == 1 and "notes" in refused.stderr
     assert "t2" not in invoke(tmp_path / "other.db", "games").output
 
 
@@ -212,7 +203,7 @@ def test_doctor_on_both_backends(any_db):
 @pytest.mark.parametrize("game", ["Friday_T3", "t_3", "t3.", "x" * 65, "crab lion", "é"])
 def test_a_new_game_id_outside_the_rule_is_refused_as_typed(tmp_path, game):
     result = invoke(tmp_path / "games.db", "new", game, "--clans", "crab,lion", "--partial-setup")
-    assert result.exit_code == 1 and f"'{game}' is not a valid game id" in str(result.exception)
+    assert result.exit_code == 1 and f"'{game}' is not a valid game id" in result.stderr
     assert not (tmp_path / "games.db").exists() or game not in invoke(tmp_path / "games.db", "games").output
 
 
@@ -298,7 +289,7 @@ def test_seal_is_refused_before_the_objective_is_asked(tmp_path):
     db = tmp_path / "games.db"
     played(db, rounds=1)
     late = invoke(db, "seal", "t1", "crab", input="the_last_line_of_defense\n")
-    assert late.exit_code == 1 and "before round 1" in str(late.exception)
+    assert late.exit_code == 1 and "before round 1" in late.stderr
     assert "secret objective" not in late.output  # never asked
 
 
@@ -310,7 +301,7 @@ def test_a_mistyped_objective_is_neither_echoed_nor_guessed(tmp_path):
     assert "emerald" not in sealed.output and "peace" not in sealed.output and "the_last_line" not in sealed.output
     assert sealed.output.count("not one of the objectives") == 2 and "did you mean" not in sealed.output
     refused = invoke(db, "seal", "t1", "lion", input="xyzzy\n" * 3)
-    assert refused.exit_code == 1 and "xyzzy" not in refused.output + str(refused.exception)
+    assert refused.exit_code == 1 and "xyzzy" not in refused.output + refused.stderr
 
 
 def test_an_old_short_code_still_verifies_and_reveals(tmp_path):

@@ -10,9 +10,9 @@ import sqlite3
 import threading
 
 import pytest
+from entry_point import runner
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
-from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.engine.model.digest import state_digest
@@ -223,7 +223,7 @@ def _venue_database(db: str) -> None:
         ["tournament", "seat", "spring", "1"],
         ["tournament", "post", "spring", "1"],
     ):
-        result = CliRunner().invoke(app, [*args, "--db", db])
+        result = runner.invoke(app, [*args, "--db", db])
         assert result.exit_code == 0, (args, result.output)
 
 
@@ -253,7 +253,7 @@ def test_an_older_postgres_database_opens_records_and_passes_doctor(pg_url):
             "refused'; END $body$"
         )
     for args in (["tournament", "announce", "spring", "Lunch at 13:00"], ["doctor"]):
-        result = CliRunner().invoke(app, [*args, "--db", pg_url])
+        result = runner.invoke(app, [*args, "--db", pg_url])
         assert result.exit_code == 0, (args, result.output)
     assert "the database is healthy" in result.output
     with psycopg.connect(libpq_url(pg_url)) as conn:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from entry_point import run_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,11 +26,9 @@ def run(tmp_path: Path, *args: str, stdin: str | None = None, db: bool = True) -
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     extra = ["--db", str(tmp_path / "g.db")] if db else []
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, *extra],
-        input=stdin if stdin is not None else "",
-        capture_output=True,
-        text=True,
+    return run_in_process(
+        [*args, *extra],
+        stdin=stdin if stdin is not None else "",
         cwd=tmp_path,
         env={**os.environ, "HOME": str(home), "COLUMNS": "200"},
     )

@@ -8,15 +8,14 @@ across lines, every control at least 44 px tall and wide; the taps are counted (
 from __future__ import annotations
 
 import html
-import os
 import re
 from contextlib import contextmanager
 from itertools import zip_longest
 from pathlib import Path
 
 from entry_point import referee
-from serving import CHROMIUM, FLAGS, serve
-from test_browser import MEASURE, _need_browser
+from serving import serve
+from test_browser import MEASURE
 from test_phone_entry import five_player_game
 
 from referee.engine import state_digest
@@ -123,32 +122,28 @@ def measure(page, what: str) -> None:
 
 
 @contextmanager
-def five_phones(tmp_path, game: str):
+def five_phones(tmp_path, chromium, game: str):
     """A served database with the games `game` and `typed` before their round 1, the seats' links and the
     moderator's, and five phone contexts on them (the first TAPPERS with JavaScript); yields (db, sheet,
     served, browser, phones, links)."""
-    _need_browser()
-    from playwright.sync_api import sync_playwright
-
     db = str(tmp_path / "games.db")
     sheet = five_player_game(db, game, "typed")
-    home = tmp_path / "chromium"
-    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "c"), "XDG_CACHE_HOME": str(home / "k")}
-    with serve(db, "127.0.0.1", "--entry") as served, sync_playwright() as p:
+    with serve(db, "127.0.0.1", "--entry") as served:
         out = referee(db, "links", game, "--base", served.url)
         links = dict(re.findall(r"^(\w+): (\S+)$", out.stdout, re.M))
         assert len(links) == 6 and links["moderator"].startswith(served.url + "/m/"), out.stdout
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True, env=env)
+        contexts = []
         try:
             phones = {}
             for i, clan in enumerate(c for c in links if c != "moderator"):
-                context = browser.new_context(viewport=PHONE, java_script_enabled=i < TAPPERS)
-                page = context.new_page()
+                contexts.append(chromium.new_context(viewport=PHONE, java_script_enabled=i < TAPPERS))
+                page = contexts[-1].new_page()
                 page.goto(links[clan])
                 phones[clan] = page
-            yield db, sheet, served, browser, phones, links
+            yield db, sheet, served, chromium, phones, links
         finally:
-            browser.close()
+            for context in contexts:
+                context.close()
 
 
 def enter_the_round(phones: dict, sheet: list[str]) -> tuple[int, int]:
@@ -220,8 +215,8 @@ def phones_show_the_seal(phones: dict, seal: str) -> None:
         measure(page, f"{clan}'s page of round 2")
 
 
-def test_five_phones_by_taps_and_forms_and_referee_confirm(tmp_path):
-    with five_phones(tmp_path, "phones") as (db, sheet, _, _, phones, _):
+def test_five_phones_by_taps_and_forms_and_referee_confirm(tmp_path, chromium):
+    with five_phones(tmp_path, chromium, "phones") as (db, sheet, _, _, phones, _):
         taps, tokens = enter_the_round(phones, sheet)
         print(f"taps per token by the board picture: {taps}/{tokens} = {taps / tokens:.2f}")
         assert tokens >= 9 and taps / tokens <= 3
@@ -232,9 +227,9 @@ def test_five_phones_by_taps_and_forms_and_referee_confirm(tmp_path):
         phones_show_the_seal(phones, seal)
 
 
-def test_five_phones_and_the_moderators_page_resolves(tmp_path):
-    with five_phones(tmp_path, "phones") as (db, sheet, _, browser, phones, links):
-        table = browser.new_context(viewport=PHONE).new_page()
+def test_five_phones_and_the_moderators_page_resolves(tmp_path, chromium):
+    with five_phones(tmp_path, chromium, "phones") as (db, sheet, _, browser, phones, links):
+        table = browser.new_page(viewport=PHONE)  # a context of its own, closed with the page
         table.goto(links["moderator"])
         assert table.locator("#states td", has_text="not started").count() == 5
         measure(table, "the moderator's page before the round")
@@ -258,3 +253,4 @@ def test_five_phones_and_the_moderators_page_resolves(tmp_path):
         seal = the_same_round_as_typed(db, "phones", sheet)
         assert table.inner_text("#seal") == seal and "round 2" in table.inner_text("h1")
         phones_show_the_seal(phones, seal)
+        table.close()

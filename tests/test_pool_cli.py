@@ -2,16 +2,13 @@
 the refusal naming what pooled it; exit 1, one line on stderr, nothing recorded."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
+from entry_point import run_in_process, runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
-runner = CliRunner()
 
 DRAGON_ROUND = """\
 dragon: army 5 @ dragon_south
@@ -34,9 +31,7 @@ def invoke(db, *args, input=None):
 
 
 def cli(db, *args, stdin=None):
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, "--db", db], input=stdin, capture_output=True, text=True, cwd=ROOT
-    )
+    return run_in_process([*args, "--db", db], stdin=stdin, cwd=ROOT)
 
 
 def events(db, game):

@@ -6,9 +6,9 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from entry_point import run_in_process
 
 ROOT = Path(__file__).parent.parent
 TYPED = {"seal friday-t3 crab": "reclaiming_lost_lands\n", "seal friday-t3 crane": "way_of_the_sail\n"}
@@ -44,14 +44,7 @@ def test_every_command_of_the_walkthrough_runs_as_printed(tmp_path):
         args = shlex.split(command)[1:]
         args = [found.get(a, a) for a in args]
         typed = TYPED.get(command.removeprefix("referee "))
-        result = subprocess.run(
-            [sys.executable, "-m", "referee", *args],
-            input=typed,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env={**os.environ, "COLUMNS": "120"},
-        )
+        result = run_in_process([*args], stdin=typed, cwd=tmp_path, env={**os.environ, "COLUMNS": "120"})
         assert result.returncode == 0, (command, result.stdout[-2000:], result.stderr)
         assert "Traceback" not in result.stderr
         outputs.append(result.stdout)
@@ -66,7 +59,5 @@ def test_every_command_of_the_walkthrough_runs_as_printed(tmp_path):
     assert "remove the peace token from lion_capital" in retracted
     record = (tmp_path / "friday-t3.txt").read_text()
     assert record.rstrip().splitlines()[-1].startswith("result: ")
-    listed = subprocess.run(
-        [sys.executable, "-m", "referee", "games", "--json"], capture_output=True, text=True, cwd=tmp_path
-    )
+    listed = run_in_process(["games", "--json"], cwd=tmp_path)
     assert json.loads(listed.stdout)[0]["state"].startswith("finished: ")

@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 from crab_lion import begun_db, begun_on_each_backend, round_seals, shown  # noqa: F401  (fixtures)
-from entry_point import referee as cli
-from typer.testing import CliRunner
+from entry_point import referee as cli, runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
-runner = CliRunner()
 ROUND1 = "lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n"
 ROUND1_OTHER = "lion: army 2 lion_northwest > scorpion_north\ncrab: army 1 @ crab_central\n"
 ROUND2 = "crab: army 3 crab_central > crab_northeast\nlion: army 1 @ lion_northwest\n"
@@ -130,7 +128,7 @@ def test_a_write_refused_by_another_moderator_shows_what_changed_and_never_re_re
     assert result.exit_code == 1
     assert "another moderator wrote to game 'g' first" in result.output
     assert f"round 1 resolved with 2 tokens (seal {seal})" in result.output
-    refusal = str(result.exception)  # in process the error boundary is main()'s: the error itself
+    refusal = result.stderr
     assert "another moderator wrote to the game first; nothing of yours was recorded" in refusal
     assert "the game is now at round 2" in refusal and "re-run" not in refusal
     assert shown(db)["round"] == 2  # the sheet was not recorded as round 2 behind the moderator's back
@@ -184,4 +182,4 @@ def test_adjudicate_reads_the_round_header(tmp_path):
     assert headed.exit_code == 0, headed.output
     assert json.loads(headed.output)["report"]["round"] == 2
     clash = runner.invoke(app, ["adjudicate", str(sheet), *board, "--round", "3"])
-    assert clash.exit_code == 1 and "--round 3, but the sheet says 'round: 2'" in str(clash.exception)
+    assert clash.exit_code == 1 and "--round 3, but the sheet says 'round: 2'" in clash.stderr

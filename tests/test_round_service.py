@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 from crab_lion import begun_db, shown  # noqa: F401  (the fixture `db`: a begun crab-lion game)
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
 PACKAGE = ROOT / "referee"
-runner = CliRunner()
 ROUND1 = "lion: army 3 lion_northwest > scorpion_north\ncrab: army 2 @ crab_central\n"
 
 

@@ -2,14 +2,10 @@
 game by `referee new -o` and applied by `referee round`; R-11a's note in the round report."""
 
 import json
-import subprocess
-import sys
 
-from typer.testing import CliRunner
+from entry_point import run_in_process, runner
 
 from referee.cli.app import app
-
-runner = CliRunner()
 
 
 def invoke(db, *args, input=None, code=0):
@@ -47,23 +43,8 @@ def test_r17b_option_recorded_and_counts_the_discarded_attack(tmp_path):
 
 def test_r17b_option_bad_value_refused(tmp_path):
     db = str(tmp_path / "g.db")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "referee",
-            "new",
-            "g",
-            "--clans",
-            "crab,crane",
-            "-o",
-            "defense_on_discarded_attack=maybe",
-            "--db",
-            db,
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
+    result = run_in_process(
+        ["new", "g", "--clans", "crab,crane", "-o", "defense_on_discarded_attack=maybe", "--db", db], cwd=tmp_path
     )
     assert result.returncode == 1
     assert result.stderr.splitlines() == [

@@ -3,13 +3,12 @@ the cross-check between the document, the engine, the reports, the rules options
 
 import json
 import re
-import subprocess
-import sys
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+from entry_point import run_in_process
 
 from referee import rulings
 from referee.boarddata import load_board
@@ -23,9 +22,7 @@ IDS = re.compile(r"\bR-\d+[a-z]?\b")
 
 def rules(tmp_path, *args):
     """`referee rules` as a user runs it: a fresh process, from a folder that is not the project's."""
-    return subprocess.run(
-        [sys.executable, "-m", "referee", "rules", *args], capture_output=True, text=True, cwd=tmp_path
-    )
+    return run_in_process(["rules", *args], cwd=tmp_path)
 
 
 def documented() -> set[str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import random
 import re
 import stat
@@ -17,7 +16,7 @@ from pathlib import Path
 
 from entry_point import referee
 from fastapi.testclient import TestClient
-from serving import CHROMIUM, EVIL, FLAGS, cli, serve
+from serving import EVIL, cli, serve
 from tournament_play import next_sheet, setup_sheet
 
 from referee.log import Store, entry as en
@@ -211,13 +210,9 @@ def test_the_printed_sheets_and_standings_show_the_organisers_fingerprint(tmp_pa
 
 
 # --- the sheet in Chromium: an A4 page's width, QR codes of a size a phone reads, each read back ----------------
-def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_path, home):
-    from test_browser import _need_browser
-
-    _need_browser()
+def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_path, home, chromium):
     import zxingcpp
     from PIL import Image
-    from playwright.sync_api import sync_playwright
 
     db = cup(tmp_path, players=14)  # tables of 5, 5 and 4
     sheet = tmp_path / "sheet.html"
@@ -225,43 +220,38 @@ def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_
     ok(db, "tournament", "seat", "cup", "1", "--links", base, "--sheet", str(sheet))
     printed = [url for _, _, url in seats_of(sheet)]
     assert len(printed) == 14
-    chromium_home = tmp_path / "chromium"
-    env = {**os.environ, "HOME": str(chromium_home), "XDG_CONFIG_HOME": str(chromium_home / "c")}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True, env=env)
-        try:
-            page = browser.new_page(viewport={"width": A4_PRINTABLE_PX, "height": 1000})
-            page.emulate_media(media="print")
-            page.goto(sheet.as_uri())
-            box = page.evaluate(
-                """() => ({
-                  width: document.documentElement.scrollWidth,
-                  right: Math.max(...[...document.querySelectorAll('.slip, .seat, .url, h1, p')]
-                    .map(e => e.getBoundingClientRect().right)),
-                  codes: [...document.querySelectorAll('.qr svg path')].map(e => {
-                    const r = e.getBoundingClientRect(); return [r.width, r.height]; }),
-                })"""
-            )
-            assert box["width"] <= A4_PRINTABLE_PX and box["right"] <= A4_PRINTABLE_PX, box
-            assert len(box["codes"]) == 17  # 14 seats, 3 moderators
-            smallest = min(min(w, h) for w, h in box["codes"])
-            assert smallest >= 25 * MM, f"a QR code prints {smallest / MM:.1f} mm wide"
-            # read each code back from the picture Chromium draws at 96 dpi (a printer's is finer)
-            seats = page.locator("li.seat")
-            for i, url in enumerate(printed):
-                shot = tmp_path / f"qr-{i}.png"
-                seats.nth(i).locator(".qr").screenshot(path=str(shot))
-                read = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
-                assert read == [url], (i, read)
-                assert seats.nth(i).locator(".url").text_content() == url
-            two_columns = page.evaluate(
-                "() => new Set([...document.querySelectorAll('li.seat')].map(e => e.getBoundingClientRect().left)).size"
-            )
-            assert two_columns == 2  # two seats side by side on the page
-            pdf = page.pdf(format="A4")
-            assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 3  # 14 seats: two slips a page at most three
-            phone = browser.new_page(viewport={"width": 375, "height": 800})  # the sheet read on a phone
-            phone.goto(sheet.as_uri())
-            assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
-        finally:
-            browser.close()
+    page = chromium.new_page(viewport={"width": A4_PRINTABLE_PX, "height": 1000})
+    page.emulate_media(media="print")
+    page.goto(sheet.as_uri())
+    box = page.evaluate(
+        """() => ({
+          width: document.documentElement.scrollWidth,
+          right: Math.max(...[...document.querySelectorAll('.slip, .seat, .url, h1, p')]
+            .map(e => e.getBoundingClientRect().right)),
+          codes: [...document.querySelectorAll('.qr svg path')].map(e => {
+            const r = e.getBoundingClientRect(); return [r.width, r.height]; }),
+        })"""
+    )
+    assert box["width"] <= A4_PRINTABLE_PX and box["right"] <= A4_PRINTABLE_PX, box
+    assert len(box["codes"]) == 17  # 14 seats, 3 moderators
+    smallest = min(min(w, h) for w, h in box["codes"])
+    assert smallest >= 25 * MM, f"a QR code prints {smallest / MM:.1f} mm wide"
+    # read each code back from the picture Chromium draws at 96 dpi (a printer's is finer)
+    seats = page.locator("li.seat")
+    for i, url in enumerate(printed):
+        shot = tmp_path / f"qr-{i}.png"
+        seats.nth(i).locator(".qr").screenshot(path=str(shot))
+        read = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
+        assert read == [url], (i, read)
+        assert seats.nth(i).locator(".url").text_content() == url
+    two_columns = page.evaluate(
+        "() => new Set([...document.querySelectorAll('li.seat')].map(e => e.getBoundingClientRect().left)).size"
+    )
+    assert two_columns == 2  # two seats side by side on the page
+    pdf = page.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 3  # 14 seats: two slips a page at most three
+    phone = chromium.new_page(viewport={"width": 375, "height": 800})  # the sheet read on a phone
+    phone.goto(sheet.as_uri())
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375
+    page.close()
+    phone.close()

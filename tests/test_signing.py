@@ -13,7 +13,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from entry_point import referee
+from entry_point import referee, referee_process
 
 from referee.log import events as ev, parse_jsonl
 from referee.log.records import export_jsonl, export_text
@@ -569,15 +569,11 @@ def test_a_forged_key_change_is_refused_on_import_and_by_verify(tmp_path, home, 
 SIZES = {"phone": (375, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
 
 
-def test_the_game_page_says_who_signed_at_every_size(tmp_path, home, monkeypatch):
+def test_the_game_page_says_who_signed_at_every_size(tmp_path, home, monkeypatch, chromium):
     """The game page carries the HTML record's signature line (the fingerprint, from `verify`'s one check), and an
     unsigned game's page says so; at a phone's, a laptop's and a projector's size the line is on the page and
     within its width."""
-    from serving import CHROMIUM, FLAGS, serve
-
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} not found (Debian's chromium package)")
-    from playwright.sync_api import sync_playwright
+    from serving import serve
 
     db, fp = signed_game(tmp_path, home)
     monkeypatch.setenv("REFEREE_KEY_FILE", str(tmp_path / "no-such.key"))  # closed without the key: unsigned
@@ -591,22 +587,18 @@ def test_the_game_page_says_who_signed_at_every_size(tmp_path, home, monkeypatch
     line = f"Organiser's signature: signed by {fp}."
     assert lines[GAME] == line
     assert lines["demo-two-player-1"] == "Organiser's signature: unsigned: no organiser's signature."
-    with serve(str(db)) as served, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        try:
-            for name, (width, height) in SIZES.items():
-                page = browser.new_page(viewport={"width": width, "height": height})
-                page.goto(f"{served.url}/games/demo-two-player-1")  # the same line as its HTML record
-                assert page.locator("p.signature").inner_text().strip() == lines["demo-two-player-1"], name
-                page.goto(f"{served.url}/games/{GAME}")
-                shown = page.locator("p.signature")
-                assert shown.inner_text().strip() == line, name
-                box = shown.bounding_box()
-                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
-                assert page.evaluate("document.documentElement.scrollWidth") <= width, name
-                page.close()
-        finally:
-            browser.close()
+    with serve(str(db)) as served:
+        for name, (width, height) in SIZES.items():
+            page = chromium.new_page(viewport={"width": width, "height": height})
+            page.goto(f"{served.url}/games/demo-two-player-1")  # the same line as its HTML record
+            assert page.locator("p.signature").inner_text().strip() == lines["demo-two-player-1"], name
+            page.goto(f"{served.url}/games/{GAME}")
+            shown = page.locator("p.signature")
+            assert shown.inner_text().strip() == line, name
+            box = shown.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, box)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, name
+            page.close()
 
 
 # --- both backends: SQLite and PostgreSQL -------------------------------------------------------------------------
@@ -739,7 +731,7 @@ def test_doctor_in_two_processes_gives_the_one_process_report_over_a_signed_arch
     _rebuilt_in_place(db, logs[444], lambda e: {**e.payload, "table": "9"} if e.type == "GameCreated" else e.payload)
     reports = {}
     for jobs in ("1", "2"):
-        r = referee(str(db), "doctor", "--jobs", jobs, "--json", home=home)
+        r = referee_process(str(db), "doctor", "--jobs", jobs, "--json", home=home)
         assert r.returncode == 1 and r.stderr == "", r.stderr
         reports[jobs] = json.loads(r.stdout)
     assert (reports["1"]["processes"], reports["2"]["processes"]) == (1, 2)
@@ -749,9 +741,9 @@ def test_doctor_in_two_processes_gives_the_one_process_report_over_a_signed_arch
     assert [g["game"] for g in games if not g["ok"]] == ["g-0444"]
     assert "the chain was rebuilt" in games[444]["detail"]
     assert games[0]["detail"] == f"verified: 8 events; signed by {fingerprint(public_hex(key.public_key()))}"
-    text = referee(str(db), "doctor", home=home).stdout  # one process a processor: two here, at least
+    text = referee_process(str(db), "doctor", home=home).stdout  # one process a processor: two here, at least
     assert "600 game(s), 1 failed" in text
-    usage = referee(str(db), "doctor", "--jobs", "0", home=home)
+    usage = referee_process(str(db), "doctor", "--jobs", "0", home=home)
     assert usage.returncode == 2 and "--jobs" in usage.stderr and "Traceback" not in usage.stderr
 
 
@@ -764,7 +756,7 @@ def test_doctor_in_processes_on_every_backend(any_db, home):
     _signed_archive(any_db, 510, key)
     reports = []
     for jobs in ("1", "2"):
-        r = referee(any_db, "doctor", "--jobs", jobs, "--json", home=home)
+        r = referee_process(any_db, "doctor", "--jobs", jobs, "--json", home=home)
         assert r.returncode == 0 and r.stderr == "", r.stderr
         reports.append(json.loads(r.stdout))
     assert [report["processes"] for report in reports] == [1, 2]

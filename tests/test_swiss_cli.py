@@ -5,7 +5,7 @@ against the pure standings (two paths to one answer) and for rematches."""
 import json
 from fractions import Fraction
 
-from entry_point import referee
+from entry_point import referee, run_in_process
 
 from referee.tournament.swiss import Result, bracket_order, standings
 
@@ -235,8 +235,6 @@ def test_the_readme_kotei_runs_as_printed(tmp_path):
     import os
     import shlex
     import shutil
-    import subprocess
-    import sys
     from pathlib import Path
 
     commands = readme_kotei()
@@ -245,13 +243,7 @@ def test_the_readme_kotei_runs_as_printed(tmp_path):
     env = {**os.environ, "COLUMNS": "120", "HOME": str(tmp_path)}
     said = []
     for command in commands:
-        done = subprocess.run(
-            [sys.executable, "-m", "referee", *shlex.split(command)[1:]],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=env,
-        )
+        done = run_in_process([*shlex.split(command)[1:]], cwd=tmp_path, env=env)
         assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stdout[-1500:], done.stderr)
         said.append((command, done.stdout))
     out = dict(said)  # a command said more than once: its last output

@@ -16,12 +16,11 @@ import time
 from pathlib import Path
 
 from crab_lion import begun_db, begun_on_each_backend, round_seals, shown  # noqa: F401  (fixtures)
-from typer.testing import CliRunner
+from entry_point import runner
 
 from referee.cli.app import app
 
 ROOT = Path(__file__).parent.parent
-runner = CliRunner()
 PROMPT = "<prompt>"
 ROUND1 = ["lion: army 3 lion_northwest > scorpion_north", "crab: army 2 @ crab_central"]
 

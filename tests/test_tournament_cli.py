@@ -7,19 +7,17 @@ from collections import Counter, defaultdict
 from fractions import Fraction as F
 from itertools import combinations
 
-from entry_point import referee
+from entry_point import referee, runner
 from tournament_play import next_sheet, setup_sheet
-from typer.testing import CliRunner
 
 from referee.cli.app import app
 
-runner = CliRunner()
 POINTS = {5: [10, 6, 3, 1, 0], 4: [10, 5, 2, 0], 3: [10, 4, 0]}
 
 
 def ok(db, *args, input=None):
     result = runner.invoke(app, [*args, "--db", db], input=input)
-    assert result.exit_code == 0, (args, result.output, result.exception)
+    assert result.exit_code == 0, (args, result.output)
     return result.output
 
 

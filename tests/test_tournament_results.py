@@ -18,13 +18,10 @@ import subprocess
 import sys
 
 import pytest
-from entry_point import ROOT, referee
+from entry_point import ROOT, referee, runner
 from tournament_play import next_sheet, setup_sheet
-from typer.testing import CliRunner
 
 from referee.cli.app import app
-
-runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
@@ -69,7 +66,7 @@ def tournament_events(db, tid):
 def in_process(db, *args, input=None):
     """A step the test only needs done (the setup, the rounds, a seal typed unseen), run in process: faster."""
     result = runner.invoke(app, [*args, "--db", db], input=input)
-    assert result.exit_code == 0, (args, result.output, result.exception)
+    assert result.exit_code == 0, (args, result.output)
     return result.output
 
 

@@ -4,13 +4,12 @@ through the real commands."""
 import json
 from fractions import Fraction as F
 
+from entry_point import runner
 from hypothesis import given, strategies as st
-from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.tournament.scoring import Finish, aggregate, placement, places, share, show, squares, table_points
 
-runner = CliRunner()
 POINTS = {"5": [10, 6, 3, 1, 0], "4": [10, 5, 2, 0], "3": [10, 4, 0]}
 
 
@@ -98,7 +97,7 @@ def test_renaming_or_reordering_players_changes_nothing(rows, system, rnd):
 # --- a hand-computed fixture, through the commands -------------------------------------------------------------
 def invoke(db, *args):
     result = runner.invoke(app, [*args, "--db", db])
-    assert result.exit_code == 0, (args, result.output, result.exception)
+    assert result.exit_code == 0, (args, result.output)
     return result
 
 

@@ -2,27 +2,24 @@
 and the tournament package stays pure."""
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from entry_point import run_in_process, runner
 from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
-from typer.testing import CliRunner
 
 from referee.cli.app import app
 from referee.log import Store
 from referee.log.tournaments import OpenTournament, TournamentChanged, read_events, verify
 from referee.tournament.model import PointsAdjusted
 
-runner = CliRunner()
 PACKAGE = Path(__file__).parent.parent / "referee" / "tournament"
 
 
 def ok(db, *args):
     result = runner.invoke(app, [*args, "--db", db])
-    assert result.exit_code == 0, (args, result.output, result.exception)
+    assert result.exit_code == 0, (args, result.output)
     return result.output
 
 
@@ -149,8 +146,6 @@ def test_verify_checks_every_table_game_log(tmp_path):
     """A table's game log altered in the database: the tournament's verify names the game and what changed."""
     import json
     import sqlite3
-    import subprocess
-    import sys
 
     started = start(str(tmp_path / "cup.db"))  # the game log is altered with SQLite's own driver
 
@@ -175,11 +170,7 @@ def test_verify_checks_every_table_game_log(tmp_path):
                 game,
             ),
         )
-    result = subprocess.run(
-        [sys.executable, "-m", "referee", "tournament", "verify", "cup", "--db", started],
-        capture_output=True,
-        text=True,
-    )
+    result = run_in_process(["tournament", "verify", "cup", "--db", started])
     assert result.returncode == 1 and f"game {game}: event 1: edited payload" in result.stderr
 
 
@@ -199,7 +190,7 @@ def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_
     path.write_text(export_jsonl([first, bad]))
     db = str(tmp_path / "t.db")
     result = runner.invoke(app, ["tournament", "import", str(path), "--db", db])
-    assert result.exit_code == 1 and "event 2: RoundSeated: a field has the wrong form" in str(result.exception)
+    assert result.exit_code == 1 and "event 2: RoundSeated: a field has the wrong form" in result.stderr
     assert runner.invoke(app, ["tournament", "list", "--json", "--db", db]).output.strip() == "[]"
 
 
@@ -220,9 +211,7 @@ def test_an_import_of_a_line_that_is_not_an_event_names_the_line(tmp_path, line,
     path = tmp_path / "bad.jsonl"
     path.write_text(export_jsonl([first]) + line + "\n")
     db = str(tmp_path / "t.db")
-    result = subprocess.run(
-        [sys.executable, "-m", "referee", "tournament", "import", str(path), "--db", db], capture_output=True, text=True
-    )
+    result = run_in_process(["tournament", "import", str(path), "--db", db])
     assert result.returncode == 1 and result.stderr.startswith(f"error: {problem}"), result.stderr
     assert "refused whole" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "t.db").exists()  # refused as read, before any database was made

@@ -15,13 +15,12 @@ import importlib
 import json
 import sqlite3
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import orjson
 import pytest
-from typer.testing import CliRunner
+from entry_point import run_in_process, runner
 
 from referee.cli.app import app
 from referee.engine import resolve
@@ -31,7 +30,6 @@ from referee.log.events import SEALED, _hash_of, chain_all, hashed_text
 
 ROOT = Path(__file__).parent.parent
 replay_module = importlib.import_module("referee.log.replay")  # the module (``referee.log.replay`` is the function)
-runner = CliRunner()
 GAME = "four-player"
 SETUP, ROUND1 = 2, 3  # seqs of the golden game's SetupRecorded and first RoundResolved
 
@@ -49,9 +47,7 @@ def _verify(db: str, game: str = GAME):
 
 
 def _cli(db: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args, "--db", db], input=stdin, capture_output=True, text=True, cwd=ROOT
-    )
+    return run_in_process([*args, "--db", db], stdin=stdin, cwd=ROOT)
 
 
 def _set_payload(db: str, seq: int, text: str) -> None:

@@ -7,14 +7,12 @@ import sys
 from urllib.parse import quote
 
 import pytest
+from entry_point import runner
 from fastapi.testclient import TestClient
 from serving import EVIL, ROOT, cli, demo_and_a_game_begun, serve
-from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
 from referee.web import venue_app
-
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")

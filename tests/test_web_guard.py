@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from entry_point import run_in_process
 from fastapi.testclient import TestClient
 from serving import ROOT, cli, free_port, players_csv, serve
 
@@ -61,6 +62,15 @@ def with_tournament(tmp_path_factory):
     return db
 
 
+@pytest.fixture(scope="module")
+def served(games_only, with_tournament):
+    """A real `referee serve` over each database, for the module's read-only requests (a server a test that
+    gives it its own options starts itself)."""
+    with serve(games_only) as games, serve(with_tournament) as tournament:
+        yield {"games only": games, "with a tournament": tournament}
+    assert "Traceback" not in games.err + tournament.err
+
+
 def test_serve_refuses_a_missing_database_and_makes_no_file(tmp_path):
     missing = tmp_path / "missing.db"
     home = tmp_path.parent / f"{tmp_path.name}-home"
@@ -76,13 +86,7 @@ def test_serve_refuses_a_missing_database_and_makes_no_file(tmp_path):
     )
     assert out.returncode == 1 and out.stderr.startswith(f"error: {missing}: no database here"), out.stderr
     assert "Traceback" not in out.stderr and not missing.exists() and list(tmp_path.iterdir()) == []
-    shown = subprocess.run(  # as a reading command refuses it
-        [sys.executable, "-m", "referee", "games", "--db", str(missing)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
+    shown = run_in_process(["games", "--db", str(missing)], cwd=ROOT, env=env)
     assert shown.returncode == 1 and shown.stderr.splitlines()[0] == out.stderr.splitlines()[0]
 
 
@@ -106,15 +110,13 @@ READS = [
 
 
 @pytest.mark.parametrize("kind", ["games only", "with a tournament"])
-def test_reading_every_page_writes_nothing(kind, games_only, with_tournament):
+def test_reading_every_page_writes_nothing(kind, games_only, with_tournament, served):
     db = games_only if kind == "games only" else with_tournament
     before = fingerprint(db)
-    with serve(db) as served:
-        for path in READS:
-            status, _, _ = ask(served.port, path)
-            assert status in (200, 404), (path, status)
+    for path in READS:
+        status, _, _ = ask(served[kind].port, path)
+        assert status in (200, 404), (path, status)
     assert fingerprint(db) == before
-    assert "Traceback" not in served.err
 
 
 def check_headers(path: str, status: int, headers: dict) -> None:
@@ -124,31 +126,31 @@ def check_headers(path: str, status: int, headers: dict) -> None:
     assert headers.get("referrer-policy") == "no-referrer", (path, status)
 
 
-def test_every_response_carries_the_security_headers(with_tournament):
-    with serve(with_tournament) as served:
-        for path in [*READS, "/api/docs", "/api/openapi.json", f"/games/{GAME}/rounds/9.svg"]:
-            status, headers, body = ask(served.port, path)
-            check_headers(path, status, headers)
-            if headers["content-type"].startswith("text/html") and path != "/api/docs":
-                # the page's own style and script carry the nonce its policy names, and nothing else runs
-                nonce = re.search(r"'nonce-([^']+)'", headers["content-security-policy"]).group(1)
-                html = body.decode()
-                assert html.count(f'nonce="{nonce}"') == html.count("<style") + html.count("<script"), path
-                assert "'unsafe-inline'" not in headers["content-security-policy"]
-        status, headers, _ = ask(served.port, f"/api/games/{GAME}/head")
-        again = ask(served.port, f"/api/games/{GAME}/head", method="GET")
-        assert status == 200 and again[1]["etag"] == headers["etag"]
-        refused = ask(served.port, "/", host="evil.example")
-        check_headers("/ refused", refused[0], refused[1])
+def test_every_response_carries_the_security_headers(served):
+    port = served["with a tournament"].port
+    for path in [*READS, "/api/docs", "/api/openapi.json", f"/games/{GAME}/rounds/9.svg"]:
+        status, headers, body = ask(port, path)
+        check_headers(path, status, headers)
+        if headers["content-type"].startswith("text/html") and path != "/api/docs":
+            # the page's own style and script carry the nonce its policy names, and nothing else runs
+            nonce = re.search(r"'nonce-([^']+)'", headers["content-security-policy"]).group(1)
+            html = body.decode()
+            assert html.count(f'nonce="{nonce}"') == html.count("<style") + html.count("<script"), path
+            assert "'unsafe-inline'" not in headers["content-security-policy"]
+    status, headers, _ = ask(port, f"/api/games/{GAME}/head")
+    again = ask(port, f"/api/games/{GAME}/head", method="GET")
+    assert status == 200 and again[1]["etag"] == headers["etag"]
+    refused = ask(port, "/", host="evil.example")
+    check_headers("/ refused", refused[0], refused[1])
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:80", "127.0.0.1.evil.example", "", "[::1", "a/b"])
-def test_a_host_that_is_not_a_served_name_is_refused(with_tournament, host):
-    with serve(with_tournament) as served:
-        status, _, body = ask(served.port, "/tournaments/spring/sheet/1", host=host)
-        assert status in (400, 421) and b"Spring" not in body and b"<svg" not in body
-        for name in (f"127.0.0.1:{served.port}", f"localhost:{served.port}", f"[::1]:{served.port}", "LOCALHOST"):
-            assert ask(served.port, "/", host=name)[0] == 200, name
+def test_a_host_that_is_not_a_served_name_is_refused(served, host):
+    port = served["with a tournament"].port
+    status, _, body = ask(port, "/tournaments/spring/sheet/1", host=host)
+    assert status in (400, 421) and b"Spring" not in body and b"<svg" not in body
+    for name in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "LOCALHOST"):
+        assert ask(port, "/", host=name)[0] == 200, name
 
 
 def test_a_name_given_to_serve_is_served_and_is_the_one_the_qr_code_carries(with_tournament):
@@ -165,10 +167,10 @@ def test_the_qr_code_never_carries_a_name_the_server_was_not_given(with_tourname
         assert "QR code of http://localhost/tournaments/spring" in page and "evil" not in page
 
 
-def test_head_is_answered_as_get_without_a_body(with_tournament):
-    with serve(with_tournament) as served:
-        for path in READS:
-            got, head = ask(served.port, path), ask(served.port, path, method="HEAD")
-            assert head[0] == got[0] and head[2] == b"", path
-            assert head[1]["content-type"] == got[1]["content-type"], path
-            assert int(head[1]["content-length"]) == len(got[2]), path
+def test_head_is_answered_as_get_without_a_body(served):
+    port = served["with a tournament"].port
+    for path in READS:
+        got, head = ask(port, path), ask(port, path, method="HEAD")
+        assert head[0] == got[0] and head[2] == b"", path
+        assert head[1]["content-type"] == got[1]["content-type"], path
+        assert int(head[1]["content-length"]) == len(got[2]), path

@@ -5,21 +5,18 @@ organiser's notices, and `referee tournament publish` (a static site with QR-cod
 import json
 import random
 import re
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from entry_point import run_in_process, runner
 from fastapi.testclient import TestClient
 from serving import EVIL, PLAYERS, cli, players_csv
 from tournament_play import setup_sheet
-from typer.testing import CliRunner
 
 from referee.cli.app import app as cli_app
 from referee.web import venue_app
 
-runner = CliRunner()
 NAMES = [*PLAYERS[:11], EVIL]  # a name that must be shown as text
 
 
@@ -185,12 +182,7 @@ def test_publish_writes_a_static_site_whose_links_all_resolve(tmp_path, db):
 
 
 def test_organiser_commands_refuse_bad_input(db):
-    out = subprocess.run(
-        [sys.executable, "-m", "referee", "tournament", "post", "spring", "3", "--db", db],
-        capture_output=True,
-        text=True,
-        cwd=Path(__file__).parent.parent,
-    )
+    out = run_in_process(["tournament", "post", "spring", "3", "--db", db], cwd=Path(__file__).parent.parent)
     assert (
         out.returncode == 1
         and out.stderr.splitlines()[0] == "error: tournament 'spring', round 3: not seated, nothing to post"

@@ -9,37 +9,19 @@ from __future__ import annotations
 
 import re
 
-from typer.testing import CliRunner
+from entry_point import Ran, runner
 
 from referee.cli.app import app
-from referee.engine import RefereeError
 from referee.log import golden
 
-runner = CliRunner()
 GAME = "g"
 OBJECTIVES = {"crab": "reclaiming_lost_lands", "crane": "way_of_the_sail"}  # as in the bundled game's setup
 
 
-class Result:
-    """What the moderator sees: the exit code, standard output, and the error line(s) (stderr)."""
-
-    def __init__(self, code: int, out: str, err: str):
-        self.exit_code, self.output, self.stderr = code, out, err
-
-    def __repr__(self) -> str:
-        return f"Result({self.exit_code}, out={self.output[-400:]!r}, err={self.stderr!r})"
-
-
-def cli(db: str, *args: str, input: str | None = None) -> Result:
-    """The command under the same error boundary as ``referee.cli.app.main``: a refusal is exit 1 and
-    one ``error:`` line, a usage error exit 2; anything else (a traceback) fails the test."""
-    result = runner.invoke(app, [*args, "--db", db], input=input)
-    exc = result.exception
-    if isinstance(exc, RefereeError):
-        return Result(1, result.output, "\n".join(f"error: {line}" for line in str(exc).splitlines()))
-    if exc is not None and not isinstance(exc, SystemExit):
-        raise exc
-    return Result(result.exit_code, result.output, result.output if result.exit_code == 2 else "")
+def cli(db: str, *args: str, input: str | None = None) -> Ran:
+    """The command under its real error boundary: a refusal is exit 1 and one ``error:`` line, a usage error
+    exit 2; anything else (a traceback) fails the test."""
+    return runner.invoke(app, [*args, "--db", db], input=input)
 
 
 def ok(db: str, *args: str, input: str | None = None) -> str:

@@ -19,9 +19,12 @@ The command modules keep real annotations (no ``from __future__ import annotatio
 every command's signature at each start, and string annotations would all be evaluated again.
 """
 
+import functools
 import gc
 import os
 import sys
+from collections.abc import Sequence
+from typing import cast
 
 import typer
 from typer.core import TyperCommand
@@ -107,23 +110,53 @@ for module in MODULES:
     app.add_typer(module.commands)
 
 
-def main() -> None:
-    """Entry point: one error boundary turns domain errors into one line on stderr and exit 1.
+@functools.cache
+def command() -> RefereeGroup:
+    """The command group, built from the command modules once per process (Typer reads every command's
+    signature to build it: what ``app()`` does at each call)."""
+    return cast(RefereeGroup, get_command(app))
 
-    Usage errors are Typer's own: a message and exit 2.
-    """
-    if sys.stdin is None:  # started with standard input closed (`<&-`): it reads as empty, never as a crash
-        sys.stdin = open(os.devnull)  # noqa: SIM115 (the process's own standard input, open until it ends)
+
+def main() -> None:
+    """Entry point of the ``referee`` command: ``run`` with the process's arguments, its code as the exit status."""
     try:
-        app()
-    except RefereeError as exc:
-        _show_recorded(exc)
-        _fail(str(exc), exc.hint)
+        code = run()
     finally:
         # The command is done. At exit Python would walk every object SQLAlchemy, pydantic and Rich made
         # for cyclic garbage (about 0.2 s on a small machine, more than the command's own work); frozen,
         # they are left to the process's end. Exit handlers still run.
         gc.freeze()
+    sys.exit(code)
+
+
+def run(args: Sequence[str] | None = None) -> int:
+    """One command (``args``; the process's own when None) under the one error boundary: a domain error
+    becomes one line on stderr and exit 1; usage errors are Typer's own (a message and exit 2). The exit
+    code is returned, so that the command runs the same in this process (the tests) as in its own."""
+    if sys.stdin is None:  # started with standard input closed (`<&-`): it reads as empty, never as a crash
+        sys.stdin = open(os.devnull)  # noqa: SIM115 (the process's own standard input, open until it ends)
+    try:
+        if args is None:
+            command()()
+        else:
+            command()(args=list(args), prog_name="referee")
+    except SystemExit as exc:
+        return _exit_code(exc.code)
+    except RefereeError as exc:
+        _show_recorded(exc)
+        _fail(str(exc), exc.hint)
+        return 1
+    return 0
+
+
+def _exit_code(code: object) -> int:
+    """``sys.exit``'s argument as the process would end with it: None is 0, a message is printed and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
 
 
 def _show_recorded(exc: RefereeError) -> None:
@@ -145,4 +178,3 @@ def _fail(message: str, hint: str | None = None) -> None:
         print(f"error: {line}", file=sys.stderr)
     if hint:
         print(f"hint: {plain(hint)}", file=sys.stderr)
-    sys.exit(1)

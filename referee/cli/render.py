@@ -20,7 +20,14 @@ if TYPE_CHECKING:
 
     from ..views.tournament import Listing
 
-console = Console(highlight=False, emoji=False)  # ids and player names print as typed
+
+def new_console() -> Console:
+    """The terminal's console as a command starts: its width from $COLUMNS or the terminal, ids and player
+    names printed as typed."""
+    return Console(highlight=False, emoji=False)
+
+
+console = new_console()
 NEWLINE = Segment("\n")
 
 
