@@ -125,6 +125,7 @@ def _page(
     draft = en.draft_of(store, game, r, clan)
     drafts = [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
     left = [] if closed else en.tokens_left(log.state, clan, list(draft.lines))
+    count = en.token_count(log.state, clan, draft.lines)
     seal_round = len(log.fold.rounds)
     response = html(
         "entry.html",
@@ -137,7 +138,9 @@ def _page(
         message=message,
         refused=refused_msg,
         left=left,
-        blessings=[t for t, _ in left if t.startswith("blessing")],
+        count=count,
+        blessings=[] if count.full else [t for t, _ in left if t.startswith("blessing")],
+        blessed=[en.blessings_on(log.state, line) for line in draft.lines],
         provinces=sorted(log.state.board.provinces),
         chosen=chosen or {},
         board=board_picture(log) if not closed else "",
@@ -207,10 +210,17 @@ def _bless(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> 
     lines[i] = en.check_token(log.state, clan, others, f"{lines[i]} + {blessing}")
 
 
+def _unbless(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
+    """One blessing taken off a listed token (a blessing pressed beside the wrong token is put right)."""
+    i = _index(form, lines)
+    lines[i] = en.without_blessing(log.state, clan, lines, i, form.get("blessing", "").strip())
+
+
 EDITS: dict[str, Callable[[OpenGame, str, list[str], dict[str, str]], None]] = {
     "add": _add,
     "remove": _remove,
     "bless": _bless,
+    "unbless": _unbless,
 }
 SUBMITS = {"submit": True, "reopen": False}
 
