@@ -769,3 +769,36 @@ def test_counts_count_tokens_and_blessings_the_same_everywhere(tracked):
         assert '<td class="count">5 of 5</td>' in re.search(r'<tr data-clan="dragon">(.*?)</tr>', m.page, re.S)[1]
         assert "dragon     entering (5 of 5 tokens)" in referee(db, "confirm", "phones").stdout
         assert "dragon     entering (5 of 5 tokens)" in referee(db, "table", "phones", stdin="phones\nquit\n").stdout
+
+
+def test_a_seat_reads_the_others_lists_only_once_every_clan_has_submitted(tracked):
+    """Issue 33: a seat that submits sees each clan's state, not its tokens, until every clan has submitted; a
+    seat that reopens its list hides them again; the moderator's page shows every list at any time."""
+    db, sheet = tracked
+    seats = issue_links(db, "phones")
+    boss = moderator_link(db, "phones")
+    clans = list(seats)
+    with client_of(db) as client:
+        phones = {c: Phone(client, s) for c, s in seats.items()}
+        first = clans[0]
+        phones[first].post("submit")  # submits nothing, to read the others
+        for clan in clans[1:]:
+            for line in (x for x in sheet if x.startswith(clan + ":")):
+                phones[clan].add(line)
+            assert 'id="others"' not in phones[clan].get()  # not submitted: no table at all
+        page = phones[first].get()
+        assert 'id="hidden-lists"' in page and "entering" in page
+        assert not any(html.escape(x.split(": ", 1)[1]) in page for x in sheet if not x.startswith(first + ":"))
+        m = Moderator(client, boss)
+        assert all(html.escape(x) in m.page for x in sheet if not x.startswith(first + ":"))  # the moderator: all
+        for clan in clans[1:-1]:
+            phones[clan].post("submit")
+        assert 'id="hidden-lists"' in phones[first].get()  # one clan still entering
+        phones[clans[-1]].post("submit")
+        page = phones[first].get()
+        assert 'id="hidden-lists"' not in page
+        assert all(html.escape(x.split(": ", 1)[1]) in page for x in sheet if not x.startswith(first + ":"))
+        phones[clans[-1]].post("reopen")
+        page = phones[first].get()
+        assert 'id="hidden-lists"' in page and html.escape(sheet[-1].split(": ", 1)[1]) not in page
+

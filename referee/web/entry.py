@@ -144,7 +144,9 @@ def _page(
         provinces=sorted(log.state.board.provinces),
         chosen=chosen or {},
         board=board_picture(log) if not closed else "",
+        # each clan's state once this seat submitted; their tokens once every clan has (the moderator sees all)
         others=drafts if draft.submitted or closed else [],
+        everyone=bool(drafts) and all(d.submitted for d in drafts),
         seal_round=seal_round,
         seal=en.seal_of(store, game, seal_round) if seal_round else None,
         base=f"/e/{secret}",
