@@ -802,3 +802,31 @@ def test_a_seat_reads_the_others_lists_only_once_every_clan_has_submitted(tracke
         page = phones[first].get()
         assert 'id="hidden-lists"' in page and html.escape(sheet[-1].split(": ", 1)[1]) not in page
 
+
+def test_a_seats_link_after_the_game_is_over_says_so_with_the_result(table):
+    """Issue 33: once the fifth round is recorded, a seat's link no longer shows "round 6" with every clan "not
+    started": it says the game is over and gives its result, the winner and each clan's honor as `referee score`
+    gives them, with a link to the game's page; no form is left on it."""
+    db, _ = table
+    seats = issue_links(db, "phones")
+    with Store(db) as store:
+        log = OpenGame(store, "phones")
+        for e in golden("five-player")[1:]:
+            if e.type == EventType.ROUND_RESOLVED:
+                log.record_round(e.data["entries"])
+    score = referee(db, "score", "phones", "--json")
+    assert score.returncode == 0, score.stderr
+    import json
+
+    final = json.loads(score.stdout)
+    assert not final["provisional"] and final["winners"]
+    with client_of(db) as client:
+        page = client.get(f"/e/{seats['crab']}")
+        assert page.status_code == 410
+        text = html.unescape(page.text)
+        assert "<h1>Crab · the game is over</h1>" in text and "round 6" not in text and "not started" not in text
+        said = re.sub(r"<[^>]+>", "", text.split('id="result"', 1)[1])
+        assert f"Winner: {' and '.join(final['winners'])} ({final['tiebreak']})" in said
+        totals = re.findall(r"</span> (\w+)(?: \([^)]*\))?: <strong class=\"nowrap\">(-?\d+) honor</strong>", text)
+        assert totals == [(s["clan"], str(s["total"])) for s in final["scores"]]
+        assert 'href="/games/phones"' in text and "<form" not in text.split("</h1>", 1)[1]

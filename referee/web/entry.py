@@ -28,6 +28,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
 from ..views.board_svg import board_svg
+from ..views.game import public_score
 from .pages import html
 
 router = APIRouter(include_in_schema=False)
@@ -116,14 +117,15 @@ def _page(
     session = request.cookies.get(COOKIE) or secrets.token_urlsafe(16)
     r = log.state.round
     closed = None
+    over = log.fold.closed() is not None  # the game is over: its page says so, with the result
     try:
         log.check_round()  # the game open, round 1 after the setup (p.4)
     except LogError as exc:
         closed = f"No round can be entered now: {exc}."
-        if log.fold.closed() is not None:  # the game is over: the link no longer works (its page says why)
+        if over:  # the link no longer works
             status = 410
     draft = en.draft_of(store, game, r, clan)
-    drafts = [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
+    drafts = [] if over else [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
     left = [] if closed else en.tokens_left(log.state, clan, list(draft.lines))
     count = en.token_count(log.state, clan, draft.lines)
     seal_round = len(log.fold.rounds)
@@ -135,6 +137,8 @@ def _page(
         round=r,
         draft=draft,
         closed=closed,
+        over=over,
+        result=public_score(log.fold) if over else None,
         message=message,
         refused=refused_msg,
         left=left,
