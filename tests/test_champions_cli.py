@@ -122,6 +122,30 @@ def test_every_bad_report_is_named_and_nothing_is_recorded(home):
     assert "always 5 at the table" in refused(home, "champions", "new", "x", str(bad)).stderr
 
 
+def test_a_turn_on_a_wrong_count_is_refused_so_that_no_turn_advances_twice(home):
+    """Issue 33, CR-01 and p.31: `turn --group-honor N` with a count that differs from the Champions' Honor is
+    refused with the difference and the way to correct it, nothing recorded; the turn then ends once, with the
+    corrected count. Before, the wrong count corrected and advanced, and the same command sent again with the
+    right count ("confirming") advanced a turn nobody played. The same line in a report sheet is refused too."""
+    ok(home, "champions", "new", "g", "examples/champions/fallen-lion.txt")
+    ok(home, "champions", "event", "g", "--sheet", "examples/champions/fallen-lion-turn1.txt")
+    board = reads(home, "champions", "show", "g")
+    live, steps = board["group_honor"], len(reads(home, "champions", "replay", "g")["steps"])
+    done = refused(home, "champions", "turn", "g", "--group-honor", str(live - 1))
+    assert done.stderr.strip().splitlines() == [
+        f"error: g, turn 1, line 1: the board shows Group Honor {live - 1}, the Champions' Honor makes {live}: "
+        f"turn 1 goes on; move the counter +1 to {live}, then end the turn with the count {live} (if the board is "
+        "right, a report is missing: record it first) (p.31, CR-01)",
+        "hint: nothing was recorded",
+    ]
+    refused(home, "champions", "event", "g", "Matsu Tsuko: honor +1", f"turn end, group honor {live + 3}")
+    after = reads(home, "champions", "replay", "g")
+    assert len(after["steps"]) == steps and after["turn"] == 1 and after["group_honor"] == live
+    confirmed = ok(home, "champions", "turn", "g", "--group-honor", str(live))
+    assert f"the board's Group Honor {live} is right" in confirmed.stdout and "turn 2 of 6 begins" in confirmed.stdout
+    assert reads(home, "champions", "show", "g")["turn"] == 2
+
+
 def test_corrections_and_retractions_are_new_events(home):
     ok(home, "champions", "new", "g", "examples/champions/fallen-lion.txt")
     ok(home, "champions", "event", "g", "Matsu Tsuko: honor +3")
