@@ -830,3 +830,24 @@ def test_a_seats_link_after_the_game_is_over_says_so_with_the_result(table):
         totals = re.findall(r"</span> (\w+)(?: \([^)]*\))?: <strong class=\"nowrap\">(-?\d+) honor</strong>", text)
         assert totals == [(s["clan"], str(s["total"])) for s in final["scores"]]
         assert 'href="/games/phones"' in text and "<form" not in text.split("</h1>", 1)[1]
+
+
+def test_the_moderators_edit_shows_a_refused_form_as_it_was_sent(table):
+    """Issue 33: a refused edit of a seat's list comes back with the lines and the `Submitted` box as the moderator
+    sent them (the box was shown unticked whenever the stored list was not submitted), nothing written."""
+    db, sheet = table
+    boss = moderator_link(db, "phones")
+    clan = sheet[0].split(":")[0]
+    box = re.compile(r'<input type="checkbox" name="submitted" value="1"( checked)?>')
+    with client_of(db) as client:
+        m = Moderator(client, boss)
+        for ticked in (True, False):
+            r = m.edit(clan, f"{sheet[0]}\narmy 9 @ nowhere", submitted=ticked)
+            assert r.status_code == 422 and "nowhere" in r.text
+            assert bool(box.search(r.text)[1]) is ticked
+            assert html.escape(sheet[0]) in r.text  # the lines as typed
+        assert drafts_written(db) == 0
+        assert m.edit(clan, sheet[0], submitted=True).status_code == 200  # written, submitted
+        r = m.edit(clan, f"{sheet[0]}\narmy 9 @ nowhere", submitted=False)
+        assert r.status_code == 422 and box.search(r.text)[1] is None  # as sent, not as stored
+        assert drafts_written(db) == 1
