@@ -352,10 +352,15 @@ def entry_echo(round_no: int, lines) -> None:
         console.print(f"  {markup(line)}")
 
 
+UNSEALED_TIME = "time not covered by the seal"  # said beside every recorded time: the seals do not cover it
+
+
 def _at(e) -> str:
     """When an event was written, by the database's clock: not covered by the hash or a seal (README), so
     shown as such."""
-    return f"{markup(e.recorded_at[:19].replace('T', ' '))} (unsealed)" if e.recorded_at else "time not recorded"
+    if not e.recorded_at:
+        return "time not recorded"
+    return f"{markup(e.recorded_at[:19].replace('T', ' '))} ({UNSEALED_TIME})"
 
 
 def replay(steps, *, json_out: bool = False, board_after=None) -> None:
