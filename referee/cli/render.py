@@ -293,8 +293,8 @@ def reveal_code(seat: str, code: str) -> None:
 def game_created(game: str, state: GameState, where: str, *, partial_setup: bool = False) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
     console.print(
-        "capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), "
-        "then referee round GAME SHEET"
+        f"capitals populated (p.4 step 6); next: referee setup {markup(game)} FILE (starting control tokens), "
+        f"then referee round {markup(game)} SHEET"
     )
     if partial_setup:
         console.print(PARTIAL)
