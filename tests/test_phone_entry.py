@@ -735,6 +735,13 @@ def test_each_blessing_pressed_beside_a_token_lands_on_that_token(tracked):
         assert pressed == 8
         with Store(db) as store:  # the drafts kept every version: 4 tokens, then 8 blessings put on and taken off
             assert len(en.history(store, "phones", 1, "dragon")) == 4 + 2 * 8
+        # a blessing the token does not carry, a token not listed: refused, nothing written
+        before = drafts_written(db)
+        r = dragon.post("unbless", index="1", blessing="blessing 2")
+        assert r.status_code == 422 and "carries no blessing 2" in html.unescape(r.text)
+        r = dragon.post("unbless", index="7", blessing="blessing 2")
+        assert r.status_code == 400 and "no such token" in r.text
+        assert drafts_written(db) == before
 
 
 def test_counts_count_tokens_and_blessings_the_same_everywhere(tracked):
