@@ -495,8 +495,10 @@ def test_the_time_an_event_was_recorded_is_shown_as_unsealed(tmp_path):
     ok(db, "new", "g", "--clans", "crab,crane", "--partial-setup")
     ok(db, "round", "g", "-", "--yes", input=ROUND)
     replayed = referee(db, "replay", "g").stdout
-    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(time not covered by the seal\)"
+    assert replayed.startswith("each event with the time it was recorded (time not covered by the seal: the ")
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"
     assert re.search(stamp + "  event 3", replayed), replayed
+    stamp += r" \(time not covered by the seal\)"
     seal = re.search(r"seal ([0-9A-Z]{4}(?:-[0-9A-Z]{4})+)", ok(db, "show", "g"))[1]
     verified = referee(db, "verify", "g", "--seal", seal).stdout
     assert re.search(rf"seal {seal}: round 1, event 3 of 3, recorded {stamp}; every event up to it", verified), verified

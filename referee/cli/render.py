@@ -352,15 +352,17 @@ def entry_echo(round_no: int, lines) -> None:
         console.print(f"  {markup(line)}")
 
 
-UNSEALED_TIME = "time not covered by the seal"  # said beside every recorded time: the seals do not cover it
+UNSEALED_TIME = "time not covered by the seal"  # the database's clock: neither the hash nor a seal covers it
+
+
+def _time(e) -> str:
+    return markup(e.recorded_at[:19].replace("T", " ")) if e.recorded_at else "time not recorded"
 
 
 def _at(e) -> str:
     """When an event was written, by the database's clock: not covered by the hash or a seal (README), so
     shown as such."""
-    if not e.recorded_at:
-        return "time not recorded"
-    return f"{markup(e.recorded_at[:19].replace('T', ' '))} ({UNSEALED_TIME})"
+    return f"{_time(e)} ({UNSEALED_TIME})" if e.recorded_at else _time(e)
 
 
 def replay(steps, *, json_out: bool = False, board_after=None) -> None:
@@ -370,9 +372,10 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
     if json_out:
         print_json(data.replay_data(rows, board_after))
         return
+    console.print(f"each event with the time it was recorded ({UNSEALED_TIME}: the database's clock)")
     for s, changes in rows:
         e = s.event
-        console.rule(f"[bold]{_at(e)}  event {e.seq}: {markup(event_label(e))}[/bold]", align="left")
+        console.rule(f"[bold]{_time(e)}  event {e.seq}: {markup(event_label(e))}[/bold]", align="left")
         if e.type == "RoundResolved":
             entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
             round_report(s.report, s.state, seal=e.seal)
