@@ -147,6 +147,27 @@ def test_game_page_draws_one_arrow_per_attacking_token(server, browser):
         assert figure.locator("title").first.text_content().endswith("round 5: the revealed tokens on the board")
 
 
+def test_a_finished_games_result_is_at_the_top_on_a_phone(server, browser):
+    """Issue 33: on a 375×812 phone the result of a finished game (its winner and every clan's honor) is on the
+    first screen of the game's page, as `/api/games/GAME/score` gives it; before, it was some 8,000 px down. A
+    game still being played shows no result there."""
+    import httpx
+
+    score = httpx.get(f"{server}/api/games/{GAME}/score").json()
+    assert not score["provisional"] and score["winners"]
+    with Watched(browser, 375, 812) as wp:
+        wp.page.goto(server + PAGES["game"])
+        box = wp.page.locator("#result").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 812, box
+        text = wp.page.inner_text("#result")
+        assert f"Winner: {' and '.join(score['winners'])} ({score['tiebreak']})" in text
+        totals = wp.page.locator("#result ol.totals li").all_inner_texts()
+        assert [t.split(": ")[-1] for t in totals] == [f"{s['total']} honor" for s in score["scores"]]
+        assert [t.split()[1] for t in totals] == [s["clan"] for s in score["scores"]]
+        wp.page.goto(server + PAGES["mid-game"])
+        assert wp.page.locator("#result").count() == 0
+
+
 def test_escaped_name_runs_no_script(server, browser):
     with Watched(browser) as wp:
         dialogs = []

@@ -121,6 +121,56 @@ def test_every_bad_report_is_named_and_nothing_is_recorded(home):
     assert "always 5 at the table" in refused(home, "champions", "new", "x", str(bad)).stderr
 
 
+def test_a_turn_on_a_wrong_count_is_refused_so_that_no_turn_advances_twice(home):
+    """Issue 33, CR-01 and p.31: `turn --group-honor N` with a count that differs from the Champions' Honor is
+    refused with the difference and the way to correct it, nothing recorded; the turn then ends once, with the
+    corrected count. Before, the wrong count corrected and advanced, and the same command sent again with the
+    right count ("confirming") advanced a turn nobody played. The same line in a report sheet is refused too."""
+    ok(home, "champions", "new", "g", "examples/champions/fallen-lion.txt")
+    ok(home, "champions", "event", "g", "--sheet", "examples/champions/fallen-lion-turn1.txt")
+    board = reads(home, "champions", "show", "g")
+    live, steps = board["group_honor"], len(reads(home, "champions", "replay", "g")["steps"])
+    done = refused(home, "champions", "turn", "g", "--group-honor", str(live - 1))
+    assert done.stderr.strip().splitlines() == [
+        f"error: g, turn 1, line 1: the board shows Group Honor {live - 1}, the Champions' Honor makes {live}: "
+        f"turn 1 goes on; move the counter +1 to {live}, then end the turn with the count {live} (if the board is "
+        "right, a report is missing: record it first) (p.31, CR-01)",
+        "hint: nothing was recorded",
+    ]
+    refused(home, "champions", "event", "g", "Matsu Tsuko: honor +1", f"turn end, group honor {live + 3}")
+    after = reads(home, "champions", "replay", "g")
+    assert len(after["steps"]) == steps and after["turn"] == 1 and after["group_honor"] == live
+    confirmed = ok(home, "champions", "turn", "g", "--group-honor", str(live))
+    assert f"the board's Group Honor {live} is right" in confirmed.stdout and "turn 2 of 6 begins" in confirmed.stdout
+    assert reads(home, "champions", "show", "g")["turn"] == 2
+
+
+def test_the_glorified_after_a_defeat_cite_cr09_where_they_are_shown(home):
+    """Issue 33: the Glorified are decided after a defeat too (CR-09), which a table reading the rulebook's
+    first pages may dispute: the end-of-game report and the campaign log cite CR-09 beside them after a defeat
+    (the Intermission card only after a victory, CR-10); after a victory they read as before."""
+    ok(home, "champions", "campaign", "new", "c", "--players", "Ann,Ben,Cho")
+    ok(home, "champions", "new", "lost", "examples/champions/ronins-debt.txt")
+    ok(home, "champions", "event", "lost", "--sheet", "examples/champions/ronins-debt-first.txt")
+    ended = ok(home, "champions", "end", "lost", "--objectives", "met").stdout
+    assert "result: DEFEAT" in ended
+    glorified = reads(home, "champions", "show", "lost")["glorified"]
+    assert glorified and (
+        f"Glorified: {', '.join(glorified)} (p.32, CR-09: decided after a defeat too; the Intermission card comes "
+        "only after a victory, CR-10)"
+    ) in " ".join(ended.split())
+    logged = ok(home, "champions", "campaign", "log", "c", "lost").stdout
+    play = reads(home, "champions", "campaign", "show", "c")["plays"][0]
+    assert not play["victory"] and play["glorified"] and not play["intermission"]
+    assert f"│ {', '.join(play['glorified'])} (CR-09) │ -" in logged, logged
+    ok(home, "champions", "new", "won", "examples/champions/fallen-lion.txt")
+    ok(home, "champions", "event", "won", "--sheet", "examples/champions/fallen-lion-turn1.txt")
+    ok(home, "champions", "turn", "won")
+    ok(home, "champions", "event", "won", "--sheet", "examples/champions/fallen-lion-turn2.txt")
+    won = ok(home, "champions", "end", "won", "--objectives", "met").stdout
+    assert "VICTORY" in won and "(p.32, CR-09)" in won and "after a defeat" not in won
+
+
 def test_corrections_and_retractions_are_new_events(home):
     ok(home, "champions", "new", "g", "examples/champions/fallen-lion.txt")
     ok(home, "champions", "event", "g", "Matsu Tsuko: honor +3")

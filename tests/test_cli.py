@@ -192,3 +192,21 @@ def test_the_tournament_commands_are_built_only_when_named():
     assert loaded.stdout.strip() == "[]", loaded.stderr
     typo = _run("tournamnt")
     assert typo.returncode == 2 and "Did you mean 'tournament'?" in typo.stderr
+
+
+def test_the_tool_says_it_serves_three_games():
+    """Issue 33: `referee --help`, the package's description (pyproject.toml) and the README's opening name the
+    three games the tool serves, each with the command group that serves it."""
+    import tomllib
+
+    listing = _run("--help")
+    assert listing.returncode == 0
+    intro = " ".join(listing.stdout.split("Options:")[0].split())
+    described = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    opening = (ROOT / "README.md").read_text().split("## Two commands")[0]
+    for text in (intro, described, opening):
+        for game in ("Battle for Rokugan", "Legend of the Five Rings card game", "Champions of Rokugan"):
+            assert game in " ".join(text.split()), (game, text)
+    commands = [line.split()[0] for line in listing.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert {"ccg", "champions", "tournament"} <= set(commands)
+    assert all(f"`referee {g}`" in intro for g in ("ccg", "tournament swiss", "champions"))

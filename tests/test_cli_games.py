@@ -327,3 +327,27 @@ def test_board_and_games_cut_no_id_at_80_columns(tmp_path):
     from referee.boarddata import load_board
 
     assert all(p in board.stdout for p in load_board().provinces), board.stdout
+
+
+def test_new_names_the_games_next_command_and_setup_capitals_says_it_is_done(tmp_path):
+    """Issue 33: `referee new` names the game's own next command (not `GAME`); a setup file's `setup: capitals`
+    (p.4 step 6) in a game whose capitals `new` placed says it is already done and places nothing; the hint of
+    an incomplete setup names the game too."""
+    from entry_point import referee
+
+    db = str(tmp_path / "games.db")
+    made = referee(db, "new", "friday-t3", "--clans", "crab,lion")
+    assert made.returncode == 0, made.stderr
+    assert "next: referee setup friday-t3 FILE (starting control tokens), then referee round friday-t3 SHEET" in (
+        " ".join(made.stdout.split())
+    )
+    early = referee(db, "round", "friday-t3", "-", "--yes", stdin="crab: army 1 @ crab_capital\n")
+    assert early.returncode == 1 and "hint: `referee setup friday-t3 FILE` places them" in early.stderr
+    setup = "setup: tokens\nsetup: capitals\ncrab: control @ crab_central\n"
+    done = referee(db, "setup", "friday-t3", "-", stdin=setup)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.split())
+    assert "setup: capitals — already done: every capital holds its clan's control token (p.4 step 6" in said
+    assert "nothing placed" in said and "each clan places a facedown control token" not in said
+    board = json.loads(referee(db, "board", "friday-t3", "--json").stdout)
+    assert board["control"]["crab_capital"] == ["crab", 1, 0] and board["control"]["lion_capital"] == ["lion", 1, 0]

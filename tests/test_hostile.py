@@ -486,11 +486,20 @@ def test_an_in_memory_database_is_refused_clearly(tmp_path, where):
 
 
 def test_the_time_an_event_was_recorded_is_shown_as_unsealed(tmp_path):
+    """The time is not covered by the seal, and `replay` and `verify --seal` say so in those words (issue 33: they
+    said "(unsealed)", which read as if the round itself were unsealed)."""
     db = str(tmp_path / "t.db")
     ok(db, "new", "g", "--clans", "crab,crane", "--partial-setup")
     ok(db, "round", "g", "-", "--yes", input=ROUND)
     replayed = referee(db, "replay", "g").stdout
-    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \(unsealed\)  event 3", replayed), replayed
+    assert replayed.startswith("each event with the time it was recorded (time not covered by the seal: the ")
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"
+    assert re.search(stamp + "  event 3", replayed), replayed
+    stamp += r" \(time not covered by the seal\)"
+    seal = re.search(r"seal ([0-9A-Z]{4}(?:-[0-9A-Z]{4})+)", ok(db, "show", "g"))[1]
+    verified = referee(db, "verify", "g", "--seal", seal).stdout
+    assert re.search(rf"seal {seal}: round 1, event 3 of 3, recorded {stamp}; every event up to it", verified), verified
+    assert "unsealed" not in replayed + verified
 
 
 def test_the_venue_commands_show_a_hostile_path_and_address_escaped(tmp_path):

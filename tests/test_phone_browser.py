@@ -16,7 +16,7 @@ from pathlib import Path
 from entry_point import referee
 from serving import serve
 from test_browser import MEASURE
-from test_phone_entry import five_player_game
+from test_phone_entry import five_player_game, tracked_four_player_game
 
 from referee.engine import state_digest
 from referee.log import EventType, OpenGame, Store, entry as en
@@ -153,6 +153,9 @@ def enter_the_round(phones: dict, sheet: list[str]) -> tuple[int, int]:
     tappers = set(clans[:TAPPERS])
     by_clan = {c: [x for x in sheet if x.startswith(c + ":")] for c in clans}
     taps = tokens = 0
+    for clan, page in phones.items():  # the taps only with JavaScript, else the form
+        assert page.is_visible("#taps") == (clan in tappers)
+        assert page.is_visible("#add") == (clan not in tappers)
     for row in zip_longest(*by_clan.values()):
         for line in filter(None, row):
             clan = line.split(":")[0]
@@ -167,8 +170,8 @@ def enter_the_round(phones: dict, sheet: list[str]) -> tuple[int, int]:
     print(f"the smallest province region of the board at {PHONE['width']} px: {smallest:.0f} px")
     assert smallest >= TARGET  # the board is wider than the phone, in a box that scrolls sideways
     for clan, page in phones.items():
-        assert page.is_visible("#taps") == (clan in tappers)  # the taps only with JavaScript, else the form
-        assert page.is_visible("#add") == (clan not in tappers)
+        # five tokens listed: no more can be added, by taps or by the form (issue 33)
+        assert page.is_visible("#full") and not page.is_visible("#taps") and not page.is_visible("#add")
         measure(page, f"{clan}'s list")
         if clan in tappers:  # axe runs as a script: in the pages with JavaScript (the same template without it)
             accessible(page, f"{clan}'s list")
@@ -254,3 +257,109 @@ def test_five_phones_and_the_moderators_page_resolves(tmp_path, chromium):
         assert table.inner_text("#seal") == seal and "round 2" in table.inner_text("h1")
         phones_show_the_seal(phones, seal)
         table.close()
+
+
+# --- issue 33: each blessing button beside each listed token blesses that token, by taps and without JavaScript
+LISTED = "#mine > li"
+
+
+def shown_list(page) -> list[str]:
+    return [x.strip() for x in page.locator(f"{LISTED} .line").all_inner_texts()]
+
+
+def press_beside(page, i: int, label: str, touch: bool) -> None:
+    """The button ``label`` in the i-th listed token's row: a tap (a phone with JavaScript and a touch screen) or
+    a click (JavaScript off); its form is sent and the page comes back."""
+    button = page.locator(LISTED).nth(i).locator("button", has_text=label)
+    assert button.count() == 1, (i, label)
+    with page.expect_navigation():
+        button.tap() if touch else button.click()
+
+
+def every_blessing_beside_every_token(page, bare: list[str], touch: bool) -> int:
+    """Each `+ blessing N` beside each of the four listed tokens pressed in turn: exactly that token carries it,
+    the count says 5 of 5; its `− blessing N` takes it off again. How many presses."""
+    pressed = 0
+    for i in range(len(bare)):
+        labels = page.locator(LISTED).nth(i).locator("button", has_text="+ blessing").all_inner_texts()
+        assert labels, i
+        for label in labels:
+            press_beside(page, i, label, touch)
+            blessing = label.strip()[2:]
+            assert shown_list(page) == [f"{x} + {blessing}" if k == i else x for k, x in enumerate(bare)], (i, label)
+            assert page.inner_text("#count").startswith("5 of 5 tokens")
+            press_beside(page, i, f"− {blessing}", touch)
+            assert shown_list(page) == bare
+            pressed += 1
+    return pressed
+
+
+def test_each_blessing_button_blesses_the_token_beside_it_and_the_round_equals_the_sheet_typed(tmp_path, chromium):
+    """Issue 33 at 375×812 in Chromium: the Dragon (taps, JavaScript on) and the Lion (the forms, JavaScript off)
+    list four tokens each; every `+ blessing N` beside every one of them is pressed, and exactly that token
+    carries it (the Dragon: blessing 2 and its blessing 3, the Lion: blessing 2); the phone says "4 of 5" and
+    what is missing before Submit. Then each blesses the token of the sheet, the Phoenix taps its list, the
+    moderator's Edit enters the Scorpion's, `referee confirm` records the round: the same round as the sheet
+    typed with `referee round`, blessings included."""
+    db = str(tmp_path / "games.db")
+    sheet = tracked_four_player_game(db, "phones", "typed")
+    mine = {c: [x for x in sheet if x.startswith(c + ":")] for c in ("dragon", "lion", "phoenix", "scorpion")}
+    with serve(db, "127.0.0.1", "--entry") as served:
+        out = referee(db, "links", "phones", "--base", served.url)
+        links = dict(re.findall(r"^(\w+): (\S+)$", out.stdout, re.M))
+        contexts = []
+        try:
+            pages = {}
+            for clan, js in (("dragon", True), ("lion", False), ("phoenix", True)):
+                contexts.append(
+                    chromium.new_context(viewport=PHONE, java_script_enabled=js, has_touch=js, is_mobile=js)
+                )
+                pages[clan] = contexts[-1].new_page()
+                pages[clan].goto(links[clan])
+            presses = 0
+            for clan in ("dragon", "lion"):
+                page, touch = pages[clan], clan == "dragon"
+                bare = [x.split(" + ")[0] for x in mine[clan]]
+                assert len(bare) == 4 and bare != mine[clan]  # four tokens, one of them blessed on the sheet
+                for line in bare:
+                    tap_in(page, line) if touch else fill_in(page, line)
+                assert shown_list(page) == bare
+                count = page.inner_text("#count")
+                assert count.startswith("4 of 5 tokens. 1 missing: exactly 5 placed, blessings included"), count
+                box, submit = page.locator("#count").bounding_box(), page.locator("#submit").bounding_box()
+                assert box and submit and box["y"] < submit["y"]  # said before Submit
+                assert page.inner_text("#submit") == "Submit my 4 of 5 tokens"
+                measure(page, f"{clan}'s four tokens and their blessing buttons")
+                presses += every_blessing_beside_every_token(page, bare, touch)
+                # the sheet's blessing, on the sheet's token
+                k = next(i for i, x in enumerate(mine[clan]) if " + " in x)
+                press_beside(page, k, "+ " + mine[clan][k].split(" + ")[1], touch)
+                assert shown_list(page) == mine[clan]
+                assert page.inner_text("#count").startswith("5 of 5 tokens") and not page.is_visible("#add")
+                measure(page, f"{clan}'s five tokens")
+                page.click("#submit")
+                assert page.is_visible("#submitted")
+            assert presses == 2 * 4 + 1 * 4  # the Dragon: two buttons beside each token, the Lion: one
+            print(f"blessing buttons pressed beside the listed tokens: {presses}")
+            for line in mine["phoenix"]:
+                tap_in(pages["phoenix"], line)
+            pages["phoenix"].click("#submit")
+            contexts.append(chromium.new_context(viewport=PHONE))
+            table = contexts[-1].new_page()
+            table.goto(links["moderator"])
+            assert table.inner_text('#states tr[data-clan="phoenix"] td.count') == "5 of 5"
+            table.click('#states tr[data-clan="scorpion"] a')
+            table.fill("textarea#lines", "\n".join(x.split(": ", 1)[1] for x in mine["scorpion"]))
+            table.check("input[name=submitted]")
+            table.click("#edit button[type=submit]")
+            assert table.locator("#states td", has_text="submitted").count() == 4
+            counts = [table.inner_text(f"#states tr[data-clan={c}] td.count") for c in mine]
+            assert counts == ["5 of 5"] * 3 + ["5 of 5 (by the moderator)"], counts
+            assert "passes the placement check" in table.inner_text("#check")
+            confirmed = referee(db, "confirm", "phones", "--yes")
+            assert confirmed.returncode == 0, confirmed.stderr
+            seal = the_same_round_as_typed(db, "phones", sheet)
+            assert seal in confirmed.stdout
+        finally:
+            for context in contexts:
+                context.close()

@@ -41,6 +41,26 @@ def five_player_game(db: str, *games: str) -> list[str]:
     return sorted(round1, key=lambda line: order.index(line.split(":")[0]))
 
 
+def tracked_four_player_game(db: str, *games: str) -> list[str]:
+    """Games started as a moderator starts them (`referee new`, then `referee setup` with `setup: tokens`: the
+    combat tokens tracked, so each clan places exactly five, blessings included, p.7) on the bundled four-player
+    game's setup; that game's round 1 in seat order, the Lion's shinobi given up for a blessing 2 on its army 2,
+    so that two clans (the Dragon with its blessing 3, the Lion) list four tokens and one blessing."""
+    events = golden("four-player")
+    clans = events[0].data["clans"]
+    capitals = {f"{c}: control 1 facedown @ {c}_capital" for c in clans}
+    setup = [x for x in events[1].data["lines"] if x not in capitals and " objective " not in x]
+    for game in games:
+        made = referee(db, "new", game, "--clans", ",".join(clans))
+        assert made.returncode == 0, made.stderr
+        done = referee(db, "setup", game, "-", stdin="\n".join(["setup: tokens", *setup]) + "\n")
+        assert done.returncode == 0, done.stderr
+    sheet = list(events[2].data["entries"])
+    sheet.remove("lion: shinobi 1 @ neutral_mainland_northeast")
+    sheet[sheet.index("lion: army 2 @ lion_northwest")] += " + blessing 2"
+    return sorted(sheet, key=lambda line: clans.index(line.split(":")[0]))
+
+
 def env_home(tmp_path) -> dict[str, str]:
     return {**os.environ, "HOME": str(tmp_path)}
 
@@ -649,3 +669,192 @@ def test_the_moderators_forms_refuse_what_a_seats_refuse(table):
         assert page.status_code == 404 and "revoked" in page.text and "Read-only pages" not in page.text
     with Store(db) as store:
         assert len([e for e in store.events("phones") if e.type == EventType.ROUND_RESOLVED]) == 0
+
+
+# --- issue 33: a blessing lands on the token it is pressed beside; counts count tokens; lists shown when all are in
+def listed(page: str) -> list[str]:
+    """A seat's list as its page shows it, one token a line."""
+    mine = re.search(r'<ol id="mine">(.*?)</ol>', page, re.S)
+    return [html.unescape(x) for x in re.findall(r'<span class="line">(.*?)</span>', mine.group(1))] if mine else []
+
+
+def forms_beside(page: str, i: int, action: str) -> dict[str, dict[str, str]]:
+    """The forms of ``action`` shown beside the i-th listed token, by their button's text: each form's fields as
+    the page holds them (what a press sends)."""
+    listed_items = re.search(r'<ol id="mine">(.*?)</ol>', page, re.S)[1]
+    items = re.findall(r'<li><span class="line">.*?</li>', listed_items, re.S)
+    out = {}
+    for form in re.findall(rf'<form class="inline" method="post" action="[^"]*/{action}">(.*?)</form>', items[i], re.S):
+        fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+        out[html.unescape(re.search(r">([^<]*)</button>", form)[1])] = fields
+    return out
+
+
+def press(phone: Phone, action: str, fields: dict[str, str]):
+    r = phone.client.post(f"{phone.base}/{action}", data=fields, follow_redirects=True)
+    phone.page = r.text
+    refused = re.search(r'<p class="refused" role="alert" id="message">(.*?)</p>', r.text)
+    assert r.status_code == 200 and not refused, (r.status_code, refused and refused[1])
+    return r
+
+
+@pytest.fixture
+def tracked(tmp_path):
+    db = str(tmp_path / "games.db")
+    return db, tracked_four_player_game(db, "phones", "typed")
+
+
+def test_each_blessing_pressed_beside_a_token_lands_on_that_token(tracked):
+    """Issue 33: `+ blessing N` beside the k-th of four listed tokens puts the blessing on that token and no other
+    (the form's index is the token's, not the blessing's place among the buttons); `− blessing N` takes it off
+    again. Every button beside every token, pressed as the page holds it (no JavaScript)."""
+    db, sheet = tracked
+    seats = issue_links(db, "phones")
+    with client_of(db) as client:
+        dragon = Phone(client, seats["dragon"])
+        bare = [x.split(" + ")[0] for x in sheet if x.startswith("dragon:")]
+        assert len(bare) == 4
+        for line in bare:
+            dragon.add(line)
+        assert listed(dragon.page) == bare
+        pressed = 0
+        for i in range(4):
+            buttons = sorted(forms_beside(dragon.page, i, "bless"))
+            assert buttons == ["+ blessing 2", "+ blessing 3"]  # the Dragon's blessing 3 (p.3) and the 2s
+            for label in buttons:
+                press(dragon, "bless", forms_beside(dragon.page, i, "bless")[label])
+                blessing = label[2:]
+                want = [f"{x} + {blessing}" if k == i else x for k, x in enumerate(bare)]
+                assert listed(dragon.page) == want, (i, label)
+                pressed += 1
+                (off_label, off), *more = forms_beside(dragon.page, i, "unbless").items()
+                assert off_label == f"− {blessing}" and not more
+                assert all(not forms_beside(dragon.page, k, "unbless") for k in range(4) if k != i)
+                press(dragon, "unbless", off)
+                assert listed(dragon.page) == bare
+        assert pressed == 8
+        with Store(db) as store:  # the drafts kept every version: 4 tokens, then 8 blessings put on and taken off
+            assert len(en.history(store, "phones", 1, "dragon")) == 4 + 2 * 8
+        # a blessing the token does not carry, a token not listed: refused, nothing written
+        before = drafts_written(db)
+        r = dragon.post("unbless", index="1", blessing="blessing 2")
+        assert r.status_code == 422 and "carries no blessing 2" in html.unescape(r.text)
+        r = dragon.post("unbless", index="7", blessing="blessing 2")
+        assert r.status_code == 400 and "no such token" in r.text
+        assert drafts_written(db) == before
+
+
+def test_counts_count_tokens_and_blessings_the_same_everywhere(tracked):
+    """Issue 33: a clan's count is its tokens, blessings included, against the five it places (p.7), shown as
+    "4 of 5" by the phone (with what is missing, before Submit), the moderator's page, `referee confirm` and
+    `referee table`'s `phones`, all from one count."""
+    db, sheet = tracked
+    seats = issue_links(db, "phones")
+    boss = moderator_link(db, "phones")
+    bare = [x.split(" + ")[0] for x in sheet if x.startswith("dragon:")]
+    with client_of(db) as client:
+        dragon = Phone(client, seats["dragon"])
+        for line in bare:
+            dragon.add(line)
+        count = re.search(r'<p id="count"[^>]*>(.*?)</p>', dragon.page, re.S)[1]
+        assert "<strong>4 of 5 tokens</strong>" in count and "1 missing: exactly 5 placed, blessings included" in count
+        assert dragon.page.index('id="count"') < dragon.page.index('id="submit"')
+        assert ">Submit my 4 of 5 tokens</button>" in dragon.page
+        m = Moderator(client, boss)
+        row = re.search(r'<tr data-clan="dragon">(.*?)</tr>', m.page, re.S)[1]
+        assert '<td class="count">4 of 5 <span class="muted">(1 missing)</span>' in row
+        said = "dragon     entering (4 of 5 tokens; 1 missing: exactly 5 placed, blessings included (p.7))"
+        confirm = referee(db, "confirm", "phones")
+        assert confirm.returncode == 1 and said in confirm.stdout, confirm.stdout
+        table = referee(db, "table", "phones", stdin="phones\nquit\n")
+        assert table.returncode == 0 and said in table.stdout, table.stdout
+        # the blessing: five tokens on four lines, every screen says 5 of 5; nothing more can be added
+        press(dragon, "bless", forms_beside(dragon.page, 0, "bless")["+ blessing 3"])
+        assert ">Submit my 5 of 5 tokens</button>" in dragon.page and "every token is placed" in dragon.page
+        assert not forms_beside(dragon.page, 0, "bless") and 'id="add"' not in dragon.page
+        m.get()
+        assert '<td class="count">5 of 5</td>' in re.search(r'<tr data-clan="dragon">(.*?)</tr>', m.page, re.S)[1]
+        assert "dragon     entering (5 of 5 tokens)" in referee(db, "confirm", "phones").stdout
+        assert "dragon     entering (5 of 5 tokens)" in referee(db, "table", "phones", stdin="phones\nquit\n").stdout
+
+
+def test_a_seat_reads_the_others_lists_only_once_every_clan_has_submitted(tracked):
+    """Issue 33: a seat that submits sees each clan's state, not its tokens, until every clan has submitted; a
+    seat that reopens its list hides them again; the moderator's page shows every list at any time."""
+    db, sheet = tracked
+    seats = issue_links(db, "phones")
+    boss = moderator_link(db, "phones")
+    clans = list(seats)
+    with client_of(db) as client:
+        phones = {c: Phone(client, s) for c, s in seats.items()}
+        first = clans[0]
+        phones[first].post("submit")  # submits nothing, to read the others
+        for clan in clans[1:]:
+            for line in (x for x in sheet if x.startswith(clan + ":")):
+                phones[clan].add(line)
+            assert 'id="others"' not in phones[clan].get()  # not submitted: no table at all
+        page = phones[first].get()
+        assert 'id="hidden-lists"' in page and "entering" in page
+        assert not any(html.escape(x.split(": ", 1)[1]) in page for x in sheet if not x.startswith(first + ":"))
+        m = Moderator(client, boss)
+        assert all(html.escape(x) in m.page for x in sheet if not x.startswith(first + ":"))  # the moderator: all
+        for clan in clans[1:-1]:
+            phones[clan].post("submit")
+        assert 'id="hidden-lists"' in phones[first].get()  # one clan still entering
+        phones[clans[-1]].post("submit")
+        page = phones[first].get()
+        assert 'id="hidden-lists"' not in page
+        assert all(html.escape(x.split(": ", 1)[1]) in page for x in sheet if not x.startswith(first + ":"))
+        phones[clans[-1]].post("reopen")
+        page = phones[first].get()
+        assert 'id="hidden-lists"' in page and html.escape(sheet[-1].split(": ", 1)[1]) not in page
+
+
+def test_a_seats_link_after_the_game_is_over_says_so_with_the_result(table):
+    """Issue 33: once the fifth round is recorded, a seat's link no longer shows "round 6" with every clan "not
+    started": it says the game is over and gives its result, the winner and each clan's honor as `referee score`
+    gives them, with a link to the game's page; no form is left on it."""
+    db, _ = table
+    seats = issue_links(db, "phones")
+    with Store(db) as store:
+        log = OpenGame(store, "phones")
+        for e in golden("five-player")[1:]:
+            if e.type == EventType.ROUND_RESOLVED:
+                log.record_round(e.data["entries"])
+    score = referee(db, "score", "phones", "--json")
+    assert score.returncode == 0, score.stderr
+    import json
+
+    final = json.loads(score.stdout)
+    assert not final["provisional"] and final["winners"]
+    with client_of(db) as client:
+        page = client.get(f"/e/{seats['crab']}")
+        assert page.status_code == 410
+        text = html.unescape(page.text)
+        assert "<h1>Crab · the game is over</h1>" in text and "round 6" not in text and "not started" not in text
+        said = re.sub(r"<[^>]+>", "", text.split('id="result"', 1)[1])
+        assert f"Winner: {' and '.join(final['winners'])} ({final['tiebreak']})" in said
+        totals = re.findall(r"</span> (\w+)(?: \([^)]*\))?: <strong class=\"nowrap\">(-?\d+) honor</strong>", text)
+        assert totals == [(s["clan"], str(s["total"])) for s in final["scores"]]
+        assert 'href="/games/phones"' in text and "<form" not in text.split("</h1>", 1)[1]
+
+
+def test_the_moderators_edit_shows_a_refused_form_as_it_was_sent(table):
+    """Issue 33: a refused edit of a seat's list comes back with the lines and the `Submitted` box as the moderator
+    sent them (the box was shown unticked whenever the stored list was not submitted), nothing written."""
+    db, sheet = table
+    boss = moderator_link(db, "phones")
+    clan = sheet[0].split(":")[0]
+    box = re.compile(r'<input type="checkbox" name="submitted" value="1"( checked)?>')
+    with client_of(db) as client:
+        m = Moderator(client, boss)
+        for ticked in (True, False):
+            r = m.edit(clan, f"{sheet[0]}\narmy 9 @ nowhere", submitted=ticked)
+            assert r.status_code == 422 and "nowhere" in r.text
+            assert bool(box.search(r.text)[1]) is ticked
+            assert html.escape(sheet[0]) in r.text  # the lines as typed
+        assert drafts_written(db) == 0
+        assert m.edit(clan, sheet[0], submitted=True).status_code == 200  # written, submitted
+        r = m.edit(clan, f"{sheet[0]}\narmy 9 @ nowhere", submitted=False)
+        assert r.status_code == 422 and box.search(r.text)[1] is None  # as sent, not as stored
+        assert drafts_written(db) == 1

@@ -71,3 +71,32 @@ def test_r11a_round_report_says_a_ronin_placed_fewer(tmp_path):
         "unicorn is ronin and placed 1 token(s), fewer than 5: accepted; the referee cannot tell "
         "whether it could have placed more (R-11a)" in result.output
     )
+
+
+def test_r11_the_report_says_a_ronin_attacked_across_a_border_it_does_not_hold(tmp_path):
+    """Issue 33: an army of a ronin attacking across a land border whose other side it does not hold is legal
+    only because the clan is ronin (R-11, rulebook p.11: any land border); the report says so beside the attack,
+    as the moderator reads it and in --json, and says nothing of the kind for any other clan's attack."""
+    from entry_point import referee
+
+    db = str(tmp_path / "g.db")
+    for args, stdin in (
+        (("new", "g", "--clans", "crab,unicorn", "--partial-setup"), None),
+        (("setup", "g", "-"), "crab: control @ crab_northeast\ncrab: control @ lion_northwest\n"),
+        (("round", "g", "-", "--yes"), "crab: army 5 lion_northwest > unicorn_capital\n"),  # the Unicorn's only one
+    ):
+        done = referee(db, *args, stdin=stdin)
+        assert done.returncode == 0, done.stderr
+        assert "is ronin (R-11)" not in done.stdout  # round 1: nobody is ronin
+    sheet = "unicorn: army 3 scorpion_west > crab_northeast\ncrab: army 2 crab_northeast > crab_central\n"
+    result = referee(db, "round", "g", "-", "--yes", stdin=sheet)
+    assert result.returncode == 0, result.stderr
+    lines = {line.split()[0]: line for line in result.stdout.splitlines() if " attacked " in line}
+    ronin = "attacked crab_northeast; unicorn is ronin (R-11): any land border  R-14"
+    assert lines["unicorn:"].endswith(ronin), lines
+    assert lines["crab:"].endswith("attacked crab_central  R-14"), lines
+    shown = json.loads(referee(db, "replay", "g", "--json").stdout)
+    report = [e["report"] for e in shown["events"] if e["report"] and e["report"]["round"] == 2]
+    reasons = [f["reason"] for r in report for f in r["fates"]]
+    assert reasons.count("attacked crab_northeast; unicorn is ronin (R-11): any land border") == 1
+    assert "attacked crab_central" in reasons

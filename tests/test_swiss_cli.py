@@ -135,6 +135,41 @@ def test_refusals_are_one_line(tmp_path, monkeypatch):
     assert table_cmd.returncode == 1 and "a Swiss tournament, not one seated at tables" in table_cmd.stderr
 
 
+def test_a_draw_and_a_single_point_read_as_said_and_a_refused_new_makes_no_database(tmp_path, monkeypatch):
+    """Issue 33: a C-01 draw reads "draw" (not "draw (draw)"), time called "draw (time called)" (C-10), on
+    `swiss pairings` and on the served player's page alike; a player with one point reads "1 point in 1 round";
+    a `swiss new` or `tournament new` refused (a bad cut, an empty name, a bad id, bad table sizes) makes no
+    database file."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for args in (
+        ("swiss", "new", "k", "--name", "K", "--cut", "7"),
+        ("swiss", "new", "k", "--name", " "),
+        ("swiss", "new", "K!", "--name", "K"),
+        ("new", "t", "--name", "T", "--sizes", "9"),
+    ):
+        where = tmp_path / "none.db"
+        refused = referee(str(where), "tournament", *args)
+        assert refused.returncode == 1 and refused.stderr.startswith("error: "), (args, refused.stderr)
+        assert not where.exists(), args
+    db = str(tmp_path / "k.db")
+    ok(db, "tournament", "swiss", "new", "k", "--name", "K", "--rounds", "2", "--cut", "0")
+    ok(db, "tournament", "swiss", "players", "k", "Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+    ok(db, "tournament", "swiss", "pair", "k")
+    ok(db, "tournament", "swiss", "result", "k", "1", "1: ann military", "2: draw", "3: draw time")
+    tables = ok(db, "tournament", "swiss", "pairings", "k", "1")
+    assert "[draw]" in tables and "[draw (time called)]" in tables and "(draw)" not in tables, tables
+    explained = ok(db, "tournament", "swiss", "standings", "k", "--explain")
+    assert "ann: 1 point in 1 round;" in explained and "cat: 0.5 points in 1 round;" in explained, explained
+    from fastapi.testclient import TestClient
+
+    from referee.web import venue_app
+
+    with TestClient(venue_app(db), base_url="http://localhost") as client:
+        assert "rank 1 · 1 point in 1 round" in client.get("/tournaments/k/players/ann").text
+        assert "<td>draw</td>" in client.get("/tournaments/k/players/cat").text  # table 2
+        assert "<td>draw (time called)</td>" in client.get("/tournaments/k/players/eve").text  # table 3
+
+
 def test_a_field_smaller_than_the_cut_is_said_at_round_1(tmp_path, monkeypatch):
     """Seven players for a cut to the top 8: round 1's pairing says so at once (players register only before
     round 1), and after the Swiss rounds the cut is refused with one line; the standings stand as final."""

@@ -5,7 +5,7 @@ nor the engine it (pyproject.toml's import contracts)."""
 from .campaign import Campaign, CampaignResult, Play, add_play, end_campaign, log_line, new_campaign
 from .model import ChampionCard, ChampionsError, Objective, Options, Scenario, Setup, Status, ThresholdGlory, Timing
 from .notation import format_event, format_setup, parse_line, parse_setup
-from .rules import Ending, Line, Note, Outcome, apply, apply_all, end, set_up
+from .rules import Ending, Line, Note, Outcome, apply, apply_all, check_reported, end, set_up
 
 __all__ = [
     "Campaign",
@@ -27,6 +27,7 @@ __all__ = [
     "add_play",
     "apply",
     "apply_all",
+    "check_reported",
     "end",
     "end_campaign",
     "format_event",

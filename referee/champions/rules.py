@@ -348,6 +348,24 @@ def _out(scenario: Scenario, champion: Champion, status: Status) -> Outcome:
     return Outcome(replace(scenario.with_champion(new), threshold=threshold, group_honor=group), tuple(notes))
 
 
+def check_reported(scenario: Scenario, event: Event) -> None:
+    """A report as the table enters it, before it is applied: a Recovery Phase whose count of the board's
+    Group Honor differs from the Champions' Honor is refused, nothing recorded (CR-01). Applied, it would
+    begin the next turn on a counter that is wrong, and the same report sent again with the corrected count
+    (to confirm it) would begin another turn that was never played. A record already holding such a report
+    replays as it was (``apply``)."""
+    if not isinstance(event, TurnEnded) or event.board is None:
+        return
+    live = scenario.live_honor()
+    if event.board != live:
+        raise ChampionsError(
+            f"the board shows Group Honor {event.board}, the Champions' Honor makes {live}: turn {scenario.turn} "
+            f"goes on; move the counter {live - event.board:+d} to {live}, then end the turn with the count {live} "
+            "(if the board is right, a report is missing: record it first)",
+            "p.31, CR-01",
+        )
+
+
 def _turn_ended(scenario: Scenario, event: TurnEnded) -> Outcome:
     """p.31 Recovery Phase: the Group Honor caught up with the Honor of the Champions not Eliminated
     (CR-01: it is live, so this only corrects a board that missed a change); the next turn begins."""

@@ -88,7 +88,9 @@ def _tournament_group():
 app = typer.Typer(
     cls=RefereeGroup,  # every argument valid UTF-8 before a command sees it; `tournament` built when named
     name="referee",
-    help="Referee and replay tool for Battle for Rokugan: resolves rounds as the rulebook orders them.",
+    help="Referee and replay tool for three Rokugan games: Battle for Rokugan (rounds resolved as the rulebook "
+    "orders them, the game log, phone entry, tournaments), the Legend of the Five Rings card game (`referee ccg`, "
+    "Swiss events: `referee tournament swiss`) and Champions of Rokugan (`referee champions`).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

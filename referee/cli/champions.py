@@ -429,7 +429,12 @@ def _ending(fold, json_out: bool) -> None:
     _print(f"Group Honor {e.group_honor} against the Threshold {e.threshold}: difference {e.difference:+d} (CR-13)")
     _print("end-of-game Glory: " + ", ".join(f"{n} {g}" for n, g in e.glory) + " (p.32)")
     _print("result: VICTORY (p.31)" if e.victory else "result: DEFEAT: " + "; ".join(e.reasons))
-    _print(f"Glorified: {', '.join(e.glorified) or 'nobody'} (p.32, CR-09)")
+    after = (
+        ""
+        if e.victory or not e.glorified
+        else ": decided after a defeat too; the Intermission card comes only after a victory, CR-10"
+    )
+    _print(f"Glorified: {', '.join(e.glorified) or 'nobody'} (p.32, CR-09{after})")
 
 
 def _campaign_data(fold) -> dict[str, Any]:
@@ -471,7 +476,7 @@ def _campaign(fold, json_out: bool) -> None:
             "success" if p["victory"] else "failure",
             f"{p['difference']:+d}",
             *[str(glory[x]) if x in glory else "-" for x in data["players"]],
-            ", ".join(p["glorified"]) or "-",
+            ", ".join(p["glorified"]) + ("" if p["victory"] else " (CR-09)") if p["glorified"] else "-",
             ", ".join(p["intermission"]) or "-",
         )
     _console().print(table)

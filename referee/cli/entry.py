@@ -91,8 +91,8 @@ def confirm(
             raise RefereeError(t.closed)
         if not json_out:
             typer.echo(f"game {game!r}, round {t.round}: entered on the phones")
-            for d in t.drafts:
-                typer.echo(f"  {d.clan:<10} {d.state}" + (f" ({len(d.lines)} token(s))" if d.version else ""))
+            for d, count in zip(t.drafts, t.counts, strict=True):
+                typer.echo(f"  {d.clan:<10} {d.state}" + (f" ({en.count_said(count)})" if d.version else ""))
             typer.echo("the merged sheet:")
             typer.echo("".join(f"  {line}\n" for line in t.sheet.splitlines()), nl=False)
         waiting = [d.clan for d in t.drafts if not d.submitted]

@@ -300,8 +300,8 @@ def reveal_code(seat: str, code: str) -> None:
 def game_created(game: str, state: GameState, where: str, *, partial_setup: bool = False) -> None:
     console.print(f"created [bold]{game}[/bold]: {', '.join(map(str, state.clans))} (seat order) in {where}")
     console.print(
-        "capitals populated (p.4 step 6); next: referee setup GAME FILE (starting control tokens), "
-        "then referee round GAME SHEET"
+        f"capitals populated (p.4 step 6); next: referee setup {markup(game)} FILE (starting control tokens), "
+        f"then referee round {markup(game)} SHEET"
     )
     if partial_setup:
         console.print(PARTIAL)
@@ -359,10 +359,17 @@ def entry_echo(round_no: int, lines) -> None:
         console.print(f"  {markup(line)}")
 
 
+UNSEALED_TIME = "time not covered by the seal"  # the database's clock: neither the hash nor a seal covers it
+
+
+def _time(e) -> str:
+    return markup(e.recorded_at[:19].replace("T", " ")) if e.recorded_at else "time not recorded"
+
+
 def _at(e) -> str:
     """When an event was written, by the database's clock: not covered by the hash or a seal (README), so
     shown as such."""
-    return f"{markup(e.recorded_at[:19].replace('T', ' '))} (unsealed)" if e.recorded_at else "time not recorded"
+    return f"{_time(e)} ({UNSEALED_TIME})" if e.recorded_at else _time(e)
 
 
 def replay(steps, *, json_out: bool = False, board_after=None) -> None:
@@ -372,9 +379,10 @@ def replay(steps, *, json_out: bool = False, board_after=None) -> None:
     if json_out:
         print_json(data.replay_data(rows, board_after))
         return
+    console.print(f"each event with the time it was recorded ({UNSEALED_TIME}: the database's clock)")
     for s, changes in rows:
         e = s.event
-        console.rule(f"[bold]{_at(e)}  event {e.seq}: {markup(event_label(e))}[/bold]", align="left")
+        console.rule(f"[bold]{_time(e)}  event {e.seq}: {markup(event_label(e))}[/bold]", align="left")
         if e.type == "RoundResolved":
             entry_echo(s.report.round, [format_entry(f.entry) for f in s.report.fates])
             round_report(s.report, s.state, seal=e.seal)

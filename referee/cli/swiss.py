@@ -50,10 +50,11 @@ def new(
 ) -> None:
     """Create a Swiss tournament (format swiss: one against one, C-10)."""
     from ..log.swiss import create
-    from ..tournament.swiss_desk import SwissCreated
+    from ..tournament.swiss_desk import SwissCreated, check_swiss_created
     from .checks import calendar_date
 
     created = SwissCreated(tid, name, calendar_date(date), rounds, cut, time_draws)
+    check_swiss_created(created)  # a refusal makes no database file
     with open_store(db, create=True) as store:
         create(store, created)
     _echo(f"{tid}: {name}, Swiss, {rounds} rounds" + (f", cut to the top {cut}" if cut else ", no cut"))
@@ -158,10 +159,12 @@ def _show_round(t, n: int, json_out: bool) -> None:
 
 
 def _result(t, rnd, table: int) -> str:
+    from ..tournament.swiss import draw_said
+
     e = rnd.results.get(table)
     if e is None:
         return ""
-    who = f"{t.players[e.winner]} wins ({e.victory})" if e.winner else f"draw ({e.victory})"
+    who = f"{t.players[e.winner]} wins ({e.victory})" if e.winner else draw_said(e.victory)
     return who + (f", match {e.game}" if e.game else "")
 
 

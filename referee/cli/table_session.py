@@ -143,8 +143,8 @@ def _phones(session: TableSession) -> None:
     session.check_current()
     t = en.table_state(session.store, session.game)
     render.console.print(f"round {t.round}, entered on the phones:")
-    for d in t.drafts:
-        count = f" ({len(d.lines)} token(s))" if d.version else ""
+    for d, n in zip(t.drafts, t.counts, strict=True):
+        count = f" ({en.count_said(n)})" if d.version else ""
         render.console.print(f"  {render.markup(d.clan):<10} {d.state}{count}")
     waiting = [d.clan for d in t.drafts if not d.submitted]
     if waiting:

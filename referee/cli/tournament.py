@@ -115,7 +115,7 @@ def new(
 ) -> None:
     """Create a tournament: scoring system, tie-break order, planned rounds, table sizes."""
     from ..log.tournaments import create
-    from ..tournament.model import DEFAULT_PLACEMENT, TournamentCreated
+    from ..tournament.model import DEFAULT_PLACEMENT, TournamentCreated, check_created
 
     if best and average:
         raise typer.BadParameter("choose --best N or --average, not both", param_hint="--best")
@@ -133,6 +133,7 @@ def new(
         copies,
         group_by_standings,
     )
+    check_created(created)  # a refusal makes no database file
     with open_store(db, create=True) as store:
         create(store, created)
     _say(f"tournament {tid} created: {name}, {rounds} rounds, scoring {created.scoring}")
@@ -662,7 +663,7 @@ def adjust(
     except (ValueError, ZeroDivisionError):
         raise TournamentError(f"adjustment {points!r}: not a number") from None
     who = _record_for_player(db, tid, name, lambda p: PointsAdjusted(p, str(value), reason, round_no))
-    _say(f"{who}: {points} points ({reason})")
+    _say(f"{who}: {points} point{'' if abs(value) == 1 else 's'} ({reason})")
 
 
 @tapp.command("close")

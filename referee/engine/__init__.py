@@ -90,6 +90,8 @@ _EXPORTS = {
     "resolution.inventory": (
         "check_placements",
         "describe_inventory",
+        "placement_count",
+        "PlacementCount",
     ),
     "resolution.placement": (
         "check_entries",
@@ -177,7 +179,12 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
     )
     from .notation.table_events import format_table_event as format_table_event, parse_table_event as parse_table_event
     from .notation.table_parts import TableEvent as TableEvent, round_kind as round_kind
-    from .resolution.inventory import check_placements as check_placements, describe_inventory as describe_inventory
+    from .resolution.inventory import (
+        PlacementCount as PlacementCount,
+        check_placements as check_placements,
+        describe_inventory as describe_inventory,
+        placement_count as placement_count,
+    )
     from .resolution.placement import check_entries as check_entries, judge as judge
     from .resolution.report import Fate as Fate, RoundReport as RoundReport
     from .resolution.resolve import resolve as resolve

@@ -28,6 +28,7 @@ from ..champions import (
     Scenario,
     add_play,
     apply,
+    check_reported,
     end,
     end_campaign,
     format_event,
@@ -310,6 +311,7 @@ def canonical_reports(fold: ScenarioFold, text_lines: Sequence[str]) -> tuple[li
     for n, line in enumerate(text_lines, 1):
         try:
             event = parse_line(line, names)
+            check_reported(scenario, event)  # entered now: a Recovery Phase on a wrong count is refused (CR-01)
             result = apply(scenario, event)
         except ChampionsError as exc:
             problems.append(f"{fold.game}, turn {scenario.turn}, line {n}: {exc.message}")

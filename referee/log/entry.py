@@ -30,15 +30,18 @@ from typing import Any
 
 from ..engine import (
     Clan,
+    Entry,
     GameState,
     Kind,
     NotationError,
+    PlacementCount,
     RefereeError,
     Token,
     begin_round,
     describe_inventory,
     format_entry,
     parse_entry,
+    placement_count,
 )
 from .events import Event, LogError
 from .game import OpenGame, check_token as game_check_token
@@ -343,6 +346,45 @@ def tokens_left(state: GameState, clan: str, lines: list[str]) -> list[tuple[str
     return [(t, n) for t, n in avail.items() if n > 0]
 
 
+def token_count(state: GameState, clan: str, lines: list[str] | tuple[str, ...]) -> PlacementCount:
+    """The tokens a clan's list places, blessings included, against how many it places this round (p.7): the
+    one count the phone, the moderator's page, `referee confirm` and `referee table`'s `phones` show
+    (``4 of 5``). A line that no longer reads is not counted (the round's check names it)."""
+    start = begin_round(state)
+    entries = []
+    for line in lines:
+        try:
+            entries.append(parse_entry(line, start.board))
+        except NotationError:
+            continue
+    return placement_count(start, Clan(clan), entries)
+
+
+def count_said(count: PlacementCount) -> str:
+    """A clan's count as the moderator's commands print it: ``4 of 5 tokens; 1 missing: exactly 5 ...``."""
+    return count.tokens() + (f"; {count.needs()}" if count.missing else "")
+
+
+def blessings_on(state: GameState, line: str) -> list[str]:
+    """The blessings written on a listed token (``blessing 3``...), as the notation reads its line."""
+    try:
+        return [str(Token(Kind.BLESSING, b)) for b in parse_entry(line, state.board).blessings]
+    except NotationError:
+        return []
+
+
+def without_blessing(state: GameState, clan: str, lines: list[str], index: int, blessing: str) -> str:
+    """A listed token's line with one of its blessings taken off, checked as that line typed."""
+    line = lines[index]
+    if blessing not in blessings_on(state, line):
+        raise EntryRefused(f"round {state.round}, {clan}: {line.split(': ', 1)[-1]} carries no {blessing}")
+    e = parse_entry(line, state.board)
+    kept = list(e.blessings)
+    kept.remove(int(blessing.split()[-1]))
+    retyped = format_entry(Entry(e.clan, e.token, e.province, e.source, tuple(kept)))
+    return check_token(state, clan, lines[:index] + lines[index + 1 :], retyped)
+
+
 # --- the moderator ----------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class TableState:
@@ -352,6 +394,7 @@ class TableState:
     sheet: str  # the merged sheet, seat order
     problems: tuple[str, ...]  # the placement check of the whole round (once every clan submitted)
     closed: str | None  # why no round can be entered (the game over), else None
+    counts: tuple[PlacementCount, ...] = ()  # each draft's tokens, blessings included (``token_count``)
 
     @property
     def all_submitted(self) -> bool:
@@ -378,7 +421,8 @@ def table_state(store: Store, game: str) -> TableState:
             log.read_round(sheet, r)
         except (RefereeError, LogError) as exc:
             problems = str(exc).splitlines()
-    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed)
+    counts = tuple(token_count(log.state, d.clan, d.lines) for d in drafts)
+    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed, counts)
 
 
 def seal_of(store: Store, game: str, round_no: int) -> str | None:

@@ -273,7 +273,7 @@ class OpenGame:
             raise LogError(
                 f"game {self.game!r}, round 1: the setup is incomplete (p.4 step 7, p.5 step 10): "
                 + "; ".join(missing),
-                hint="`referee setup GAME FILE` places them; a game taken over mid-way is started with "
+                hint=f"`referee setup {self.game} FILE` places them; a game taken over mid-way is started with "
                 "`referee new GAME --partial-setup ...`",
             )
 

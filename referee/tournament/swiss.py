@@ -131,10 +131,21 @@ class Standing:
 
     def explain(self) -> str:
         return (
-            f"{self.rank}. {self.player}: {_num(self.points)} points in {self.played} rounds; "
+            f"{self.rank}. {self.player}: {points_in(self.points, self.played)}; "
             f"OMW% {float(self.omwp):.2%} (opponents {', '.join(self.opponents) or 'none'}, each at least 1/3), "
             f"OOMW% {float(self.oomwp):.2%}"
         )
+
+
+def points_in(points: Fraction, played: int) -> str:
+    """A player's match points and rounds played as every screen says them: ``3.5 points in 5 rounds``,
+    ``1 point in 1 round``."""
+    return f"{_num(points)} point{'' if points == 1 else 's'} in {played} round{'' if played == 1 else 's'}"
+
+
+def draw_said(victory: str) -> str:
+    """A drawn table as every screen says it: ``draw`` (C-01), ``draw (time called)`` (C-10)."""
+    return "draw" if victory == "draw" else f"draw ({'time called' if victory == 'time' else victory})"
 
 
 def _num(x: Fraction) -> str:

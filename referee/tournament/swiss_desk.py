@@ -31,6 +31,18 @@ class SwissCreated:
     format: str = "swiss"
 
 
+def check_swiss_created(event: SwissCreated) -> None:
+    """A new Swiss tournament's settings, the first one wrong named: checked before anything is written (a
+    refused `tournament swiss new` makes no database file)."""
+    check_tournament_id(event.tournament)
+    if not event.name.strip():
+        raise TournamentError(f"tournament {event.tournament!r}: a name is needed")
+    if event.cut not in (0, *CUTS):
+        raise TournamentError(f"a cut to the top {event.cut}: 0 (none), 8 or 16")
+    if not 1 <= event.rounds <= 15:
+        raise TournamentError(f"{event.rounds} Swiss rounds: 1 to 15")
+
+
 @dataclass(frozen=True)
 class SwissPlayersRegistered:
     players: list  # [{"id", "name"}]
@@ -173,11 +185,7 @@ class SwissTournament(Desk):
             if isinstance(event, SwissCreated):
                 if self.info is not None:
                     raise TournamentError("a second SwissCreated event")
-                check_tournament_id(event.tournament)
-                if event.cut not in (0, *CUTS):
-                    raise TournamentError(f"a cut to the top {event.cut}: 0 (none), 8 or 16")
-                if not 1 <= event.rounds <= 15:
-                    raise TournamentError(f"{event.rounds} Swiss rounds: 1 to 15")
+                check_swiss_created(event)
                 self.info = event
             else:
                 self._after_created(event)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tournament.swiss import Standing
+from ..tournament.swiss import Standing, draw_said, points_in
 from ..tournament.swiss_desk import Round, SwissResultRecorded, SwissTournament
 
 STAGES = {1: "Final", 2: "Semi-finals", 4: "Quarter-finals", 8: "Round of 16"}  # a cut round by its matches
@@ -33,7 +33,7 @@ def result_text(t: SwissTournament, e: SwissResultRecorded | None) -> str:
         return "playing"
     if e.winner:
         return f"{t.players[e.winner]} ({e.victory})"
-    return f"draw ({e.victory})"
+    return draw_said(e.victory)
 
 
 def header(t: SwissTournament) -> dict[str, Any]:
@@ -61,6 +61,7 @@ def _row(t: SwissTournament, s: Standing) -> dict[str, Any]:
         "dropped": s.player in t.dropped,
         "points": _pts(s.points),
         "played": s.played,
+        "points_in": points_in(s.points, s.played),
         "byes": s.byes,
         "omw": _pct(s.omwp),
         "oomw": _pct(s.oomwp),
@@ -154,7 +155,7 @@ def player_page(t: SwissTournament, pid: str) -> dict[str, Any]:
         if e is None:
             said = "playing"
         elif e.winner is None:
-            said = f"draw ({e.victory})"
+            said = draw_said(e.victory)
         else:
             said = f"{'win' if e.winner == pid else 'loss'} ({e.victory})"
         rounds.append(

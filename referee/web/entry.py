@@ -28,6 +28,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
 from ..views.board_svg import board_svg
+from ..views.game import public_score
 from .pages import html
 
 router = APIRouter(include_in_schema=False)
@@ -116,15 +117,17 @@ def _page(
     session = request.cookies.get(COOKIE) or secrets.token_urlsafe(16)
     r = log.state.round
     closed = None
+    over = log.fold.closed() is not None  # the game is over: its page says so, with the result
     try:
         log.check_round()  # the game open, round 1 after the setup (p.4)
     except LogError as exc:
         closed = f"No round can be entered now: {exc}."
-        if log.fold.closed() is not None:  # the game is over: the link no longer works (its page says why)
+        if over:  # the link no longer works
             status = 410
     draft = en.draft_of(store, game, r, clan)
-    drafts = [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
+    drafts = [] if over else [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
     left = [] if closed else en.tokens_left(log.state, clan, list(draft.lines))
+    count = en.token_count(log.state, clan, draft.lines)
     seal_round = len(log.fold.rounds)
     response = html(
         "entry.html",
@@ -134,14 +137,20 @@ def _page(
         round=r,
         draft=draft,
         closed=closed,
+        over=over,
+        result=public_score(log.fold) if over else None,
         message=message,
         refused=refused_msg,
         left=left,
-        blessings=[t for t, _ in left if t.startswith("blessing")],
+        count=count,
+        blessings=[] if count.full else [t for t, _ in left if t.startswith("blessing")],
+        blessed=[en.blessings_on(log.state, line) for line in draft.lines],
         provinces=sorted(log.state.board.provinces),
         chosen=chosen or {},
         board=board_picture(log) if not closed else "",
+        # each clan's state once this seat submitted; their tokens once every clan has (the moderator sees all)
         others=drafts if draft.submitted or closed else [],
+        everyone=bool(drafts) and all(d.submitted for d in drafts),
         seal_round=seal_round,
         seal=en.seal_of(store, game, seal_round) if seal_round else None,
         base=f"/e/{secret}",
@@ -207,10 +216,17 @@ def _bless(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> 
     lines[i] = en.check_token(log.state, clan, others, f"{lines[i]} + {blessing}")
 
 
+def _unbless(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
+    """One blessing taken off a listed token (a blessing pressed beside the wrong token is put right)."""
+    i = _index(form, lines)
+    lines[i] = en.without_blessing(log.state, clan, lines, i, form.get("blessing", "").strip())
+
+
 EDITS: dict[str, Callable[[OpenGame, str, list[str], dict[str, str]], None]] = {
     "add": _add,
     "remove": _remove,
     "bless": _bless,
+    "unbless": _unbless,
 }
 SUBMITS = {"submit": True, "reopen": False}
 

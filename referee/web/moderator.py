@@ -72,7 +72,8 @@ def edit_page(secret: str, clan: str, request: Request):
     if _clan_of(log, clan) is None:
         return refused(f"Game {game}: no clan {clan!r} plays at this table.", 404, "No such seat", True)
     draft = en.draft_of(store, game, log.state.round, clan)
-    return _moderator_page(request, secret, game, "moderator_edit.html", draft=draft, text="\n".join(draft.lines))
+    text = "\n".join(draft.lines)
+    return _moderator_page(request, secret, game, "moderator_edit.html", draft=draft, text=text, ticked=draft.submitted)
 
 
 def checked_lines(log: OpenGame, clan: str, text: str) -> tuple[list[str], list[str]]:
@@ -103,7 +104,7 @@ async def edit_seat(secret: str, request: Request):
     draft = en.draft_of(store, game, log.state.round, clan)
     text = form.get("lines", "")
     lines, problems = checked_lines(log, clan, text)
-    again = {"draft": draft, "text": text}
+    again = {"draft": draft, "text": text, "ticked": form.get("submitted") == "1"}  # the form shown as it was sent
     if problems:
         return _moderator_page(request, secret, game, "moderator_edit.html", 422, problems=problems, **again)
     try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from ..model.entry import Entry
@@ -140,6 +140,59 @@ def placement_range(state: GameState, clan: Clan) -> tuple[int, int]:
     return (lo if tracked(state) else 0), hi
 
 
+@dataclass(frozen=True, slots=True)
+class PlacementCount:
+    """How many tokens a clan has entered for the round against how many it places (p.7: five, blessings
+    included; ``placement_range``): the one count every screen shows, as ``4 of 5``."""
+
+    placed: int
+    least: int
+    most: int
+    ronin: bool = False
+
+    @property
+    def wanted(self) -> str:
+        """How many the clan places: ``exactly 5``, ``at most 5`` (a ronin, or untracked tokens), ``4 or 5``."""
+        if self.ronin or self.least == 0:
+            return f"at most {self.most}"
+        if self.least == self.most:
+            return f"exactly {self.most}"
+        return f"{self.least} or {self.most}" if self.most - self.least == 1 else f"{self.least} to {self.most}"
+
+    @property
+    def missing(self) -> int:
+        """Tokens still to place before the round can stand (0 when enough are entered)."""
+        return max(self.least - self.placed, 0)
+
+    @property
+    def full(self) -> bool:
+        """No token or blessing can be added: the most the clan places are entered."""
+        return self.placed >= self.most
+
+    def __str__(self) -> str:
+        """``4 of 5``; ``4 of at most 5`` (a ronin, untracked tokens); ``4 of 4 or 5`` (a card's effect unknown)."""
+        exact = self.least == self.most and not self.ronin
+        return f"{self.placed} of {self.most if exact else self.wanted}"
+
+    def tokens(self) -> str:
+        """``4 of 5 tokens``, as the phone, the moderator's page, `referee confirm` and `referee table` say it."""
+        return f"{self} token{'' if self.most == 1 and self.placed <= 1 else 's'}"
+
+    def needs(self) -> str:
+        """What is missing, in one sentence (empty when nothing is)."""
+        if not self.missing:
+            return ""
+        return f"{self.missing} missing: {self.wanted} placed, blessings included (p.7)"
+
+
+def placement_count(state: GameState, clan: Clan, entries: Iterable[Entry]) -> PlacementCount:
+    """The tokens ``clan``'s entries place (each token and each blessing on it, p.7) against how many it
+    places this round (``placement_range``); ``state``: at the start of the round (``begin_round``)."""
+    placed = sum(len(placed_tokens(e)) for e in entries if e.clan == clan)
+    lo, hi = placement_range(state, clan)
+    return PlacementCount(placed, lo, hi, clan in state.ronin)
+
+
 def check_placements(state: GameState, entries: Iterable[Entry], *, complete: bool = True) -> list[Refusal]:
     """Every reason the round's entries cannot stand (R-08): the one check of every entry path.
 
@@ -227,12 +280,7 @@ def _token_refusals(state: GameState, clan: Clan, mine: list[Entry]) -> list[Ref
 
 def _count_problem(state: GameState, clan: Clan, lo: int, hi: int) -> str:
     table = table_of(state)
-    if clan in state.ronin:
-        want = f"at most {hi}"
-    elif lo == hi:
-        want = f"exactly {hi}"
-    else:
-        want = f"{lo} or {hi}" if hi - lo == 1 else f"{lo} to {hi}"
+    want = PlacementCount(0, lo, hi, clan in state.ronin).wanted
     why = (
         "five placed, blessings included (p.7)"
         if clan not in state.ronin

@@ -181,6 +181,20 @@ class Decisions:
         self.warnings: list[str] = []
 
 
+def _across_ronin_border(state: GameState, e: Entry) -> bool:
+    """An army of a ronin attacking across a land border whose other side it does not hold: legal only
+    because the clan is ronin (R-11, p.11), which the report says, lest it read as a wrong adjudication."""
+    source = e.source
+    if e.token.kind != Kind.ARMY or source is None or source == SEA or e.clan not in state.ronin:
+        return False
+    here = state.control.get(source)
+    return here is None or here.clan != e.clan
+
+
+def _ronin_border(e: Entry) -> str:
+    return f"{e.clan} is ronin (R-11): any land border"
+
+
 class RoundReport:
     """Everything a round decided, in the rulebook's order, for the report and the log.
 
@@ -200,9 +214,11 @@ class RoundReport:
         recorded them; the rest fought, defended, or stood unattacked (p.9 step 5, R-14, R-17)."""
         fates = dict(self._d.fates)
         fought = {f.province for f in self._d.fights}
+        before = self._d.before
         for e, role in self._d.standing:
             if role is ATTACK:
-                fates[id(e)] = (Fate.ATTACKED, 5, f"attacked {e.province}", "R-14", False)
+                why = f"attacked {e.province}" + ("; " + _ronin_border(e) if _across_ronin_border(before, e) else "")
+                fates[id(e)] = (Fate.ATTACKED, 5, why, "R-14", False)
             elif role is DEFEND and e.province in fought:
                 bluff = e.token.kind == Kind.BLUFF
                 kept = fates.get(id(e))  # a kept Lion bluff (R-04) keeps its blessings' fate (R-10)

@@ -127,6 +127,11 @@ def _setup(state: GameState, event: SetupStep | StartingControlPlaced) -> tuple[
             "in the pool (p.4 step 3; R-08)"
         )
     if isinstance(event, SetupStep):  # capitals, step 6
+        if all(state.controls(c, state.board.clans[c].capital) for c in state.clans):
+            return state, (
+                "already done: every capital holds its clan's control token (p.4 step 6; a stored game's "
+                "are placed when it is created); nothing placed"
+            )
         control = dict(state.control)
         for clan in state.clans:
             capital = state.board.clans[clan].capital
