@@ -108,7 +108,8 @@ for module in MODULES:
 
 
 def main() -> None:
-    """Entry point: one error boundary turns domain errors into one line on stderr and exit 1.
+    """Entry point: one error boundary turns domain errors, and an input nested too deeply for any reader
+    (``RecursionError``), into one line on stderr and exit 1.
 
     Usage errors are Typer's own: a message and exit 2.
     """
@@ -119,6 +120,8 @@ def main() -> None:
     except RefereeError as exc:
         _show_recorded(exc)
         _fail(str(exc), exc.hint)
+    except RecursionError:  # an input nested deeper than any reader of it expects (JSON, a notation): one line
+        _fail("the input is nested too deeply to be read")
     finally:
         # The command is done. At exit Python would walk every object SQLAlchemy, pydantic and Rich made
         # for cyclic garbage (about 0.2 s on a small machine, more than the command's own work); frozen,

@@ -68,11 +68,16 @@ def _points(text: str) -> dict:
         size, eq, values = part.partition("=")
         if not eq:
             raise typer.BadParameter(f"{part!r}: expected SIZE=P1,P2,...", param_hint="--points")
-        try:
-            out[size.strip()] = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in values.split(",")]
-        except ValueError:
-            raise typer.BadParameter(f"{part!r}: points must be numbers", param_hint="--points") from None
+        out[size.strip()] = [_point(v.strip()) for v in values.split(",")]
     return out
+
+
+def _point(value: str) -> int | str:
+    """A whole number of points as a number (``-3`` too); anything else as written (a fraction, or refused later)."""
+    from ..numerals import whole
+
+    n = whole(value.removeprefix("-"))
+    return value if n is None else -n if value.startswith("-") else n
 
 
 def _ints(text: str, what: str) -> list[int]:

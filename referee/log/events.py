@@ -21,6 +21,7 @@ the current version on read (``UPCASTERS``). The hash always covers the payload 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,19 @@ class EventFormatError(LogError):
     def __init__(self, message: str, *, seq: int | None = None):
         self.seq = seq
         super().__init__(f"event {seq}: {message}" if seq is not None else message)
+
+
+class JsonRefused(ValueError):
+    """A line of a record that is JSON, but not JSON the referee reads: its message is the whole reason."""
+
+
+def read_json(text: str) -> Any:
+    """One JSON line of a record (an event, a signature, a key change): nesting too deep for the reader
+    (``RecursionError``) is refused as such; other bad JSON raises ``ValueError`` as ``json.loads`` does."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise JsonRefused("nested too deeply to be read") from None
 
 
 class EventType(StrEnum):

@@ -117,11 +117,11 @@ def parse_jsonl(text: str) -> tuple[list[Event], list[int]]:
         if not line.strip():
             continue
         try:
-            raw = json.loads(line)
+            raw = ev.read_json(line)
             line.encode("utf-8")  # a lone surrogate written as an escape is no text: nothing could store it
             json.dumps(raw, ensure_ascii=False).encode("utf-8")
-        except RecursionError:
-            raise RecordError("nested too deeply to be an event", n) from None
+        except ev.JsonRefused as exc:
+            raise RecordError(str(exc), n) from None
         except UnicodeEncodeError:
             raise RecordError("holds a lone surrogate (\\ud800-\\udfff): not text", n) from None
         except ValueError as exc:

@@ -53,6 +53,7 @@ from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
 from ..engine import canonical_json
+from ..numerals import whole
 from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
@@ -778,12 +779,14 @@ def split_record(text_: str) -> tuple[str, Attached]:
         stripped = line.strip()
         if stripped.startswith('{"signature"') or stripped.startswith('{"key"'):
             try:
-                raw = json.loads(stripped)
+                raw = ev.read_json(stripped)
                 if "signature" in raw:
                     att.signatures.append(Signature.from_dict(raw["signature"]))
                     att.lines.append(n)
                 else:
                     att.key_changes.append(_key_change(raw["key"]))
+            except ev.JsonRefused as exc:
+                raise AttachedError(f"a signature line that cannot be read: {exc}", n) from None
             except (ValueError, TypeError, KeyError) as exc:
                 raise AttachedError(f"a signature line that cannot be read ({exc})", n) from None
             kept.append("")
@@ -810,11 +813,12 @@ def _key_change(raw: Any) -> dict[str, Any]:
 def _parse_signed_line(line: str, n: int) -> Signature:
     parts = line.split()  # == signed by FP: KIND STREAM event SEQ head HEAD key KEY signature SIG
     words_ = ("event", "head", "key", "signature")
-    if len(parts) != 14 or tuple(parts[i] for i in (6, 8, 10, 12)) != words_ or not parts[7].isdigit():
+    seq = whole(parts[7]) if len(parts) == 14 else None
+    if seq is None or tuple(parts[i] for i in (6, 8, 10, 12)) != words_:
         raise AttachedError(
             "a signature line reads: == signed by FINGERPRINT: KIND STREAM event N head HASH key KEY signature SIG", n
         )
-    s = Signature(parts[4], parts[5], int(parts[7]), parts[9], parts[11], parts[13])
+    s = Signature(parts[4], parts[5], seq, parts[9], parts[11], parts[13])
     try:
         named = fingerprint(s.public_key)
     except ValueError:

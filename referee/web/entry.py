@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
+from ..numerals import whole
 from ..views.board_svg import board_svg
 from .pages import html
 
@@ -162,7 +163,7 @@ def seat_page(secret: str, request: Request):
 
 async def _form(request: Request) -> dict[str, str] | Response:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and ((size := whole(declared)) is None or size > MAX_BODY):
         return refused(f"This form is too large (at most {MAX_BODY} bytes).", 413)
     body = b""
     async for chunk in request.stream():
@@ -184,10 +185,10 @@ class _Refusal(Exception):
 
 
 def _index(form: dict[str, str], lines: list[str]) -> int:
-    index = form.get("index", "")
-    if not index.isdigit() or int(index) >= len(lines):
+    index = whole(form.get("index", ""))
+    if index is None or index >= len(lines):
         raise _Refusal(refused("There is no such token in your list: reload the page.", 400, "Not in your list"))
-    return int(index)
+    return index
 
 
 def _add(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
@@ -217,11 +218,11 @@ SUBMITS = {"submit": True, "reopen": False}
 
 def _round_of(store, game: str, r: int, form: dict[str, str], back: str = "") -> Response | None:
     """The refusal of a form that cannot be read or names another round than the one being entered."""
-    version, round_no = form.get("version", ""), form.get("round", "")
-    if not version.isdigit() or not round_no.isdigit():
+    version, round_no = whole(form.get("version", "")), whole(form.get("round", ""))
+    if version is None or round_no is None:
         return refused("This form could not be read: reload the page.", 400, "Form not readable", back=back)
-    if int(round_no) != r:
-        seal = en.seal_of(store, game, int(round_no)) if 0 < int(round_no) < r else None
+    if round_no != r:
+        seal = en.seal_of(store, game, round_no) if 0 < round_no < r else None
         done = f" (recorded, seal {seal})" if seal else ""
         return refused(f"Round {round_no} is closed{done}: the game is at round {r}.", 409, "Round closed", back=back)
     return None
