@@ -485,10 +485,9 @@ class Signature:
     def from_dict(cls, raw: Any) -> Signature:
         if not isinstance(raw, dict) or set(raw) != {"kind", "stream", "seq", "head", "public_key", "signature"}:
             raise ValueError("a signature holds kind, stream, seq, head, public_key and signature")
-        if not isinstance(raw["seq"], int) or not all(
-            isinstance(raw[k], str) for k in ("kind", "stream", "head", "public_key", "signature")
-        ):
-            raise ValueError("a signature's fields are text, and its seq a number")
+        seq, texts = raw["seq"], ("kind", "stream", "head", "public_key", "signature")
+        if type(seq) is not int or seq < 1 or not all(isinstance(raw[k], str) for k in texts):  # not true, 9.0, "9"
+            raise ValueError("a signature's fields are text, and its seq an event's number (1, 2, ...)")
         return cls(raw["kind"], raw["stream"], raw["seq"], raw["head"], raw["public_key"], raw["signature"])
 
 
@@ -780,6 +779,8 @@ def split_record(text_: str) -> tuple[str, Attached]:
         if stripped.startswith('{"signature"') or stripped.startswith('{"key"'):
             try:
                 raw = ev.read_json(stripped)
+                if not isinstance(raw, dict) or len(raw) != 1:
+                    raise ValueError('a line holds one object, {"signature": ...} or {"key": ...}')
                 if "signature" in raw:
                     att.signatures.append(Signature.from_dict(raw["signature"]))
                     att.lines.append(n)
@@ -814,7 +815,7 @@ def _parse_signed_line(line: str, n: int) -> Signature:
     parts = line.split()  # == signed by FP: KIND STREAM event SEQ head HEAD key KEY signature SIG
     words_ = ("event", "head", "key", "signature")
     seq = whole(parts[7]) if len(parts) == 14 else None
-    if seq is None or tuple(parts[i] for i in (6, 8, 10, 12)) != words_:
+    if not seq or tuple(parts[i] for i in (6, 8, 10, 12)) != words_:
         raise AttachedError(
             "a signature line reads: == signed by FINGERPRINT: KIND STREAM event N head HASH key KEY signature SIG", n
         )
