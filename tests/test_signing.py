@@ -442,7 +442,7 @@ def test_a_tournament_signs_its_seatings_and_closes(tmp_path, home, monkeypatch)
     lines = (tmp_path / "cup.jsonl").read_text().splitlines()
     types = {json.loads(x)["seq"]: json.loads(x)["type"] for x in lines if x.startswith('{"game"')}
     signed = [types[json.loads(x)["signature"]["seq"]] for x in lines if x.startswith('{"signature"')]
-    assert signed == ["RoundSeated", "RoundClosed"]
+    assert signed == ["RoundSeated", "GameCalled", "GameCalled", "RoundClosed"]  # every write from the seating on
     for target in ("cup", str(tmp_path / "cup.jsonl")):
         assert f"signed by {fp}" in ok(db, "tournament", "verify", target, "--key", fp)
     assert f"organiser's signature: signed by {fp}" in ok(db, "tournament", "standings", "cup")

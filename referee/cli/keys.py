@@ -194,8 +194,9 @@ def sign(
     key_file: KeyFileOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Sign a record's head now: a game closed (or corrected) while the key file was not at hand, or a
-    tournament's last seating or close. Nothing else is recorded; what was signed before stays."""
+    """Sign a record's head now: a game closed (or corrected), or a tournament's events recorded after its first
+    seating (results, adjustments, closes), while the key file was not at hand. Nothing else is recorded; what
+    was signed before stays."""
     from ..log.signing import check_stored, needs_signature, organiser_key, sign as sign_event, store_signatures
 
     kind = "tournament" if tournament else "game"
@@ -212,8 +213,10 @@ def sign(
                 f"{kind} {target!r}: nothing to sign yet (a game is signed once it ends; a tournament once seated)"
             )
         checked = check_stored(store, kind, events, None)
+        if checked.problem and not checked.unsigned_tail:  # a forged or rebuilt record is not signed over
+            raise RefereeError(f"{kind} {target!r}: {checked.status}; nothing was signed")
         if checked.signed and not checked.problem:
-            raise RefereeError(f"{kind} {target!r}: already signed up to its last signed point ({checked.status})")
+            raise RefereeError(f"{kind} {target!r}: already signed at its last event ({checked.status})")
         key = organiser_key(store, key_file)
         if key is None:
             from ..log.signing import key_file as where

@@ -17,11 +17,12 @@ signature over a stream's chain head closes that gap for anyone holding the orga
   stream's kind (``game`` or ``tournament``), its id, the event's number and hash (the chain head when it
   was signed), the public key and the Ed25519 signature over ``MESSAGE_PREFIX`` + the canonical JSON of
   ``{kind, stream, seq, head}``. A signature covers everything up to its head, through the chain.
-- **What is signed**: a game's ``GameEnded`` and every event recorded after it; a tournament's seatings
-  (``RoundSeated``, ``SeatingAmended``, ``FinalTableSeated``) and each ``RoundClosed`` (the last one
-  closes the final standings). Signing happens when the key file is found (``--key-file`` where a command
-  takes it, else ``$REFEREE_KEY_FILE``, else ``~/.referee/organiser.key``) and holds the database's
-  current key; otherwise the record stays unsigned, and every view says so.
+- **What is signed**: everything from a record's first signed point on (``needs_signature``): a game's
+  ``GameEnded`` and every event recorded after it; a tournament's first seating and every event after it (all
+  of them feed its standings: results, adjustments, closes). Each write is signed at its last event (a
+  signature covers what comes before it through the chain). Signing happens when the key file is found
+  (``--key-file`` where a command takes it, else ``$REFEREE_KEY_FILE``, else ``~/.referee/organiser.key``) and
+  holds the database's current key; otherwise the record stays unsigned, and every view says so.
 - **Exports** carry their signatures: a JSON Lines log has a ``{"signature": {...}}`` line after each
   signed event (and a ``{"key": {...}}`` line for a key change's endorsement); a text record a line
   ``== signed by FINGERPRINT: ...`` after the section it signs, so a finished record ends with one.
@@ -71,7 +72,7 @@ FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
 KEY_STREAM = "organiser"
 ATTEMPTS = 5
 GAME_SIGNED_FROM = ev.EventType.GAME_ENDED.value  # this event and every one after it
-TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's seatings and each round's close (the last: the final standings)
+TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's first seating: it and every later event signed
 
 
 class SigningError(LogError):
@@ -503,11 +504,13 @@ def message(kind: str, stream: str, seq: int, head: str) -> bytes:
 
 
 def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
-    """The numbers of the events a signed record must have signed (by their own or a later signature)."""
-    if kind == "tournament":
-        return [e.seq for e in events if e.type in TOURNAMENT_SIGNED]
-    ended = next((i for i, e in enumerate(events) if e.type == GAME_SIGNED_FROM), None)
-    return [] if ended is None else [e.seq for e in events[ended:]]
+    """The numbers of the events a signed record must have signed (by their own or a later signature): every event
+    from its first signed point on, the point itself included. A game's first signed point is its closing
+    (``GameEnded``); a tournament's is its first seating (``TOURNAMENT_SIGNED``): from then on every event feeds
+    its standings (a result, a judge's adjustment, a round's close), so every one is signed."""
+    first = (lambda e: e.type in TOURNAMENT_SIGNED) if kind == "tournament" else (lambda e: e.type == GAME_SIGNED_FROM)
+    start = next((i for i, e in enumerate(events) if first(e)), None)
+    return [] if start is None else [e.seq for e in events[start:]]
 
 
 SIGNATURES_OF = text(  # plain SQL, as the store's statements are: nothing to compile again in each process
@@ -579,16 +582,17 @@ def _warn(text_: str) -> None:
     print(f"warning: {text_}", file=sys.stderr)
 
 
-def organiser_key(store: Store, path: Path | None = None) -> Ed25519PrivateKey | None:
+def organiser_key(store: Store, path: Path | None = None, later: str = "referee key sign") -> Ed25519PrivateKey | None:
     """The key to sign with: the key file's, when it is there, readable and the database's current key (a
-    warning on standard error says why not, when a key file is there but cannot be used)."""
+    warning on standard error says why not, when a key file is there but cannot be used, or is away while the
+    database declares a key; ``later``: the command that signs the record afterwards)."""
     where = key_file(path)
     if not where.is_file():
         current = keys(store).current
         if current is not None:  # the organiser signs here, but the file is away: said, as a refused file is
             _warn(
                 f"{where}: no key file here, and this database's organiser key is {current.fingerprint}; the "
-                "record is left unsigned (`referee key sign` signs it once the file is at hand)"
+                f"record is left unsigned (`{later}` signs it once the file is at hand)"
             )
         return None
     try:
@@ -607,25 +611,20 @@ def organiser_key(store: Store, path: Path | None = None) -> Ed25519PrivateKey |
     return key
 
 
-def sign_points(store: Store, kind: str, stream: str, recorded: Sequence[Event], path: Path | None = None) -> int:
-    """Sign the events just recorded that must be signed (``needs_signature`` over the whole stream's new
-    part), when the organiser's key is at hand. The number of signatures made."""
-    wanted = [e for e in recorded if e.type in TOURNAMENT_SIGNED] if kind == "tournament" else list(recorded)
-    if not wanted:
-        return 0
-    key = organiser_key(store, path)
+def sign_recorded(store: Store, kind: str, events: Sequence[Event], recorded: Sequence[Event]) -> bool:
+    """The services' hook once events are recorded (``events``: the whole stream, ``recorded``: the events just
+    written, at its end): when they must be signed (``needs_signature``), the last of them is signed, which covers
+    the write through the chain, if the organiser's key is at hand; otherwise a warning says the record is left
+    unsigned (``organiser_key``). Whether a signature was made."""
+    needed = set(needs_signature(kind, events))
+    if not recorded or recorded[-1].seq not in needed:
+        return False
+    stream = events[0].game
+    key = organiser_key(store, later=f"referee key sign {'--tournament ' if kind == 'tournament' else ''}{stream}")
     if key is None:
-        return 0
-    made = [sign(key, kind, stream, e) for e in wanted]
-    store_signatures(store, made)
-    return len(made)
-
-
-def sign_game(store: Store, game: str, recorded: Sequence[Event]) -> int:
-    """The game service's hook, once a game has ended: its closing and every event recorded after it signed
-    (an event recorded with the closing, in the same write, is covered by the closing's signature)."""
-    start = next((i for i, e in enumerate(recorded) if e.type == GAME_SIGNED_FROM), 0)
-    return sign_points(store, "game", game, recorded[start:])
+        return False
+    store_signatures(store, [sign(key, kind, stream, recorded[-1])])
+    return True
 
 
 # --- exports --------------------------------------------------------------------------------------------
@@ -852,6 +851,8 @@ class Checked:
 
     @property
     def status(self) -> str:
+        if self.problem and self.unsigned_tail:  # nothing forged: events recorded after the last signature
+            return f"unsigned: {self.problem}"
         if self.problem:
             return f"signature refused: {self.problem}"
         if self.signed:
