@@ -58,7 +58,7 @@ from ..numerals import whole
 from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
-from .storage import Family, Store, StoreError
+from .storage import Family, Store, StoreError, _event
 
 if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -113,6 +113,7 @@ KEYS = Family(
 # Before the key stream was a family it had a table of its own; a database that has it is read from it until
 # its first key event is written, which copies those events, as they are, to the family's stream.
 LEGACY_KEY_TABLE = "organiser_key_event"
+LEGACY_SELECT = f"SELECT seq, type, payload, prev_hash, hash, recorded_at FROM {LEGACY_KEY_TABLE} ORDER BY seq"
 
 
 class SignatureRow(SQLModel, table=True):
@@ -351,20 +352,35 @@ def _legacy_key_events(store: Store) -> list[Event]:
     if not _has_tables(store, LEGACY_KEY_TABLE):
         return []
     with store.engine.connect() as conn:
-        rows = conn.execute(
-            text(f"SELECT seq, type, payload, prev_hash, hash, recorded_at FROM {LEGACY_KEY_TABLE} ORDER BY seq")
-        ).all()
+        rows = conn.execute(text(LEGACY_SELECT)).all()
     return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
+
+
+def key_events_on(conn: Any, tables: set[str]) -> list[Event]:
+    """``key_events`` read on an open (read-only) connection whose database holds ``tables``: ``doctor``'s."""
+    if KEYS.events_table in tables:
+        rows = conn.execute(KEYS.select_events, {"id": KEY_STREAM}).all()
+        if rows:
+            return [_event(r) for r in rows]
+    if LEGACY_KEY_TABLE in tables:
+        rows = conn.execute(text(LEGACY_SELECT)).all()
+        return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
+    return []
 
 
 def keys(store: Store) -> Keys:
     """The organiser's keys in this database, checked link by link."""
+    return fold_keys(key_events(store), store.where)
+
+
+def fold_keys(events: Sequence[Event], where: str | None) -> Keys:
+    """The organiser's keys declared by a key stream's events, checked link by link."""
     out = Keys()
     prev = ev.GENESIS
-    for e in key_events(store):
+    for e in events:
         computed = ev.event_hash(prev, KEY_STREAM, e.seq, e.type, e.payload_version, e.payload)
         if e.prev_hash != prev or e.hash != computed:
-            raise SigningError(f"{store.where}: the organiser's key stream is broken at event {e.seq}")
+            raise SigningError(f"{where}: the organiser's key stream is broken at event {e.seq}")
         prev = e.hash
         p = e.payload
         if e.type == "KeyDeclared":
@@ -628,27 +644,75 @@ def sign_recorded(store: Store, kind: str, events: Sequence[Event], recorded: Se
 
 
 # --- exports --------------------------------------------------------------------------------------------
-def known_key_changes(store: Store) -> dict[str, list[dict[str, Any]]]:
-    """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
-    key stream) and those that came with imported records (``record_key_change``)."""
-    state = keys(store)
-    out: dict[str, list[dict[str, Any]]] = {}
+@dataclass(frozen=True)
+class Ledger:
+    """The organiser keys a database knows, to check its stored records' signers against: the keys its key stream
+    declared (current, replaced or lost; ``lost``: the reasons) and the keys that came with imported records
+    (their key changes, and the keys that signed them: ``record_key_change``); ``changes``: every endorsed key
+    change it knows (its own and imported), for ``--key``."""
+
+    declared: frozenset[str] = frozenset()
+    imported: frozenset[str] = frozenset()
+    lost: dict[str, str] = field(default_factory=dict)
+    changes: tuple[dict[str, Any], ...] = ()
+
+    def knows(self, fp: str) -> bool:
+        return fp in self.declared or fp in self.imported
+
+    def note(self, fp: str) -> str:
+        """What the status adds to a signer's fingerprint: a loss declared here, or that it came with a record."""
+        if fp in self.lost:
+            return f" (key declared lost: {self.lost[fp]})"
+        return "" if fp in self.declared else " (a key that came with an imported record)"
+
+
+KEY_CHANGE_ROWS = text("SELECT public_key, replaces, endorsement FROM record_key_change ORDER BY id")
+IMPORTED_SIGNER = ""  # ``replaces`` of a record_key_change row that records the key that signed an imported record
+
+
+def ledger(store: Store) -> Ledger:
+    """The organiser keys this database knows (``Ledger``)."""
+    rows: Sequence[Any] = []
+    if _has_tables(store, KeyChangeRow.__tablename__):
+        with store.engine.connect() as conn:
+            rows = conn.execute(KEY_CHANGE_ROWS).all()
+    return _ledger(keys(store), rows)
+
+
+def ledger_on(conn: Any, tables: set[str], where: str | None) -> Ledger:
+    """``ledger`` read on an open (read-only) connection whose database holds ``tables``: ``doctor``'s."""
+    rows = conn.execute(KEY_CHANGE_ROWS).all() if KeyChangeRow.__tablename__ in tables else []
+    return _ledger(fold_keys(key_events_on(conn, tables), where), rows)
+
+
+def _ledger(state: Keys, rows: Sequence[Any]) -> Ledger:
+    changes = []
     for k in state.keys:
         old = state.by_fingerprint(k.replaces) if k.endorsement else None
         if old is not None:
-            out.setdefault(k.fingerprint, []).append(
-                {"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement}
-            )
-    if _has_tables(store, KeyChangeRow.__tablename__):
-        with store.engine.connect() as conn:
-            rows = conn.execute(
-                text("SELECT public_key, replaces, endorsement FROM record_key_change ORDER BY id")
-            ).all()
-        for public_key, replaces, endorsement in rows:
+            changes.append({"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement})
+    imported: set[str] = set()
+    for public_key, replaces, endorsement in rows:
+        imported.add(_fingerprint_or_raw(public_key))
+        if replaces != IMPORTED_SIGNER:
+            imported.add(_fingerprint_or_raw(replaces))
             change = {"public_key": public_key, "replaces": replaces, "endorsement": endorsement}
-            listed = out.setdefault(_fingerprint_or_raw(public_key), [])
-            if change not in listed:
-                listed.append(change)
+            if change not in changes:
+                changes.append(change)
+    return Ledger(
+        frozenset(k.fingerprint for k in state.keys),
+        frozenset(imported),
+        {k.fingerprint: k.lost for k in state.keys if k.lost},
+        tuple(changes),
+    )
+
+
+def known_key_changes(store: Store, known: Ledger | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
+    key stream) and those that came with imported records (``record_key_change``)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for change in (known or ledger(store)).changes:
+        out.setdefault(_fingerprint_or_raw(change["public_key"]), []).append(change)
     return out
 
 
@@ -659,12 +723,12 @@ def _fingerprint_or_raw(public_key: str) -> str:
         return public_key
 
 
-def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
+def key_lines(store: Store, sigs: Sequence[Signature], ledger_: Ledger | None = None) -> list[dict[str, Any]]:
     """The key changes a record's signatures need: each signing key that replaced another, with the old key's
     endorsement, back to the first key (so that ``verify --key OLD`` accepts what a later key signed)."""
     if not sigs:
         return []
-    known = known_key_changes(store)
+    known = known_key_changes(store, ledger_)
     out, seen = [], set()
     todo = [s.fingerprint for s in sigs]
     while todo:
@@ -679,11 +743,18 @@ def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
 
 
 def store_attached(store: Store, attached: Attached) -> None:
-    """What an imported record carries besides its events, stored beside them: its signatures, and its key
-    changes not already known here (both checked by ``check`` before anything is stored)."""
+    """What an imported record carries besides its events, stored beside them: its signatures, its key changes
+    not already known here (both checked by ``check`` before anything is stored), and each key that signed it
+    that this database does not know otherwise (``IMPORTED_SIGNER``): a signer the database knows neither way is
+    refused by ``doctor`` and every stored check (a record re-signed inside the database file)."""
     store_signatures(store, attached.signatures)
-    known = [c for listed in known_key_changes(store).values() for c in listed]
-    new = [c for c in attached.key_changes if c not in known]
+    known = ledger(store)
+    new = [c for c in attached.key_changes if c not in known.changes]
+    brought = {_fingerprint_or_raw(c[k]) for c in new for k in ("public_key", "replaces")}
+    for s in attached.signatures:
+        if not known.knows(s.fingerprint) and s.fingerprint not in brought:
+            new.append({"public_key": s.public_key, "replaces": IMPORTED_SIGNER, "endorsement": ""})
+            brought.add(s.fingerprint)
     new = [c for i, c in enumerate(new) if c not in new[:i]]
     if not new:
         return
@@ -848,6 +919,7 @@ class Checked:
     required: bool = False
     closed: bool = False  # the record holds events that a signed record must have signed
     unsigned_tail: bool = False  # refused only for events after its last signature: `key sign` signs them
+    notes: dict[str, str] = field(default_factory=dict)  # what a stored record's status adds to a signer (Ledger.note)
 
     @property
     def status(self) -> str:
@@ -856,7 +928,7 @@ class Checked:
         if self.problem:
             return f"signature refused: {self.problem}"
         if self.signed:
-            return "signed by " + ", ".join(self.signers)
+            return "signed by " + ", ".join(fp + self.notes.get(fp, "") for fp in self.signers)
         return "unsigned: no organiser's signature" if self.closed else "unsigned: a record is signed when it closes"
 
 
@@ -912,25 +984,31 @@ def check(
     *,
     key: Iterable[str] | None = None,
     key_changes: Sequence[dict[str, Any]] = (),
+    known: Ledger | None = None,
 ) -> Checked:
     """Check a record's signatures (its chain and contents are ``verify``'s): each names this stream, holds
     the hash of the record's event at its number, and verifies with its public key; nothing is signed past the
     record's end; every event that must be signed is signed by its own or a later signature when the record is
     signed at all, or when ``key`` is given (then every signature must be by one of those keys, or a key they
-    endorsed)."""
+    endorsed). ``known``: a stored record's database's keys: without ``key``, every signer must be one of them
+    (a record re-signed inside the database file by another key is refused), and a lost key is named."""
     out = Checked()
-    out.problem = _unendorsed(key_changes)
+    out.problem = unendorsed(key_changes)
     if out.problem:
         return out
     given = sorted(key) if key is not None else None
     accepted = accepted_keys(given, key_changes) if given is not None else None
     for i, s in enumerate(sigs):
         problem = _refused(kind, events, s, accepted, given)
+        if problem is None and accepted is None and known is not None and not known.knows(s.fingerprint):
+            problem = _undeclared(s, known)
         if problem is not None:
             out.problem, out.index = problem, i
             return out
         if s.fingerprint not in out.signers:
             out.signers.append(s.fingerprint)
+            if known is not None:
+                out.notes[s.fingerprint] = known.note(s.fingerprint)
     needed = needs_signature(kind, events)
     out.closed = bool(needed)
     out.required = bool(needed) and (bool(sigs) or key is not None)
@@ -941,7 +1019,15 @@ def check(
     return out
 
 
-def _unendorsed(key_changes: Sequence[dict[str, Any]]) -> str | None:
+def _undeclared(s: Signature, known: Ledger) -> str:
+    declared = ", ".join(sorted(known.declared)) or "none"
+    return (
+        f"event {s.seq} is signed by key {s.fingerprint}, which this database never declared (its organiser keys: "
+        f"{declared}) nor received with an imported record"
+    )
+
+
+def unendorsed(key_changes: Sequence[dict[str, Any]]) -> str | None:
     """The refusal of a key change whose endorsement is not the old key's signature of it, or None."""
     for k in key_changes:
         if not _endorsed(k):
@@ -1029,7 +1115,10 @@ def check_stored(
     the database holds for them."""
     if sigs is None:
         sigs = signatures(store, kind, events[0].game)
-    return check(kind, events, sigs, key=key, key_changes=key_lines(store, sigs))
+    if not sigs:
+        return check(kind, events, sigs, key=key)
+    known = ledger(store)
+    return check(kind, events, sigs, key=key, key_changes=key_lines(store, sigs, known), known=known)
 
 
 def refusal(target: str, checked: Checked, lines: Sequence[int] | None = None) -> SigningError:
