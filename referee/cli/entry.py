@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..engine import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, open_store
+from .common import DbOpt, GameArg, JsonOpt, open_store, write_output
 
 commands = typer.Typer()
 BASE = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
@@ -65,10 +65,14 @@ def links(
                 continue
             url = en.seat_url(base, en.issue_link(store, game, clan), clan)
             typer.echo(f"{clan}: {url}")
-            if qr is not None:
+            if qr is not None:  # a capability, as the printed sheet's links: its owner's file alone (mode 600)
+                import io
+
                 import segno
 
-                segno.make(url, error="m").save(str(qr / f"{clan}.svg"), scale=4, title=f"{game}: {clan}")
+                svg = io.BytesIO()
+                segno.make(url, error="m").save(svg, kind="svg", scale=4, title=f"{game}: {clan}")
+                write_output(qr / f"{clan}.svg", svg.getvalue().decode("utf-8"), private=True)
 
 
 @commands.command()

@@ -416,13 +416,8 @@ def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_o
         links[tb.game], revoked = got.urls, revoked + got.revoked
     issued = None if base is None else {"base": base, "links": links, "refused": refused, "revoked": revoked}
     page = links_sheet(load(store, log.tid, log.t), round_no, issued)
-    if base is not None:  # the links are capabilities: the file is its owner's alone, as a key file is
-        try:
-            path.touch(mode=0o600)
-            path.chmod(0o600)
-        except OSError as exc:
-            raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
-    write_output(path, render(page), f"round {round_no} seating sheet (HTML)", json_out=json_out)
+    what = f"round {round_no} seating sheet (HTML)"  # with links, capabilities: the owner's file alone (mode 600)
+    write_output(path, render(page), what, json_out=json_out, private=base is not None)
     if base is not None:
         typer.echo(
             f"{sum(len(u) for u in links.values())} phone link(s) printed on the sheet only (the database keeps "

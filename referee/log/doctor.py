@@ -387,7 +387,11 @@ def _health(game: str, events: list[Event] | str, sigs: _Signatures | None, how:
     if divergence is not None:
         return GameHealth(game, False, str(divergence))
     signed = sigs.of(game) if sigs is not None else []
-    checked = check("game", events, signed, key=how.key, known=how.known) if sigs is not None or how.key else None
+    checked = (
+        check("game", events, signed, key=how.key, known=how.known, open_records=True)
+        if sigs is not None or how.key
+        else None
+    )
     if checked is not None and checked.problem:
         sign = f" (the organiser's `referee key sign {game}` signs it)" if checked.unsigned_tail else ""
         return GameHealth(game, False, checked.status + sign)

@@ -71,6 +71,7 @@ ENDORSEMENT_PREFIX = b"referee key change v1\n"
 FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
 KEY_STREAM = "organiser"
 ATTEMPTS = 5
+KEY_FILE_MOST = 64 * 1024  # bytes read of a key file at most: an Ed25519 key's PEM is under 300
 GAME_SIGNED_FROM = ev.EventType.GAME_ENDED.value  # this event and every one after it
 TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's first seating: it and every later event signed
 
@@ -233,9 +234,12 @@ def key_file(given: Path | None = None) -> Path:
 
 def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
     """A new key pair; the private key written to ``path`` (a new file, mode 0600), and the public key beside
-    it (``path`` + ``.pub``, PEM): the file to hand to whoever checks the records."""
-    if path.exists():
-        raise SigningError(f"{path}: a file is already there; nothing was written", hint="name another --key-file")
+    it (``path`` + ``.pub``, PEM, a new file, mode 0644): the file to hand to whoever checks the records. Neither
+    file may be there already: nothing is written over (a file left by someone else keeps its own mode)."""
+    public_path = Path(f"{path}.pub")
+    for there in (path, public_path):
+        if there.exists() or there.is_symlink():
+            raise SigningError(f"{there}: a file is already there; nothing was written", hint="name another --key-file")
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -254,21 +258,46 @@ def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
         f.write(pem)
     os.chmod(path, 0o600)  # whatever the umask
     public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-    Path(f"{path}.pub").write_bytes(public)
+    try:
+        fd = os.open(public_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:  # made meanwhile: the private key is taken back, nothing is left half done
+        path.unlink()
+        raise SigningError(f"{public_path}: cannot write the public key ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(public)
+    os.chmod(public_path, 0o644)  # whatever the umask: readable by whoever checks, written by the organiser only
     return key
 
 
-def read_key(path: Path, passphrase: str | None = None) -> Ed25519PrivateKey:
-    """The private key in ``path``; an encrypted one takes ``passphrase`` (else $REFEREE_KEY_PASSPHRASE)."""
+def key_file_bytes(path: Path) -> bytes:
+    """A key file's bytes, read up to ``KEY_FILE_MOST`` (an organiser's key file is a few hundred bytes): a
+    larger file is refused as not a key file, having read no more than that."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(KEY_FILE_MOST + 1)
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    if len(data) > KEY_FILE_MOST:
+        raise SigningError(
+            f"{path}: larger than {KEY_FILE_MOST // 1024} KiB: not a key file (an organiser's key file is a few "
+            "hundred bytes); nothing more was read"
+        )
+    return data
+
+
+def read_key(path: Path, passphrase: str | None = None, data: bytes | None = None) -> Ed25519PrivateKey:
+    """The private key in ``path`` (``data``: its bytes, when already read); an encrypted one takes
+    ``passphrase`` (else $REFEREE_KEY_PASSPHRASE). A file that holds no private key is refused as such before
+    its mode is looked at; a private key file readable by others is not used."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     if passphrase is None:
         passphrase = os.environ.get(PASSPHRASE_ENV) or None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    if data is None:
+        data = key_file_bytes(path)
+    if b"-----BEGIN " not in data or b"PRIVATE KEY-----" not in data:
+        raise SigningError(f"{path}: not an organiser's key file (no PEM private key in it)")
     mode = path.stat().st_mode
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise SigningError(
@@ -293,10 +322,7 @@ def key_from_file(path: Path) -> str:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    data = key_file_bytes(path)
     if b"PUBLIC KEY" in data:
         try:
             public = serialization.load_pem_public_key(data)
@@ -305,7 +331,7 @@ def key_from_file(path: Path) -> str:
         if not isinstance(public, Ed25519PublicKey):
             raise SigningError(f"{path}: not an Ed25519 key")
         return public_hex(public)
-    return public_hex(read_key(path).public_key())
+    return public_hex(read_key(path, data=data).public_key())
 
 
 # --- the key stream -------------------------------------------------------------------------------------
@@ -985,13 +1011,17 @@ def check(
     key: Iterable[str] | None = None,
     key_changes: Sequence[dict[str, Any]] = (),
     known: Ledger | None = None,
+    open_records: bool = False,
 ) -> Checked:
     """Check a record's signatures (its chain and contents are ``verify``'s): each names this stream, holds
     the hash of the record's event at its number, and verifies with its public key; nothing is signed past the
     record's end; every event that must be signed is signed by its own or a later signature when the record is
     signed at all, or when ``key`` is given (then every signature must be by one of those keys, or a key they
-    endorsed). ``known``: a stored record's database's keys: without ``key``, every signer must be one of them
-    (a record re-signed inside the database file by another key is refused), and a lost key is named."""
+    endorsed), and a record carrying no signature at all is refused, even one not yet at its first signed point
+    (an unfinished game handed over as the organiser's), unless ``open_records`` (``doctor --key``: a database's
+    games in progress pass unsigned). ``known``: a stored record's database's keys: without ``key``, every
+    signer must be one of them (a record re-signed inside the database file by another key is refused), and a
+    lost key is named."""
     out = Checked()
     out.problem = unendorsed(key_changes)
     if out.problem:
@@ -1016,6 +1046,11 @@ def check(
     if out.required:
         out.problem = _unsigned_tail(events, sigs, needed[-1])
         out.unsigned_tail = out.problem is not None
+    elif key is not None and not sigs and not open_records:
+        out.problem = (
+            "no organiser's signature: --key requires one, and a record is signed only from its first signed "
+            "point on (a game's closing, a tournament's first seating)"
+        )
     return out
 
 

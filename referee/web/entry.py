@@ -17,7 +17,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from importlib.resources import files
 from urllib.parse import parse_qs
@@ -39,22 +39,29 @@ REFRESH = 5  # seconds between two reads of a submitted seat's page (the others'
 
 
 class RateLimit:
-    """At most ``per_minute`` requests a minute for each key (a link's hash), in this process."""
+    """At most ``per_minute`` requests a minute for each key (a link's hash), in this process. The keys are kept in
+    the order of their last request, so those idle for a minute (unknown secrets among them) are forgotten from
+    the front, each once: a request costs the same with ten keys held or a hundred thousand."""
 
     def __init__(self, per_minute: int = RATE):
         self.per_minute, self.lock = per_minute, threading.Lock()
-        self.seen: dict[str, deque[float]] = defaultdict(deque)
+        self.seen: OrderedDict[str, deque[float]] = OrderedDict()
 
     def allow(self, key: str) -> bool:
         now = time.monotonic()
         with self.lock:
-            q = self.seen[key]
+            while self.seen:  # the least recently asked first: stop at the first asked within the minute
+                oldest = next(iter(self.seen.values()))
+                if oldest and now - oldest[-1] <= 60:
+                    break
+                self.seen.popitem(last=False)
+            q = self.seen.get(key)
+            if q is None:
+                q = self.seen[key] = deque()
+            else:
+                self.seen.move_to_end(key)
             while q and now - q[0] > 60:
                 q.popleft()
-            if len(self.seen) > 10_000:  # forget the links idle for a minute (unknown secrets among them)
-                for k in [k for k, v in self.seen.items() if not v or now - v[-1] > 60]:
-                    del self.seen[k]
-                q = self.seen[key]
             if len(q) >= self.per_minute:
                 return False
             q.append(now)
