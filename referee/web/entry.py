@@ -156,7 +156,8 @@ def _page(
         csrf=en.csrf_token(secret, session),
         refresh=REFRESH,
     )
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/e/{secret}")
+    secure = request.url.scheme == "https"  # over TLS (or a TLS proxy): never sent back in plain HTTP
+    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/e/{secret}", secure=secure)
     return response
 
 

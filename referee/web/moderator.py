@@ -48,7 +48,8 @@ def _moderator_page(request: Request, secret: str, game: str, template: str, sta
         refresh=REFRESH,
         **extra,
     )
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/m/{secret}")
+    secure = request.url.scheme == "https"  # over TLS (or a TLS proxy): never sent back in plain HTTP
+    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/m/{secret}", secure=secure)
     return response
 
 
