@@ -341,13 +341,14 @@ def seat(
     ] = None,
     sheet: Annotated[
         Path | None,
-        typer.Option("--sheet", help="Write the printable seating (HTML, A4, one slip a table) to this file."),
+        typer.Option("--sheet", help="Write the printable seating (HTML, A4, one slip a seat) to this file."),
     ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players.
-    With --links and --sheet, each seat's phone-entry link and QR code are printed on the table's slip."""
+    With --links and --sheet, each seat's phone-entry link and QR code are printed on that seat's own slip, and the
+    table's page's link on the moderator's."""
     from ..log.tournaments import create_games
     from ..tournament.standings import Loaded
     from ..views.tournament import seated_view
@@ -410,7 +411,7 @@ def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_o
             break
         try:
             got = en.issue_table_links(store, tb.game, base)
-        except (LogError, en.EntryRefused) as exc:  # the game is over: its table's slip says so
+        except (LogError, en.EntryRefused) as exc:  # the game is over: the sheet says so under its table
             refused[tb.game] = str(exc)
             continue
         links[tb.game], revoked = got.urls, revoked + got.revoked
