@@ -669,7 +669,7 @@ def sign_recorded(store: Store, kind: str, events: Sequence[Event], recorded: Se
     return True
 
 
-# --- exports --------------------------------------------------------------------------------------------
+# --- the keys a database knows -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ledger:
     """The organiser keys a database knows, to check its stored records' signers against: the keys its key stream
@@ -733,6 +733,7 @@ def _ledger(state: Keys, rows: Sequence[Any]) -> Ledger:
     )
 
 
+# --- exports --------------------------------------------------------------------------------------------
 def known_key_changes(store: Store, known: Ledger | None = None) -> dict[str, list[dict[str, Any]]]:
     """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
     key stream) and those that came with imported records (``record_key_change``)."""
