@@ -174,3 +174,20 @@ def test_a_certificate_serve_cannot_use_is_refused_in_one_line(tmp_path, home):
                 pass
         said = str(refused.value)
         assert "cannot serve TLS with this certificate and key" in said and "Traceback" not in said, said
+
+
+def test_links_issued_for_plain_http_to_another_machine_are_warned_about(tmp_path, home):
+    db = str(tmp_path / "games.db")
+    five_player_game(db, "phones")
+    r = referee(db, "links", "phones", "--base", "http://192.168.1.20:8000")
+    assert r.returncode == 0 and "/e/" in r.stdout
+    assert "warning: http://192.168.1.20:8000 is plain HTTP: these links will cross the network in clear" in r.stderr
+    for base, clan in (("https://192.168.1.20:8000", "crab"), ("http://127.0.0.1:8000", "crane")):
+        r = referee(db, "links", "phones", "--base", base, "--revoke", clan)
+        assert r.returncode == 0 and r.stderr == "", (base, r.stderr)
+    assert referee(db, "tournament", "new", "cup", "--name", "Cup", "--rounds", "1").returncode == 0
+    for i in range(4):
+        assert referee(db, "tournament", "players", "add", "cup", f"P{i}").returncode == 0
+    sheet = tmp_path / "s.html"
+    r = referee(db, "tournament", "seat", "cup", "1", "--links", "http://10.0.0.2:8000", "--sheet", str(sheet))
+    assert r.returncode == 0 and "warning: http://10.0.0.2:8000 is plain HTTP" in r.stderr, r.stderr

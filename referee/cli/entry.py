@@ -18,8 +18,21 @@ def base_url(value: str | None) -> str | None:
     """The address the phones reach `referee serve --entry` by (``--base``, ``--links``): http(s), a host, a
     port, a path; nothing a printed link or its QR code would carry that the server does not serve."""
     if value is not None and not BASE.fullmatch(value):
-        raise typer.BadParameter(f"{value[:80]!r}: expected an address such as http://192.168.1.20:8000")
+        raise typer.BadParameter(f"{value[:80]!r}: expected an address such as https://192.168.1.20:8000")
     return value
+
+
+def warn_plain_http(base: str) -> None:
+    """A warning on standard error when links are issued for plain HTTP to another machine: they will cross the
+    venue's network in clear (README: TLS at the venue)."""
+    m = BASE.fullmatch(base)
+    host = m.group(1).strip("[]").lower() if m else ""
+    if base.startswith("http://") and host not in ("localhost", "127.0.0.1", "::1"):
+        typer.echo(
+            f"warning: {base} is plain HTTP: these links will cross the network in clear, readable by anyone on it; "
+            "serve over TLS (`referee serve --ssl-certfile ... --ssl-keyfile ...`) and give its https:// address",
+            err=True,
+        )
 
 
 @commands.command()
@@ -48,6 +61,7 @@ def links(
             qr.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RefereeError(f"{qr}: cannot make this folder ({exc.strerror or exc})") from None
+    warn_plain_http(base)
     with open_store(db) as store:
         clans = [str(c) for c in OpenGame(store, game).state.clans]
         for clan in revoke or []:

@@ -406,6 +406,10 @@ def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_o
     links: dict[str, dict[str, str]] = {}
     refused: dict[str, str] = {}
     revoked = 0
+    if base is not None:
+        from .entry import warn_plain_http
+
+        warn_plain_http(base)
     for tb in log.t.seatings[round_no].tables:
         if base is None:
             break
