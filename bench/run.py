@@ -4,11 +4,11 @@
     python bench/run.py --quick    smaller sizes, to try it out
 
 Each benchmark runs in its own process (bench_resolve.py, bench_cli.py, bench_verify.py, bench_objective.py,
-bench_tournament.py, bench_games.py, bench_web.py, bench_swiss.py, bench_entry.py) and prints its own details;
-this script then prints the machine and a table of the medians, each beside the figure before the speed work of
-issue 15 (issue 23 for the phone entry; measured on this machine class, 2 cores, with the code of that time) and
-the issue's target where it set one. The load test of the phone entry (bench/load_entry.py) is not part of it: it
-starts servers and takes minutes.
+bench_tournament.py, bench_games.py, bench_web.py, bench_swiss.py, bench_entry.py, bench_rate_limit.py) and prints
+its own details; this script then prints the machine and a table of the medians, each beside the figure before the
+speed work of issue 15 (issue 23 for the phone entry; measured on this machine class, 2 cores, with the code of that
+time) and the issue's target where it set one. The load test of the phone entry (bench/load_entry.py) is not part of
+it: it starts servers and takes minutes.
 """
 
 from __future__ import annotations
@@ -87,6 +87,10 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("entry_page_median_ms", "  the seat's page read after it (GET)", "ms"),
     ("entry_choices_per_token", "  choices per token on the no-JavaScript form (the bench round)", "taps"),
     ("entry_taps_per_token", "  taps per token on the board picture (the bench round)", "taps"),
+    ("rate_limit_allow_us", "phone entry's rate limit: one request's check, 50,000 links held (a flood)", "us"),
+    ("rate_limit_allow_p95_us", "  the same, p95", "us"),
+    ("entry_unknown_link_ms", "  an unknown link's page (404), in-process test client, no link held", "ms"),
+    ("entry_unknown_link_crowded_ms", "  the same with 50,000 links held", "ms"),
     ("games_list_ms", "`referee games --json` over an archive of {list_games} games, each with its state", "ms"),
     ("swiss_pair_32_ms", "Swiss pairing of one round (round 4), 32 players (exact blossom matching)", "ms"),
     ("swiss_pair_128_ms", "  the same, 128 players", "ms"),
@@ -125,6 +129,10 @@ BEFORE: dict[str, tuple[str, str, str]] = {
     "entry_post_p95_ms": ("", "20", "le"),
     "entry_post_trip_p95_ms": ("51.2", "", ""),
     "entry_taps_per_token": ("", "3", "le"),
+    # the rate limit before it kept its links in the order of their last request (every link scanned on every
+    # request past 10,000): 20,000 links held, load average 6-13: 1,234-1,625 us a check; the 404 2.0-2.7 ms with
+    # no link held, 4.4-8.1 ms with 20,000
+    "rate_limit_allow_us": ("1234", "", ""),
 }
 
 
@@ -163,6 +171,7 @@ def main() -> None:
         ["bench_games.py", "--games", "500" if args.quick else "2000", "--runs", "3" if args.quick else "5"],
         ["bench_swiss.py", "--runs", "3" if args.quick else "5", *(["--scale", "0.25"] if args.quick else [])],
         ["bench_entry.py", "--rounds", "4" if args.quick else "8"],
+        ["bench_rate_limit.py", "--keys", "20000" if args.quick else "50000"],
     ]
     results: dict[str, str] = {}
     start = time.perf_counter()

@@ -101,7 +101,7 @@ def seat_links(tmp: str, browser) -> None:
     )
     sheet = Path(tmp) / "links.html"
     referee(
-        "tournament", "seat", "autumn", "1", "--links", "http://192.168.1.20:8000", "--sheet", str(sheet), "--db", db
+        "tournament", "seat", "autumn", "1", "--links", "https://192.168.1.20:8000", "--sheet", str(sheet), "--db", db
     )
     page = browser.new_page(viewport={"width": 760, "height": 1000})
     page.emulate_media(media="print")

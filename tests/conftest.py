@@ -87,6 +87,9 @@ SLOW = frozenset(
         "test_web.py::test_help_and_one_shot_commands_do_not_import",
         "test_web.py::test_serve_",  # `referee serve` as its own process
         "test_web_guard.py",  # a real `referee serve` over HTTP
+        "test_serve_tls.py",  # `referee serve` over TLS, a listener between
+        "test_odd_numbers.py::test_odd_digits_in_the_phone_forms",  # a real `referee serve --entry`
+        "test_key_files.py::test_a_huge_file_given_as_a_key",  # a process's memory measured
         "test_champions_fuzz.py::test_any_champions_command_line",
         "test_tournament_fuzz.py::test_tournament_commands_never_crash",
     }

@@ -74,6 +74,12 @@ RUNS = {  # script and its smallest arguments -> the figures it prints
         "entry_choices_per_token",
         "entry_taps_per_token",
     },
+    ("bench_rate_limit.py", "--keys", "200", "--repeat", "40"): {
+        "rate_limit_allow_us",
+        "rate_limit_allow_p95_us",
+        "entry_unknown_link_ms",
+        "entry_unknown_link_crowded_ms",
+    },
 }
 CLI_FIGURES = {  # bench_cli.py's, not run here
     "cold_start_ms",

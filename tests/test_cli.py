@@ -199,7 +199,7 @@ def test_the_tool_says_it_serves_three_games():
     three games the tool serves, each with the command group that serves it."""
     import tomllib
 
-    listing = _run("--help")
+    listing = run_in_process(["--help"])
     assert listing.returncode == 0
     intro = " ".join(listing.stdout.split("Options:")[0].split())
     described = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]

@@ -91,9 +91,7 @@ def test_each_seat_gets_a_link_to_its_seat_page_and_a_second_run_revokes_them(tm
             status, page = opened(url)
             title = re.search(r"<title>(.*?)</title>", page)
             assert status == 200 and title and clan.title() in title.group(1) and game in title.group(1), page[:400]
-        moderators = re.findall(
-            r'<div class="moderator seat">.*?<span class="url">(.*?)</span>', first.read_text(), re.S
-        )
+        moderators = re.findall(r'<li class="moderator">.*?<span class="url">(.*?)</span>', first.read_text(), re.S)
         assert len(moderators) == len(tables) and all("/m/" in m for m in moderators)
         assert all(opened(html.unescape(m))[0] == 200 for m in moderators)  # the table's page
         # the one way a link is made: `referee links` sees these as the seats' live links
@@ -211,6 +209,10 @@ def test_the_printed_sheets_and_standings_show_the_organisers_fingerprint(tmp_pa
 
 # --- the sheet in Chromium: an A4 page's width, QR codes of a size a phone reads, each read back ----------------
 def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_path, home, chromium):
+    """The sheet at an A4 page's printable width: one slip a seat and one for each table's moderator, each slip's
+    box apart from every other (cut along its own dashes), each holding one QR code, its own: read back from the
+    picture of that slip alone it is the link printed on it (a seat's /e/ link, the moderator's /m/ link), and no
+    seat's slip carries another link."""
     import zxingcpp
     from PIL import Image
 
@@ -236,6 +238,36 @@ def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_
     assert len(box["codes"]) == 17  # 14 seats, 3 moderators
     smallest = min(min(w, h) for w, h in box["codes"])
     assert smallest >= 25 * MM, f"a QR code prints {smallest / MM:.1f} mm wide"
+    slips = page.evaluate(
+        """() => [...document.querySelectorAll('li.seat, li.moderator')].map(e => {
+          const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+          return {kind: e.className, box: [r.left, r.top, r.right, r.bottom], border: s.borderTopStyle,
+                  urls: [...e.querySelectorAll('.url')].map(u => u.textContent),
+                  text: e.textContent};
+        })"""
+    )
+    codes = page.evaluate(
+        """() => [...document.querySelectorAll('.qr svg')].map(e => {
+          const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    assert [s["kind"] for s in slips].count("seat") == 14 and len(slips) == 17
+    assert all(s["border"] == "dashed" for s in slips)  # each slip cut along its own edge
+
+    def meet(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    for i, s in enumerate(slips):
+        assert not any(meet(s["box"], o["box"]) for j, o in enumerate(slips) if j != i), s["text"][:80]
+        assert sum(meet(s["box"], c) for c in codes) == 1, s["text"][:80]  # its own code, none other
+        assert len(s["urls"]) == 1
+        assert ("/m/" if s["kind"] == "moderator" else "/e/") in s["urls"][0], s["urls"]
+    assert not any("/m/" in s["text"] for s in slips if s["kind"] == "seat")
+    assert "Cut the slips apart along their dashes" in page.locator("p.warning").inner_text()
+    for i, s in enumerate(slips):  # each slip's picture alone: one code, the link printed on that slip
+        shot = tmp_path / f"slip-{i}.png"
+        page.locator("li.seat, li.moderator").nth(i).screenshot(path=str(shot))
+        read = [r.text for r in zxingcpp.read_barcodes(Image.open(shot))]
+        assert read == s["urls"], (i, read, s["urls"])
     # read each code back from the picture Chromium draws at 96 dpi (a printer's is finer)
     seats = page.locator("li.seat")
     for i, url in enumerate(printed):
@@ -249,7 +281,7 @@ def test_the_printed_sheet_fits_a4_and_every_qr_code_reads_back_as_its_link(tmp_
     )
     assert two_columns == 2  # two seats side by side on the page
     pdf = page.pdf(format="A4")
-    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 3  # 14 seats: two slips a page at most three
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) <= 4  # 17 slips, two a row: four pages at most
     phone = chromium.new_page(viewport={"width": 375, "height": 800})  # the sheet read on a phone
     phone.goto(sheet.as_uri())
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 375

@@ -223,12 +223,15 @@ def _rebuilt_in_place(db: Path, events, change) -> None:
 
 
 def _signed_archive(db: str, games: int, key) -> list:
-    """An archive of ``games`` golden games under new ids (``g-0000``...), each signed by ``key``: their logs."""
+    """An archive of ``games`` golden games under new ids (``g-0000``...), each signed by ``key``, the database's
+    declared organiser key: their logs."""
     from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
 
     sources = [golden(name) for name in GOLDEN_GAMES]
     logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(games)]
     with Store(db) as store:
+        signing.ensure_schema(store)
+        signing.declare(store, "Archive", key)
         store.import_logs(logs)
         signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
     return logs
@@ -442,7 +445,7 @@ def test_a_tournament_signs_its_seatings_and_closes(tmp_path, home, monkeypatch)
     lines = (tmp_path / "cup.jsonl").read_text().splitlines()
     types = {json.loads(x)["seq"]: json.loads(x)["type"] for x in lines if x.startswith('{"game"')}
     signed = [types[json.loads(x)["signature"]["seq"]] for x in lines if x.startswith('{"signature"')]
-    assert signed == ["RoundSeated", "RoundClosed"]
+    assert signed == ["RoundSeated", "GameCalled", "GameCalled", "RoundClosed"]  # every write from the seating on
     for target in ("cup", str(tmp_path / "cup.jsonl")):
         assert f"signed by {fp}" in ok(db, "tournament", "verify", target, "--key", fp)
     assert f"organiser's signature: signed by {fp}" in ok(db, "tournament", "standings", "cup")

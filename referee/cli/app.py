@@ -132,9 +132,10 @@ def main() -> None:
 
 
 def run(args: Sequence[str] | None = None) -> int:
-    """One command (``args``; the process's own when None) under the one error boundary: a domain error
-    becomes one line on stderr and exit 1; usage errors are Typer's own (a message and exit 2). The exit
-    code is returned, so that the command runs the same in this process (the tests) as in its own."""
+    """One command (``args``; the process's own when None) under the one error boundary: a domain error, and
+    an input nested too deeply for any reader (``RecursionError``), become one line on stderr and exit 1;
+    usage errors are Typer's own (a message and exit 2). The exit code is returned, so that the command runs
+    the same in this process (the tests) as in its own."""
     if sys.stdin is None:  # started with standard input closed (`<&-`): it reads as empty, never as a crash
         sys.stdin = open(os.devnull)  # noqa: SIM115 (the process's own standard input, open until it ends)
     try:
@@ -147,6 +148,9 @@ def run(args: Sequence[str] | None = None) -> int:
     except RefereeError as exc:
         _show_recorded(exc)
         _fail(str(exc), exc.hint)
+        return 1
+    except RecursionError:  # an input nested deeper than any reader of it expects (JSON, a notation): one line
+        _fail("the input is nested too deeply to be read")
         return 1
     return 0
 

@@ -1,6 +1,7 @@
 """What the command modules share: argument and option types, reading and writing the files a user
 names, opening the store. Imports no command module."""
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -70,12 +71,21 @@ def read_input(path: Path) -> str:
         raise RefereeError(f"{path}: cannot be read ({exc.strerror or exc.__class__.__name__})") from None
 
 
-def write_output(path: Path, text: str, what: str | None = None, *, json_out: bool = False) -> None:
+def write_output(
+    path: Path, text: str, what: str | None = None, *, json_out: bool = False, private: bool = False
+) -> None:
     """Write a file the user named (an export, a picture): a clear error when it cannot be written. With
     ``what``, say what was written where (on standard error under ``--json``, which keeps standard output
-    for the JSON)."""
+    for the JSON). ``private``: the file holds capabilities (phone links, their QR codes): its owner's alone
+    (mode 600, whatever the umask, a file already there included; a link in its place is not followed)."""
     try:
-        Path(path).write_text(text, "utf-8")
+        if private:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            Path(path).write_text(text, "utf-8")
     except OSError as exc:
         raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
     if what is not None:

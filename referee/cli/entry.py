@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..engine import RefereeError
-from .common import DbOpt, GameArg, JsonOpt, open_store
+from .common import DbOpt, GameArg, JsonOpt, open_store, write_output
 
 commands = typer.Typer()
 BASE = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
@@ -18,8 +18,21 @@ def base_url(value: str | None) -> str | None:
     """The address the phones reach `referee serve --entry` by (``--base``, ``--links``): http(s), a host, a
     port, a path; nothing a printed link or its QR code would carry that the server does not serve."""
     if value is not None and not BASE.fullmatch(value):
-        raise typer.BadParameter(f"{value[:80]!r}: expected an address such as http://192.168.1.20:8000")
+        raise typer.BadParameter(f"{value[:80]!r}: expected an address such as https://192.168.1.20:8000")
     return value
+
+
+def warn_plain_http(base: str) -> None:
+    """A warning on standard error when links are issued for plain HTTP to another machine: they will cross the
+    venue's network in clear (README: TLS at the venue)."""
+    m = BASE.fullmatch(base)
+    host = m.group(1).strip("[]").lower() if m else ""
+    if base.startswith("http://") and host not in ("localhost", "127.0.0.1", "::1"):
+        typer.echo(
+            f"warning: {base} is plain HTTP: these links will cross the network in clear, readable by anyone on it; "
+            "serve over TLS (`referee serve --ssl-certfile ... --ssl-keyfile ...`) and give its https:// address",
+            err=True,
+        )
 
 
 @commands.command()
@@ -48,6 +61,7 @@ def links(
             qr.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise RefereeError(f"{qr}: cannot make this folder ({exc.strerror or exc})") from None
+    warn_plain_http(base)
     with open_store(db) as store:
         clans = [str(c) for c in OpenGame(store, game).state.clans]
         for clan in revoke or []:
@@ -65,10 +79,14 @@ def links(
                 continue
             url = en.seat_url(base, en.issue_link(store, game, clan), clan)
             typer.echo(f"{clan}: {url}")
-            if qr is not None:
+            if qr is not None:  # a capability, as the printed sheet's links: its owner's file alone (mode 600)
+                import io
+
                 import segno
 
-                segno.make(url, error="m").save(str(qr / f"{clan}.svg"), scale=4, title=f"{game}: {clan}")
+                svg = io.BytesIO()
+                segno.make(url, error="m").save(svg, kind="svg", scale=4, title=f"{game}: {clan}")
+                write_output(qr / f"{clan}.svg", svg.getvalue().decode("utf-8"), private=True)
 
 
 @commands.command()

@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from ..engine import RefereeError
+from ..shown import plain
 from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
@@ -125,7 +126,7 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
         signed = check_stored(store, "game", events, None).status
     render.game_summary(Fold.of(events), events, json_out=json_out)
     if not json_out:
-        typer.echo(f"organiser's signature: {signed}")
+        typer.echo(plain(f"organiser's signature: {signed}"))  # a lost key's reason: the organiser's text
 
 
 @commands.command()

@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from ..engine import RefereeError
+from ..shown import plain
 from .common import DbOpt, JsonOpt, open_store
 
 commands = typer.Typer()
@@ -44,17 +45,22 @@ def _passphrase(wanted: bool) -> str | None:
     return typer.prompt("passphrase", hide_input=True, confirmation_prompt=True)
 
 
+def _say(text: str) -> None:
+    """One line of output; a key's name or a loss's reason (the organiser's text) shown by ``plain``."""
+    typer.echo(plain(text))
+
+
 def _show(k, *, qr: bool = True) -> None:
     from ..log.signing import words
 
-    typer.echo(f"key {k.fingerprint} ({k.name}), declared {k.declared_at[:19].replace('T', ' ')}")
+    _say(f"key {k.fingerprint} ({k.name}), declared {k.declared_at[:19].replace('T', ' ')}")
     w = words(k.fingerprint)
     typer.echo("read aloud: " + " ".join(w[:5]))
     typer.echo("            " + " ".join(w[5:]))
     if k.replaces:
         typer.echo(f"replaces {k.replaces}" + (", endorsed by it" if k.endorsed else ", not endorsed (old key lost)"))
     if k.lost:
-        typer.echo(f"LOST: {k.lost} (what it signed before stays valid; nothing new is signed with it)")
+        _say(f"LOST: {k.lost} (what it signed before stays valid; nothing new is signed with it)")
     if qr:
         import segno
 
@@ -85,7 +91,7 @@ def new(
             )
         key = write_key(path, _passphrase(passphrase))
         k = declare(store, name, key)
-    typer.echo(f"private key written to {path} (mode 600); public key to {path}.pub")
+    _say(f"private key written to {path} (mode 600); public key to {path}.pub")
     _show(k)
 
 
@@ -138,7 +144,7 @@ def show(
         typer.echo("earlier keys (their signatures stay valid):")
         for k in earlier:
             why = f"lost: {k.lost}" if k.lost else f"replaced by {k.replaced_by}"
-            typer.echo(f"  {k.fingerprint} ({k.name}), {why}")
+            _say(f"  {k.fingerprint} ({k.name}), {why}")
 
 
 @key_app.command("change")
@@ -167,8 +173,8 @@ def change(
             old = read_key(old_path)
         key = write_key(new_key_file, _passphrase(passphrase))
         k = declare(store, name, key, old)
-    typer.echo(f"new private key written to {new_key_file} (mode 600); public key to {new_key_file}.pub")
-    typer.echo(f"set REFEREE_KEY_FILE={new_key_file} (or --key-file) to sign with it")
+    _say(f"new private key written to {new_key_file} (mode 600); public key to {new_key_file}.pub")
+    _say(f"set REFEREE_KEY_FILE={new_key_file} (or --key-file) to sign with it")
     _show(k)
 
 
@@ -183,7 +189,7 @@ def lost(
 
     with open_store(db) as store:
         k = declare_lost(store, reason)
-    typer.echo(f"key {k.fingerprint} ({k.name}) declared lost: {k.lost}")
+    _say(f"key {k.fingerprint} ({k.name}) declared lost: {k.lost}")
     typer.echo("records it signed before stay valid; `referee key new --name ...` makes the next key")
 
 
@@ -194,8 +200,9 @@ def sign(
     key_file: KeyFileOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Sign a record's head now: a game closed (or corrected) while the key file was not at hand, or a
-    tournament's last seating or close. Nothing else is recorded; what was signed before stays."""
+    """Sign a record's head now: a game closed (or corrected), or a tournament's events recorded after its first
+    seating (results, adjustments, closes), while the key file was not at hand. Nothing else is recorded; what
+    was signed before stays."""
     from ..log.signing import check_stored, needs_signature, organiser_key, sign as sign_event, store_signatures
 
     kind = "tournament" if tournament else "game"
@@ -212,8 +219,10 @@ def sign(
                 f"{kind} {target!r}: nothing to sign yet (a game is signed once it ends; a tournament once seated)"
             )
         checked = check_stored(store, kind, events, None)
+        if checked.problem and not checked.unsigned_tail:  # a forged or rebuilt record is not signed over
+            raise RefereeError(f"{kind} {target!r}: {checked.status}; nothing was signed")
         if checked.signed and not checked.problem:
-            raise RefereeError(f"{kind} {target!r}: already signed up to its last signed point ({checked.status})")
+            raise RefereeError(f"{kind} {target!r}: already signed at its last event ({checked.status})")
         key = organiser_key(store, key_file)
         if key is None:
             from ..log.signing import key_file as where
@@ -222,4 +231,4 @@ def sign(
         head = events[needed[-1] - 1]
         store_signatures(store, [sign_event(key, kind, target, head)])
         status = check_stored(store, kind, events, None).status
-    typer.echo(f"{kind} {target}: event {head.seq} ({head.type}) signed; {status}")
+    _say(f"{kind} {target}: event {head.seq} ({head.type}) signed; {status}")

@@ -369,14 +369,24 @@ def doctor(
             help="Processes that verify the games side by side (default: one per processor; 1: in this process).",
         ),
     ] = None,
+    key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--key",
+            help="Require every closed game signed by this organiser's key: its fingerprint, or a key file.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check a whole database without writing to it: SQLite's integrity check (PostgreSQL: the referee's
-    tables and append-only triggers), then every game verified, its signatures checked; exit 1 when
-    anything is wrong."""
+    tables and append-only triggers), then every game verified, its signatures checked (each by a key the
+    database declared or received with an imported record; with --key, by that key); exit 1 when anything is
+    wrong."""
     from ..log.doctor import diagnose
+    from ..log.signing import read_keys
     from . import render
 
-    found = diagnose(db, jobs=jobs)
+    found = diagnose(db, jobs=jobs, key=read_keys(key) if key else None)
     render.diagnosis(found, json_out=json_out)
     if not found.ok:
         raise typer.Exit(1)

@@ -2,6 +2,8 @@
 
 import json
 import os
+import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -43,10 +45,24 @@ def serve(
             help="Server processes (PostgreSQL only): a large event's phones spread over the machine's cores.",
         ),
     ] = 1,
+    ssl_certfile: Annotated[
+        Path | None,
+        typer.Option(
+            "--ssl-certfile",
+            help="Serve over TLS (https://) with this certificate (PEM; its chain after it), with --ssl-keyfile.",
+            show_default=False,
+        ),
+    ] = None,
+    ssl_keyfile: Annotated[
+        Path | None,
+        typer.Option("--ssl-keyfile", help="The certificate's private key (PEM, not encrypted).", show_default=False),
+    ] = None,
 ) -> None:
-    """Serve read-only pages of the games (boards, reports, honor) and their JSON, until Ctrl-C."""
+    """Serve read-only pages of the games (boards, reports, honor) and their JSON, until Ctrl-C. With
+    --ssl-certfile and --ssl-keyfile, over TLS: the phone links (--entry) travel encrypted."""
     import socket
 
+    tls = _tls(ssl_certfile, ssl_keyfile)  # a usage error or a refused certificate: before anything is opened
     store = open_store(db)  # a missing database is refused, as every reading command refuses it; nothing is made
     if workers > 1 and store.is_sqlite:
         store.close()
@@ -72,23 +88,67 @@ def serve(
 
     names = served_names(host, name or [])
     shown = f"[{host}]" if ":" in host else host
+    at = f"{'https' if tls else 'http'}://{shown}:{port}/"
     if workers > 1:
         where = store.where
         store.close()  # each worker opens its own
-        print(f"serving the games of {where} at http://{shown}:{port}/ with {workers} workers  (Ctrl-C stops)")
-        _tell(entry, host)
+        print(f"serving the games of {where} at {at} with {workers} workers  (Ctrl-C stops)")
+        _tell(entry, host, at, tls)
         os.environ[WORKER_ENV] = json.dumps({"url": store.url, "names": names, "entry": entry})
-        uvicorn.run(f"{__name__}:worker_app", factory=True, host=host, port=port, workers=workers, log_level="warning")
+        uvicorn.run(
+            f"{__name__}:worker_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="warning",
+            ssl_certfile=tls[0] if tls else None,
+            ssl_keyfile=tls[1] if tls else None,
+        )
         return
     web = venue_app(store=store, names=names, entry=entry)
-    print(f"serving the games of {web.state.store.where} at http://{shown}:{port}/  (Ctrl-C stops)", flush=True)
-    _tell(entry, host)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    print(f"serving the games of {web.state.store.where} at {at}  (Ctrl-C stops)", flush=True)
+    _tell(entry, host, at, tls)
+    cert, key = tls or (None, None)
+    uvicorn.run(web, host=host, port=port, log_level="warning", ssl_certfile=cert, ssl_keyfile=key)
 
 
-def _tell(entry: bool, host: str) -> None:
+def _tls(certfile: Path | None, keyfile: Path | None) -> tuple[str, str] | None:
+    """The certificate and key files uvicorn serves TLS with, once read and found to match (one line when they do
+    not, before the server starts); None without them. An encrypted key is refused rather than asked for."""
+    if certfile is None and keyfile is None:
+        return None
+    if certfile is None or keyfile is None:
+        raise typer.BadParameter(
+            "TLS takes a certificate and its key: give both --ssl-certfile and --ssl-keyfile",
+            param_hint="--ssl-certfile" if certfile is None else "--ssl-keyfile",
+        )
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(certfile, keyfile, password=lambda: b"")
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or str(exc) or type(exc).__name__
+        raise RefereeError(
+            f"{certfile}, {keyfile}: cannot serve TLS with this certificate and key ({reason})",
+            hint="a PEM certificate (its chain after it) and its own private key, not encrypted (mkcert makes such)",
+        ) from None
+    return str(certfile), str(keyfile)
+
+
+def _tell(entry: bool, host: str, at: str = "", tls: tuple[str, str] | None = None) -> None:
     if entry:
         print("the seats' phone pages are served: a seat's link (`referee links`) writes that seat's draft", flush=True)
+        print(f"the phones' address for `referee links --base` and `tournament seat --links`: {at.rstrip('/')}")
+        if not tls and host not in LOOPBACK:
+            print(
+                "warning: without TLS the phone links travel in plain HTTP: anyone on the venue's network can read "
+                "a seat's or the moderator's link off the wire from one page load, and use it; serve with "
+                "--ssl-certfile and --ssl-keyfile, or behind a TLS proxy (README: TLS at the venue)",
+                file=sys.stderr,
+                flush=True,
+            )
     elif host not in LOOPBACK:
         print(
             "these pages are public and read-only: anyone who can reach this address can read them; nothing can be "

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..engine import RefereeError
+from ..numerals import whole
 from .common import DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(
@@ -190,9 +191,9 @@ def _parse_result(t, round_no: int, line: str):
 
     head, colon, rest = line.partition(":")
     words = rest.split()
-    if not colon or not head.strip().isdigit() or not words:
+    table = whole(head.strip())
+    if not colon or table is None or not words:
         raise RefereeError(f'"{line}": expected "<table>: <winner> <how>" or "<table>: draw [time]"')
-    table = int(head)
     if words[0].lower() == "draw":
         return SwissResultRecorded(round_no, table, None, words[1].lower() if len(words) > 1 else "draw")
     if len(words) < 2:

@@ -68,11 +68,16 @@ def _points(text: str) -> dict:
         size, eq, values = part.partition("=")
         if not eq:
             raise typer.BadParameter(f"{part!r}: expected SIZE=P1,P2,...", param_hint="--points")
-        try:
-            out[size.strip()] = [int(v) if v.strip().lstrip("-").isdigit() else v.strip() for v in values.split(",")]
-        except ValueError:
-            raise typer.BadParameter(f"{part!r}: points must be numbers", param_hint="--points") from None
+        out[size.strip()] = [_point(v.strip()) for v in values.split(",")]
     return out
+
+
+def _point(value: str) -> int | str:
+    """A whole number of points as a number (``-3`` too); anything else as written (a fraction, or refused later)."""
+    from ..numerals import whole
+
+    n = whole(value.removeprefix("-"))
+    return value if n is None else -n if value.startswith("-") else n
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -337,13 +342,14 @@ def seat(
     ] = None,
     sheet: Annotated[
         Path | None,
-        typer.Option("--sheet", help="Write the printable seating (HTML, A4, one slip a table) to this file."),
+        typer.Option("--sheet", help="Write the printable seating (HTML, A4, one slip a seat) to this file."),
     ] = None,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players.
-    With --links and --sheet, each seat's phone-entry link and QR code are printed on the table's slip."""
+    With --links and --sheet, each seat's phone-entry link and QR code are printed on that seat's own slip, and the
+    table's page's link on the moderator's."""
     from ..log.tournaments import create_games
     from ..tournament.standings import Loaded
     from ..views.tournament import seated_view
@@ -401,24 +407,23 @@ def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_o
     links: dict[str, dict[str, str]] = {}
     refused: dict[str, str] = {}
     revoked = 0
+    if base is not None:
+        from .entry import warn_plain_http
+
+        warn_plain_http(base)
     for tb in log.t.seatings[round_no].tables:
         if base is None:
             break
         try:
             got = en.issue_table_links(store, tb.game, base)
-        except (LogError, en.EntryRefused) as exc:  # the game is over: its table's slip says so
+        except (LogError, en.EntryRefused) as exc:  # the game is over: the sheet says so under its table
             refused[tb.game] = str(exc)
             continue
         links[tb.game], revoked = got.urls, revoked + got.revoked
     issued = None if base is None else {"base": base, "links": links, "refused": refused, "revoked": revoked}
     page = links_sheet(load(store, log.tid, log.t), round_no, issued)
-    if base is not None:  # the links are capabilities: the file is its owner's alone, as a key file is
-        try:
-            path.touch(mode=0o600)
-            path.chmod(0o600)
-        except OSError as exc:
-            raise RefereeError(f"{path}: cannot be written ({exc.strerror or exc.__class__.__name__})") from None
-    write_output(path, render(page), f"round {round_no} seating sheet (HTML)", json_out=json_out)
+    what = f"round {round_no} seating sheet (HTML)"  # with links, capabilities: the owner's file alone (mode 600)
+    write_output(path, render(page), what, json_out=json_out, private=base is not None)
     if base is not None:
         typer.echo(
             f"{sum(len(u) for u in links.values())} phone link(s) printed on the sheet only (the database keeps "

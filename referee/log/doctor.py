@@ -3,7 +3,9 @@
 - SQLite: the file is opened read-only and SQLite's own ``PRAGMA integrity_check`` runs over every page
   and index; PostgreSQL: the referee's tables, their columns and their append-only triggers are there.
 - Then every game is read and verified (the hash chain and a full engine re-run, as ``verify``); a game
-  that cannot even be read is named with the reason.
+  that cannot even be read is named with the reason. Its signatures are checked as ``verify`` checks a stored
+  game's: each signer must be a key the database declared or received with an imported record (``Ledger``),
+  a lost key is named, and with ``--key`` every signature must be by those keys and every closed game signed.
 
 Nothing is written, whatever is found.
 """
@@ -15,7 +17,7 @@ import os
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -33,7 +35,17 @@ from .ccg import verify as verify_match
 from .events import Event
 from .kinds import BATTLE, CCG, kind_of
 from .replay import verify
-from .signing import Signature, SignatureRow, check, signatures_of
+from .signing import (
+    Ledger,
+    Signature,
+    SignatureRow,
+    SigningError,
+    accepted_keys,
+    check,
+    ledger_on,
+    signatures_of,
+    unendorsed,
+)
 from .storage import (
     CREATE_HINT,
     EVENTS_BETWEEN,
@@ -79,10 +91,10 @@ def processors() -> int:
         return os.cpu_count() or 1
 
 
-def diagnose(url: str | None = None, jobs: int | None = 1) -> Diagnosis:
+def diagnose(url: str | None = None, jobs: int | None = 1, key: Sequence[str] | None = None) -> Diagnosis:
     """Check the database at ``url`` (as ``--db`` takes it) without writing to it; ``jobs``: the processes that
     verify the games, None: one a processor (an archive's games are checked in slices side by side, the report
-    in the same order)."""
+    in the same order); ``key``: fingerprints every game's signatures must be by (``--key``, as ``verify``'s)."""
     url = database_url(url)
     jobs = processors() if jobs is None else jobs
     engine, where, backend = _read_only(url)
@@ -96,9 +108,11 @@ def diagnose(url: str | None = None, jobs: int | None = 1) -> Diagnosis:
         if backend == "sqlite":
             _stage(found, "integrity check", _sqlite_pages, conn, found)
         tables = _stage(found, "the list of tables", _tables, conn, backend, found) or set()
+        known = _stage(found, "the organiser's keys", _keys, conn, tables, where, found)
         if {"game", "event"} <= tables:
             signed = SignatureRow.__tablename__ in tables
-            _stage(found, "the games", _games, conn, found, _Check(url, signed, jobs))
+            accepted = frozenset(accepted_keys(key, known.changes if known else ())) if key is not None else None
+            _stage(found, "the games", _games, conn, found, _Check(url, signed, jobs, known or Ledger(), accepted))
     finally:
         conn.close()
         engine.dispose()
@@ -201,6 +215,20 @@ def _tables(conn, backend: str, found: Diagnosis) -> set[str]:
     return tables
 
 
+def _keys(conn, tables: set[str], where: str, found: Diagnosis) -> Ledger | None:
+    """The organiser keys the database knows (its key stream, and the keys imported records brought), each
+    imported key change's endorsement checked; None (and the problem named) when the key stream is broken."""
+    try:
+        known = ledger_on(conn, tables, where)
+    except SigningError as exc:
+        found.problems.append(str(exc).removeprefix(f"{where}: "))
+        return None
+    problem = unendorsed(known.changes)
+    if problem:
+        found.problems.append(problem)
+    return known
+
+
 def _read_games(conn, games: list[str]) -> Iterator[tuple[str, list[Event] | str]]:
     """Each game's events of ``games`` (the game table's ids, in the database's order), or why they cannot be
     read: read in one pass over the event table, not one query a game; when the pass breaks (a
@@ -260,11 +288,13 @@ class _Signatures:
 @dataclass(frozen=True)
 class _Check:
     """How the games are checked: the database (its URL, for the processes that read their own slices), whether
-    it keeps signatures, and how many processes check."""
+    it keeps signatures, how many processes check, the organiser keys it knows, and the keys ``--key`` accepts."""
 
     url: str
     signed: bool
     jobs: int
+    known: Ledger = field(default_factory=Ledger)
+    key: frozenset[str] | None = None
 
 
 SLICE = 250  # games a process checks at a time: slices are handed out as processes finish theirs
@@ -299,7 +329,7 @@ def _games(conn, found: Diagnosis, how: _Check) -> None:
         healths, found.processes = checked
         found.games += healths
     else:
-        found.games += _check_games(conn, games, how.signed)
+        found.games += _check_games(conn, games, how)
 
 
 def _in_processes(games: list[str], how: _Check) -> tuple[list[GameHealth], int] | None:
@@ -317,33 +347,33 @@ def _in_processes(games: list[str], how: _Check) -> tuple[list[GameHealth], int]
     processes = min(how.jobs, len(slices))
     try:
         with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
-            for healths in pool.map(_check_slice, [how.url] * len(slices), slices, [how.signed] * len(slices)):
+            for healths in pool.map(_check_slice, [how] * len(slices), slices):
                 out += healths
     except (BrokenProcessPool, OSError):  # a process killed or not started: the games are checked here
         return None
     return out, processes
 
 
-def _check_slice(url: str, games: list[str], signed: bool) -> list[GameHealth]:
+def _check_slice(how: _Check, games: list[str]) -> list[GameHealth]:
     """One slice of the games checked in a process of its own, on its own read-only connection."""
-    engine = _read_only(url)[0]
+    engine = _read_only(how.url)[0]
     try:
         with engine.connect() as conn:
-            return _check_games(conn, games, signed)
+            return _check_games(conn, games, how)
     except SQLAlchemyError as exc:
         return [GameHealth(g, False, f"cannot be read: {_reason(exc)}") for g in games]
     finally:
         engine.dispose()
 
 
-def _check_games(conn, games: list[str], signed: bool) -> list[GameHealth]:
+def _check_games(conn, games: list[str], how: _Check) -> list[GameHealth]:
     """The games' health in their order (a game the one pass did not reach, read after it, is put back in its place)."""
-    sigs = _Signatures(conn, games) if signed else None
-    health = {game: _health(game, events, sigs) for game, events in _read_games(conn, games)}
+    sigs = _Signatures(conn, games) if how.signed else None
+    health = {game: _health(game, events, sigs, how) for game, events in _read_games(conn, games)}
     return [health[g] for g in games]
 
 
-def _health(game: str, events: list[Event] | str, sigs: _Signatures | None) -> GameHealth:
+def _health(game: str, events: list[Event] | str, sigs: _Signatures | None, how: _Check) -> GameHealth:
     """One game's health: its events read (or why they cannot be), verified by its kind's rules, its signatures."""
     if isinstance(events, str):
         return GameHealth(game, False, events)
@@ -356,7 +386,12 @@ def _health(game: str, events: list[Event] | str, sigs: _Signatures | None) -> G
     divergence = (verify_match if kind == CCG else verify)(events)  # each stream by its own rules
     if divergence is not None:
         return GameHealth(game, False, str(divergence))
-    checked = check("game", events, sigs.of(game)) if sigs is not None else None
+    signed = sigs.of(game) if sigs is not None else []
+    checked = (
+        check("game", events, signed, key=how.key, known=how.known, open_records=True)
+        if sigs is not None or how.key
+        else None
+    )
     if checked is not None and checked.problem:
         sign = f" (the organiser's `referee key sign {game}` signs it)" if checked.unsigned_tail else ""
         return GameHealth(game, False, checked.status + sign)

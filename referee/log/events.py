@@ -21,6 +21,7 @@ the current version on read (``UPCASTERS``). The hash always covers the payload 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,30 @@ class EventFormatError(LogError):
     def __init__(self, message: str, *, seq: int | None = None):
         self.seq = seq
         super().__init__(f"event {seq}: {message}" if seq is not None else message)
+
+
+class JsonRefused(ValueError):
+    """A line of a record that is JSON, but not JSON the referee reads: its message is the whole reason."""
+
+
+def read_json(text: str) -> Any:
+    """One JSON line of a record (an event, a signature, a key change), read strictly: an object naming a key
+    twice is refused (``json`` keeps the last silently, another reader may show the first: what is shown must be
+    what is signed), and so is nesting too deep for the reader (``RecursionError``); other bad JSON raises
+    ``ValueError`` as ``json.loads`` does."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise JsonRefused("nested too deeply to be read") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise JsonRefused(f"the key {twice!r} appears twice in one object")
+    return out
 
 
 class EventType(StrEnum):

@@ -214,9 +214,9 @@ class OpenGame:
             raise
         self.events += recorded
         if self.fold.ended or any(e.type == ev.EventType.GAME_ENDED for e in self.events):
-            from .signing import sign_game  # a game closed once: its closing and every later event signed
+            from .signing import sign_recorded  # a game closed once: its closing and every later event signed
 
-            sign_game(self.store, self.game, recorded)
+            sign_recorded(self.store, "game", self.events, recorded)
         return recorded[0]
 
     @property

@@ -81,6 +81,9 @@ SECTION = re.compile(
     re.IGNORECASE,
 )
 REASONED = ("correction", "correction-table", "correction-setup", "retraction")
+# A record's headers, each at most once: a header the referee does not read, or a second one, would show a reader
+# something other than what the record's seals and signature cover
+HEADERS = ("Game", "Event", "Date", "Table", "Clans", "Players", "Options", "Engine", "Board", "Setup")
 EVENT_KEYS = {
     "game": str,
     "seq": int,
@@ -117,11 +120,11 @@ def parse_jsonl(text: str) -> tuple[list[Event], list[int]]:
         if not line.strip():
             continue
         try:
-            raw = json.loads(line)
+            raw = ev.read_json(line)
             line.encode("utf-8")  # a lone surrogate written as an escape is no text: nothing could store it
             json.dumps(raw, ensure_ascii=False).encode("utf-8")
-        except RecursionError:
-            raise RecordError("nested too deeply to be an event", n) from None
+        except ev.JsonRefused as exc:
+            raise RecordError(str(exc), n) from None
         except UnicodeEncodeError:
             raise RecordError("holds a lone surrogate (\\ud800-\\udfff): not text", n) from None
         except ValueError as exc:
@@ -276,7 +279,13 @@ def _read_text(text: str) -> tuple[dict[str, tuple[str, int]], list[_Section]]:
             h = HEADER.match(line)
             if not h:
                 raise RecordError(f'not a header: expected [Name "value"], got {_cut(line)}', n)
-            headers[h.group(1)] = (_unquote_header(h.group(2)), n)
+            name = h.group(1)
+            if name not in HEADERS:
+                shown = name if len(name) <= 40 else f"{name[:40]}..."
+                raise RecordError(f"unknown header [{shown}]: a game record's are [{'], ['.join(HEADERS)}]", n)
+            if name in headers:
+                raise RecordError(f"a second [{name}] header: the first is on line {headers[name][1]}", n)
+            headers[name] = (_unquote_header(h.group(2)), n)
         elif strip_comment(line):
             raise RecordError(f"expected a header or a section ('== setup', '== round N'), got {_cut(line)}", n)
     return headers, sections

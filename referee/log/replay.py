@@ -46,6 +46,7 @@ from ..engine import (
     strip_comment,
     value,
 )
+from ..numerals import whole
 from . import amend
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
@@ -679,7 +680,7 @@ def _digest_mismatch(fold: Fold, e: Event, data: dict | None = None) -> str | No
         recorded = {data["round"]: data["digest"]}
     elif e.type in (EventType.ENTRY_CORRECTED, EventType.TABLE_EVENTS_CORRECTED, EventType.SETUP_CORRECTED):
         data = data if data is not None else e.data
-        recorded = {int(r): d for r, d in data["digests"].items() if str(r).isdigit()}
+        recorded = {r: d for r, d in ((whole(k), d) for k, d in data["digests"].items()) if r is not None}
         if len(recorded) != len(data["digests"]):
             return "its digests name something other than rounds"
     else:

@@ -17,11 +17,12 @@ signature over a stream's chain head closes that gap for anyone holding the orga
   stream's kind (``game`` or ``tournament``), its id, the event's number and hash (the chain head when it
   was signed), the public key and the Ed25519 signature over ``MESSAGE_PREFIX`` + the canonical JSON of
   ``{kind, stream, seq, head}``. A signature covers everything up to its head, through the chain.
-- **What is signed**: a game's ``GameEnded`` and every event recorded after it; a tournament's seatings
-  (``RoundSeated``, ``SeatingAmended``, ``FinalTableSeated``) and each ``RoundClosed`` (the last one
-  closes the final standings). Signing happens when the key file is found (``--key-file`` where a command
-  takes it, else ``$REFEREE_KEY_FILE``, else ``~/.referee/organiser.key``) and holds the database's
-  current key; otherwise the record stays unsigned, and every view says so.
+- **What is signed**: everything from a record's first signed point on (``needs_signature``): a game's
+  ``GameEnded`` and every event recorded after it; a tournament's first seating and every event after it (all
+  of them feed its standings: results, adjustments, closes). Each write is signed at its last event (a
+  signature covers what comes before it through the chain). Signing happens when the key file is found
+  (``--key-file`` where a command takes it, else ``$REFEREE_KEY_FILE``, else ``~/.referee/organiser.key``) and
+  holds the database's current key; otherwise the record stays unsigned, and every view says so.
 - **Exports** carry their signatures: a JSON Lines log has a ``{"signature": {...}}`` line after each
   signed event (and a ``{"key": {...}}`` line for a key change's endorsement); a text record a line
   ``== signed by FINGERPRINT: ...`` after the section it signs, so a finished record ends with one.
@@ -53,10 +54,11 @@ from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
 from ..engine import canonical_json
+from ..numerals import whole
 from ..tournament.model import SIGNED_EVENTS
 from . import append_only, events as ev
 from .events import Event, LogError
-from .storage import Family, Store, StoreError
+from .storage import Family, Store, StoreError, _event
 
 if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -69,8 +71,9 @@ ENDORSEMENT_PREFIX = b"referee key change v1\n"
 FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
 KEY_STREAM = "organiser"
 ATTEMPTS = 5
+KEY_FILE_MOST = 64 * 1024  # bytes read of a key file at most: an Ed25519 key's PEM is under 300
 GAME_SIGNED_FROM = ev.EventType.GAME_ENDED.value  # this event and every one after it
-TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's seatings and each round's close (the last: the final standings)
+TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's first seating: it and every later event signed
 
 
 class SigningError(LogError):
@@ -111,6 +114,7 @@ KEYS = Family(
 # Before the key stream was a family it had a table of its own; a database that has it is read from it until
 # its first key event is written, which copies those events, as they are, to the family's stream.
 LEGACY_KEY_TABLE = "organiser_key_event"
+LEGACY_SELECT = f"SELECT seq, type, payload, prev_hash, hash, recorded_at FROM {LEGACY_KEY_TABLE} ORDER BY seq"
 
 
 class SignatureRow(SQLModel, table=True):
@@ -230,9 +234,12 @@ def key_file(given: Path | None = None) -> Path:
 
 def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
     """A new key pair; the private key written to ``path`` (a new file, mode 0600), and the public key beside
-    it (``path`` + ``.pub``, PEM): the file to hand to whoever checks the records."""
-    if path.exists():
-        raise SigningError(f"{path}: a file is already there; nothing was written", hint="name another --key-file")
+    it (``path`` + ``.pub``, PEM, a new file, mode 0644): the file to hand to whoever checks the records. Neither
+    file may be there already: nothing is written over (a file left by someone else keeps its own mode)."""
+    public_path = Path(f"{path}.pub")
+    for there in (path, public_path):
+        if there.exists() or there.is_symlink():
+            raise SigningError(f"{there}: a file is already there; nothing was written", hint="name another --key-file")
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -251,21 +258,46 @@ def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
         f.write(pem)
     os.chmod(path, 0o600)  # whatever the umask
     public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-    Path(f"{path}.pub").write_bytes(public)
+    try:
+        fd = os.open(public_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError as exc:  # made meanwhile: the private key is taken back, nothing is left half done
+        path.unlink()
+        raise SigningError(f"{public_path}: cannot write the public key ({exc.strerror or exc})") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(public)
+    os.chmod(public_path, 0o644)  # whatever the umask: readable by whoever checks, written by the organiser only
     return key
 
 
-def read_key(path: Path, passphrase: str | None = None) -> Ed25519PrivateKey:
-    """The private key in ``path``; an encrypted one takes ``passphrase`` (else $REFEREE_KEY_PASSPHRASE)."""
+def key_file_bytes(path: Path) -> bytes:
+    """A key file's bytes, read up to ``KEY_FILE_MOST`` (an organiser's key file is a few hundred bytes): a
+    larger file is refused as not a key file, having read no more than that."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(KEY_FILE_MOST + 1)
+    except OSError as exc:
+        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    if len(data) > KEY_FILE_MOST:
+        raise SigningError(
+            f"{path}: larger than {KEY_FILE_MOST // 1024} KiB: not a key file (an organiser's key file is a few "
+            "hundred bytes); nothing more was read"
+        )
+    return data
+
+
+def read_key(path: Path, passphrase: str | None = None, data: bytes | None = None) -> Ed25519PrivateKey:
+    """The private key in ``path`` (``data``: its bytes, when already read); an encrypted one takes
+    ``passphrase`` (else $REFEREE_KEY_PASSPHRASE). A file that holds no private key is refused as such before
+    its mode is looked at; a private key file readable by others is not used."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     if passphrase is None:
         passphrase = os.environ.get(PASSPHRASE_ENV) or None
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    if data is None:
+        data = key_file_bytes(path)
+    if b"-----BEGIN " not in data or b"PRIVATE KEY-----" not in data:
+        raise SigningError(f"{path}: not an organiser's key file (no PEM private key in it)")
     mode = path.stat().st_mode
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise SigningError(
@@ -290,10 +322,7 @@ def key_from_file(path: Path) -> str:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
+    data = key_file_bytes(path)
     if b"PUBLIC KEY" in data:
         try:
             public = serialization.load_pem_public_key(data)
@@ -302,7 +331,7 @@ def key_from_file(path: Path) -> str:
         if not isinstance(public, Ed25519PublicKey):
             raise SigningError(f"{path}: not an Ed25519 key")
         return public_hex(public)
-    return public_hex(read_key(path).public_key())
+    return public_hex(read_key(path, data=data).public_key())
 
 
 # --- the key stream -------------------------------------------------------------------------------------
@@ -349,20 +378,35 @@ def _legacy_key_events(store: Store) -> list[Event]:
     if not _has_tables(store, LEGACY_KEY_TABLE):
         return []
     with store.engine.connect() as conn:
-        rows = conn.execute(
-            text(f"SELECT seq, type, payload, prev_hash, hash, recorded_at FROM {LEGACY_KEY_TABLE} ORDER BY seq")
-        ).all()
+        rows = conn.execute(text(LEGACY_SELECT)).all()
     return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
+
+
+def key_events_on(conn: Any, tables: set[str]) -> list[Event]:
+    """``key_events`` read on an open (read-only) connection whose database holds ``tables``: ``doctor``'s."""
+    if KEYS.events_table in tables:
+        rows = conn.execute(KEYS.select_events, {"id": KEY_STREAM}).all()
+        if rows:
+            return [_event(r) for r in rows]
+    if LEGACY_KEY_TABLE in tables:
+        rows = conn.execute(text(LEGACY_SELECT)).all()
+        return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
+    return []
 
 
 def keys(store: Store) -> Keys:
     """The organiser's keys in this database, checked link by link."""
+    return fold_keys(key_events(store), store.where)
+
+
+def fold_keys(events: Sequence[Event], where: str | None) -> Keys:
+    """The organiser's keys declared by a key stream's events, checked link by link."""
     out = Keys()
     prev = ev.GENESIS
-    for e in key_events(store):
+    for e in events:
         computed = ev.event_hash(prev, KEY_STREAM, e.seq, e.type, e.payload_version, e.payload)
         if e.prev_hash != prev or e.hash != computed:
-            raise SigningError(f"{store.where}: the organiser's key stream is broken at event {e.seq}")
+            raise SigningError(f"{where}: the organiser's key stream is broken at event {e.seq}")
         prev = e.hash
         p = e.payload
         if e.type == "KeyDeclared":
@@ -484,10 +528,9 @@ class Signature:
     def from_dict(cls, raw: Any) -> Signature:
         if not isinstance(raw, dict) or set(raw) != {"kind", "stream", "seq", "head", "public_key", "signature"}:
             raise ValueError("a signature holds kind, stream, seq, head, public_key and signature")
-        if not isinstance(raw["seq"], int) or not all(
-            isinstance(raw[k], str) for k in ("kind", "stream", "head", "public_key", "signature")
-        ):
-            raise ValueError("a signature's fields are text, and its seq a number")
+        seq, texts = raw["seq"], ("kind", "stream", "head", "public_key", "signature")
+        if type(seq) is not int or seq < 1 or not all(isinstance(raw[k], str) for k in texts):  # not true, 9.0, "9"
+            raise ValueError("a signature's fields are text, and its seq an event's number (1, 2, ...)")
         return cls(raw["kind"], raw["stream"], raw["seq"], raw["head"], raw["public_key"], raw["signature"])
 
 
@@ -503,11 +546,13 @@ def message(kind: str, stream: str, seq: int, head: str) -> bytes:
 
 
 def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
-    """The numbers of the events a signed record must have signed (by their own or a later signature)."""
-    if kind == "tournament":
-        return [e.seq for e in events if e.type in TOURNAMENT_SIGNED]
-    ended = next((i for i, e in enumerate(events) if e.type == GAME_SIGNED_FROM), None)
-    return [] if ended is None else [e.seq for e in events[ended:]]
+    """The numbers of the events a signed record must have signed (by their own or a later signature): every event
+    from its first signed point on, the point itself included. A game's first signed point is its closing
+    (``GameEnded``); a tournament's is its first seating (``TOURNAMENT_SIGNED``): from then on every event feeds
+    its standings (a result, a judge's adjustment, a round's close), so every one is signed."""
+    first = (lambda e: e.type in TOURNAMENT_SIGNED) if kind == "tournament" else (lambda e: e.type == GAME_SIGNED_FROM)
+    start = next((i for i, e in enumerate(events) if first(e)), None)
+    return [] if start is None else [e.seq for e in events[start:]]
 
 
 SIGNATURES_OF = text(  # plain SQL, as the store's statements are: nothing to compile again in each process
@@ -579,16 +624,17 @@ def _warn(text_: str) -> None:
     print(f"warning: {text_}", file=sys.stderr)
 
 
-def organiser_key(store: Store, path: Path | None = None) -> Ed25519PrivateKey | None:
+def organiser_key(store: Store, path: Path | None = None, later: str = "referee key sign") -> Ed25519PrivateKey | None:
     """The key to sign with: the key file's, when it is there, readable and the database's current key (a
-    warning on standard error says why not, when a key file is there but cannot be used)."""
+    warning on standard error says why not, when a key file is there but cannot be used, or is away while the
+    database declares a key; ``later``: the command that signs the record afterwards)."""
     where = key_file(path)
     if not where.is_file():
         current = keys(store).current
         if current is not None:  # the organiser signs here, but the file is away: said, as a refused file is
             _warn(
                 f"{where}: no key file here, and this database's organiser key is {current.fingerprint}; the "
-                "record is left unsigned (`referee key sign` signs it once the file is at hand)"
+                f"record is left unsigned (`{later}` signs it once the file is at hand)"
             )
         return None
     try:
@@ -607,49 +653,93 @@ def organiser_key(store: Store, path: Path | None = None) -> Ed25519PrivateKey |
     return key
 
 
-def sign_points(store: Store, kind: str, stream: str, recorded: Sequence[Event], path: Path | None = None) -> int:
-    """Sign the events just recorded that must be signed (``needs_signature`` over the whole stream's new
-    part), when the organiser's key is at hand. The number of signatures made."""
-    wanted = [e for e in recorded if e.type in TOURNAMENT_SIGNED] if kind == "tournament" else list(recorded)
-    if not wanted:
-        return 0
-    key = organiser_key(store, path)
+def sign_recorded(store: Store, kind: str, events: Sequence[Event], recorded: Sequence[Event]) -> bool:
+    """The services' hook once events are recorded (``events``: the whole stream, ``recorded``: the events just
+    written, at its end): when they must be signed (``needs_signature``), the last of them is signed, which covers
+    the write through the chain, if the organiser's key is at hand; otherwise a warning says the record is left
+    unsigned (``organiser_key``). Whether a signature was made."""
+    needed = set(needs_signature(kind, events))
+    if not recorded or recorded[-1].seq not in needed:
+        return False
+    stream = events[0].game
+    key = organiser_key(store, later=f"referee key sign {'--tournament ' if kind == 'tournament' else ''}{stream}")
     if key is None:
-        return 0
-    made = [sign(key, kind, stream, e) for e in wanted]
-    store_signatures(store, made)
-    return len(made)
+        return False
+    store_signatures(store, [sign(key, kind, stream, recorded[-1])])
+    return True
 
 
-def sign_game(store: Store, game: str, recorded: Sequence[Event]) -> int:
-    """The game service's hook, once a game has ended: its closing and every event recorded after it signed
-    (an event recorded with the closing, in the same write, is covered by the closing's signature)."""
-    start = next((i for i, e in enumerate(recorded) if e.type == GAME_SIGNED_FROM), 0)
-    return sign_points(store, "game", game, recorded[start:])
+# --- the keys a database knows -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ledger:
+    """The organiser keys a database knows, to check its stored records' signers against: the keys its key stream
+    declared (current, replaced or lost; ``lost``: the reasons) and the keys that came with imported records
+    (their key changes, and the keys that signed them: ``record_key_change``); ``changes``: every endorsed key
+    change it knows (its own and imported), for ``--key``."""
+
+    declared: frozenset[str] = frozenset()
+    imported: frozenset[str] = frozenset()
+    lost: dict[str, str] = field(default_factory=dict)
+    changes: tuple[dict[str, Any], ...] = ()
+
+    def knows(self, fp: str) -> bool:
+        return fp in self.declared or fp in self.imported
+
+    def note(self, fp: str) -> str:
+        """What the status adds to a signer's fingerprint: a loss declared here, or that it came with a record."""
+        if fp in self.lost:
+            return f" (key declared lost: {self.lost[fp]})"
+        return "" if fp in self.declared else " (a key that came with an imported record)"
 
 
-# --- exports --------------------------------------------------------------------------------------------
-def known_key_changes(store: Store) -> dict[str, list[dict[str, Any]]]:
-    """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
-    key stream) and those that came with imported records (``record_key_change``)."""
-    state = keys(store)
-    out: dict[str, list[dict[str, Any]]] = {}
+KEY_CHANGE_ROWS = text("SELECT public_key, replaces, endorsement FROM record_key_change ORDER BY id")
+IMPORTED_SIGNER = ""  # ``replaces`` of a record_key_change row that records the key that signed an imported record
+
+
+def ledger(store: Store) -> Ledger:
+    """The organiser keys this database knows (``Ledger``)."""
+    rows: Sequence[Any] = []
+    if _has_tables(store, KeyChangeRow.__tablename__):
+        with store.engine.connect() as conn:
+            rows = conn.execute(KEY_CHANGE_ROWS).all()
+    return _ledger(keys(store), rows)
+
+
+def ledger_on(conn: Any, tables: set[str], where: str | None) -> Ledger:
+    """``ledger`` read on an open (read-only) connection whose database holds ``tables``: ``doctor``'s."""
+    rows = conn.execute(KEY_CHANGE_ROWS).all() if KeyChangeRow.__tablename__ in tables else []
+    return _ledger(fold_keys(key_events_on(conn, tables), where), rows)
+
+
+def _ledger(state: Keys, rows: Sequence[Any]) -> Ledger:
+    changes = []
     for k in state.keys:
         old = state.by_fingerprint(k.replaces) if k.endorsement else None
         if old is not None:
-            out.setdefault(k.fingerprint, []).append(
-                {"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement}
-            )
-    if _has_tables(store, KeyChangeRow.__tablename__):
-        with store.engine.connect() as conn:
-            rows = conn.execute(
-                text("SELECT public_key, replaces, endorsement FROM record_key_change ORDER BY id")
-            ).all()
-        for public_key, replaces, endorsement in rows:
+            changes.append({"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement})
+    imported: set[str] = set()
+    for public_key, replaces, endorsement in rows:
+        imported.add(_fingerprint_or_raw(public_key))
+        if replaces != IMPORTED_SIGNER:
+            imported.add(_fingerprint_or_raw(replaces))
             change = {"public_key": public_key, "replaces": replaces, "endorsement": endorsement}
-            listed = out.setdefault(_fingerprint_or_raw(public_key), [])
-            if change not in listed:
-                listed.append(change)
+            if change not in changes:
+                changes.append(change)
+    return Ledger(
+        frozenset(k.fingerprint for k in state.keys),
+        frozenset(imported),
+        {k.fingerprint: k.lost for k in state.keys if k.lost},
+        tuple(changes),
+    )
+
+
+# --- exports --------------------------------------------------------------------------------------------
+def known_key_changes(store: Store, known: Ledger | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
+    key stream) and those that came with imported records (``record_key_change``)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for change in (known or ledger(store)).changes:
+        out.setdefault(_fingerprint_or_raw(change["public_key"]), []).append(change)
     return out
 
 
@@ -660,12 +750,12 @@ def _fingerprint_or_raw(public_key: str) -> str:
         return public_key
 
 
-def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
+def key_lines(store: Store, sigs: Sequence[Signature], ledger_: Ledger | None = None) -> list[dict[str, Any]]:
     """The key changes a record's signatures need: each signing key that replaced another, with the old key's
     endorsement, back to the first key (so that ``verify --key OLD`` accepts what a later key signed)."""
     if not sigs:
         return []
-    known = known_key_changes(store)
+    known = known_key_changes(store, ledger_)
     out, seen = [], set()
     todo = [s.fingerprint for s in sigs]
     while todo:
@@ -680,11 +770,18 @@ def key_lines(store: Store, sigs: Sequence[Signature]) -> list[dict[str, Any]]:
 
 
 def store_attached(store: Store, attached: Attached) -> None:
-    """What an imported record carries besides its events, stored beside them: its signatures, and its key
-    changes not already known here (both checked by ``check`` before anything is stored)."""
+    """What an imported record carries besides its events, stored beside them: its signatures, its key changes
+    not already known here (both checked by ``check`` before anything is stored), and each key that signed it
+    that this database does not know otherwise (``IMPORTED_SIGNER``): a signer the database knows neither way is
+    refused by ``doctor`` and every stored check (a record re-signed inside the database file)."""
     store_signatures(store, attached.signatures)
-    known = [c for listed in known_key_changes(store).values() for c in listed]
-    new = [c for c in attached.key_changes if c not in known]
+    known = ledger(store)
+    new = [c for c in attached.key_changes if c not in known.changes]
+    brought = {_fingerprint_or_raw(c[k]) for c in new for k in ("public_key", "replaces")}
+    for s in attached.signatures:
+        if not known.knows(s.fingerprint) and s.fingerprint not in brought:
+            new.append({"public_key": s.public_key, "replaces": IMPORTED_SIGNER, "endorsement": ""})
+            brought.add(s.fingerprint)
     new = [c for i, c in enumerate(new) if c not in new[:i]]
     if not new:
         return
@@ -778,12 +875,16 @@ def split_record(text_: str) -> tuple[str, Attached]:
         stripped = line.strip()
         if stripped.startswith('{"signature"') or stripped.startswith('{"key"'):
             try:
-                raw = json.loads(stripped)
+                raw = ev.read_json(stripped)
+                if not isinstance(raw, dict) or len(raw) != 1:
+                    raise ValueError('a line holds one object, {"signature": ...} or {"key": ...}')
                 if "signature" in raw:
                     att.signatures.append(Signature.from_dict(raw["signature"]))
                     att.lines.append(n)
                 else:
                     att.key_changes.append(_key_change(raw["key"]))
+            except ev.JsonRefused as exc:
+                raise AttachedError(f"a signature line that cannot be read: {exc}", n) from None
             except (ValueError, TypeError, KeyError) as exc:
                 raise AttachedError(f"a signature line that cannot be read ({exc})", n) from None
             kept.append("")
@@ -810,11 +911,12 @@ def _key_change(raw: Any) -> dict[str, Any]:
 def _parse_signed_line(line: str, n: int) -> Signature:
     parts = line.split()  # == signed by FP: KIND STREAM event SEQ head HEAD key KEY signature SIG
     words_ = ("event", "head", "key", "signature")
-    if len(parts) != 14 or tuple(parts[i] for i in (6, 8, 10, 12)) != words_ or not parts[7].isdigit():
+    seq = whole(parts[7]) if len(parts) == 14 else None
+    if not seq or tuple(parts[i] for i in (6, 8, 10, 12)) != words_:
         raise AttachedError(
             "a signature line reads: == signed by FINGERPRINT: KIND STREAM event N head HASH key KEY signature SIG", n
         )
-    s = Signature(parts[4], parts[5], int(parts[7]), parts[9], parts[11], parts[13])
+    s = Signature(parts[4], parts[5], seq, parts[9], parts[11], parts[13])
     try:
         named = fingerprint(s.public_key)
     except ValueError:
@@ -844,13 +946,16 @@ class Checked:
     required: bool = False
     closed: bool = False  # the record holds events that a signed record must have signed
     unsigned_tail: bool = False  # refused only for events after its last signature: `key sign` signs them
+    notes: dict[str, str] = field(default_factory=dict)  # what a stored record's status adds to a signer (Ledger.note)
 
     @property
     def status(self) -> str:
+        if self.problem and self.unsigned_tail:  # nothing forged: events recorded after the last signature
+            return f"unsigned: {self.problem}"
         if self.problem:
             return f"signature refused: {self.problem}"
         if self.signed:
-            return "signed by " + ", ".join(self.signers)
+            return "signed by " + ", ".join(fp + self.notes.get(fp, "") for fp in self.signers)
         return "unsigned: no organiser's signature" if self.closed else "unsigned: a record is signed when it closes"
 
 
@@ -906,25 +1011,35 @@ def check(
     *,
     key: Iterable[str] | None = None,
     key_changes: Sequence[dict[str, Any]] = (),
+    known: Ledger | None = None,
+    open_records: bool = False,
 ) -> Checked:
     """Check a record's signatures (its chain and contents are ``verify``'s): each names this stream, holds
     the hash of the record's event at its number, and verifies with its public key; nothing is signed past the
     record's end; every event that must be signed is signed by its own or a later signature when the record is
     signed at all, or when ``key`` is given (then every signature must be by one of those keys, or a key they
-    endorsed)."""
+    endorsed), and a record carrying no signature at all is refused, even one not yet at its first signed point
+    (an unfinished game handed over as the organiser's), unless ``open_records`` (``doctor --key``: a database's
+    games in progress pass unsigned). ``known``: a stored record's database's keys: without ``key``, every
+    signer must be one of them (a record re-signed inside the database file by another key is refused), and a
+    lost key is named."""
     out = Checked()
-    out.problem = _unendorsed(key_changes)
+    out.problem = unendorsed(key_changes)
     if out.problem:
         return out
     given = sorted(key) if key is not None else None
     accepted = accepted_keys(given, key_changes) if given is not None else None
     for i, s in enumerate(sigs):
         problem = _refused(kind, events, s, accepted, given)
+        if problem is None and accepted is None and known is not None and not known.knows(s.fingerprint):
+            problem = _undeclared(s, known)
         if problem is not None:
             out.problem, out.index = problem, i
             return out
         if s.fingerprint not in out.signers:
             out.signers.append(s.fingerprint)
+            if known is not None:
+                out.notes[s.fingerprint] = known.note(s.fingerprint)
     needed = needs_signature(kind, events)
     out.closed = bool(needed)
     out.required = bool(needed) and (bool(sigs) or key is not None)
@@ -932,10 +1047,23 @@ def check(
     if out.required:
         out.problem = _unsigned_tail(events, sigs, needed[-1])
         out.unsigned_tail = out.problem is not None
+    elif key is not None and not sigs and not open_records:
+        out.problem = (
+            "no organiser's signature: --key requires one, and a record is signed only from its first signed "
+            "point on (a game's closing, a tournament's first seating)"
+        )
     return out
 
 
-def _unendorsed(key_changes: Sequence[dict[str, Any]]) -> str | None:
+def _undeclared(s: Signature, known: Ledger) -> str:
+    declared = ", ".join(sorted(known.declared)) or "none"
+    return (
+        f"event {s.seq} is signed by key {s.fingerprint}, which this database never declared (its organiser keys: "
+        f"{declared}) nor received with an imported record"
+    )
+
+
+def unendorsed(key_changes: Sequence[dict[str, Any]]) -> str | None:
     """The refusal of a key change whose endorsement is not the old key's signature of it, or None."""
     for k in key_changes:
         if not _endorsed(k):
@@ -1023,7 +1151,10 @@ def check_stored(
     the database holds for them."""
     if sigs is None:
         sigs = signatures(store, kind, events[0].game)
-    return check(kind, events, sigs, key=key, key_changes=key_lines(store, sigs))
+    if not sigs:
+        return check(kind, events, sigs, key=key)
+    known = ledger(store)
+    return check(kind, events, sigs, key=key, key_changes=key_lines(store, sigs, known), known=known)
 
 
 def refusal(target: str, checked: Checked, lines: Sequence[int] | None = None) -> SigningError:

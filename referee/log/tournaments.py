@@ -108,10 +108,10 @@ class OpenTournament:
             raise
         self.events += out
         self.t = trial
-        if any(e.type in SIGNED_EVENTS for e in out):  # a seating, a round's close: signed when the key is at hand
-            from .signing import sign_points
+        if any(e.type in SIGNED_EVENTS for e in self.events):  # seated once: every later event signed (key at hand)
+            from .signing import sign_recorded
 
-            sign_points(self.store, "tournament", self.tid, out)
+            sign_recorded(self.store, "tournament", self.events, out)
         return out
 
     def _trial(self, items: Sequence[Any]) -> Tournament:

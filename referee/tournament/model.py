@@ -221,8 +221,9 @@ EVENT_CLASSES = {
 }
 
 
-# What the organiser signs in a tournament's record (referee/log/signing.py): each round's seating, its
-# amendments, the final table's seating, and each round's close (the last one closes the final standings).
+# Where the organiser's signatures of a tournament's record start (referee/log/signing.py): its first seating (of a
+# round, or of the final table); that event and every one after it (results, adjustments, amendments, closes: all
+# that feeds the standings) are signed.
 SIGNED_EVENTS = frozenset({"RoundSeated", "SeatingAmended", "RoundClosed", "FinalTableSeated"})
 
 

@@ -344,10 +344,11 @@ SEAT_QR = "Scan to enter your clan's tokens on your phone"
 
 
 def links_sheet(loaded, round_no: int, issued: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The printed seating of a round by table, one slip a table. With ``issued`` (``base``: the address the
-    phones reach; ``links``: game -> clan -> link, shown this once; ``refused``: game -> why none was issued;
-    ``revoked``: the live links these replace), each seat's phone-entry link and its QR code, and the line
-    that tells the table's moderator how the round is confirmed."""
+    """The printed seating of a round by table, one slip a seat, cut apart. With ``issued`` (``base``: the address
+    the phones reach; ``links``: game -> clan -> link, shown this once; ``refused``: game -> why none was issued;
+    ``revoked``: the live links these replace), each seat's slip carries its own phone-entry link and QR code
+    alone, and the table's moderator has a slip of their own: the table's page's link and how the round is
+    confirmed."""
     from .qr import qr_svg
 
     t = loaded.tournament

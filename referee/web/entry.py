@@ -17,7 +17,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from importlib.resources import files
 from urllib.parse import parse_qs
@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
+from ..numerals import whole
 from ..views.board_svg import board_svg
 from ..views.game import public_score
 from .pages import html
@@ -39,22 +40,29 @@ REFRESH = 5  # seconds between two reads of a submitted seat's page (the others'
 
 
 class RateLimit:
-    """At most ``per_minute`` requests a minute for each key (a link's hash), in this process."""
+    """At most ``per_minute`` requests a minute for each key (a link's hash), in this process. The keys are kept in
+    the order of their last request, so those idle for a minute (unknown secrets among them) are forgotten from
+    the front, each once: a request costs the same with ten keys held or a hundred thousand."""
 
     def __init__(self, per_minute: int = RATE):
         self.per_minute, self.lock = per_minute, threading.Lock()
-        self.seen: dict[str, deque[float]] = defaultdict(deque)
+        self.seen: OrderedDict[str, deque[float]] = OrderedDict()
 
     def allow(self, key: str) -> bool:
         now = time.monotonic()
         with self.lock:
-            q = self.seen[key]
+            while self.seen:  # the least recently asked first: stop at the first asked within the minute
+                oldest = next(iter(self.seen.values()))
+                if oldest and now - oldest[-1] <= 60:
+                    break
+                self.seen.popitem(last=False)
+            q = self.seen.get(key)
+            if q is None:
+                q = self.seen[key] = deque()
+            else:
+                self.seen.move_to_end(key)
             while q and now - q[0] > 60:
                 q.popleft()
-            if len(self.seen) > 10_000:  # forget the links idle for a minute (unknown secrets among them)
-                for k in [k for k, v in self.seen.items() if not v or now - v[-1] > 60]:
-                    del self.seen[k]
-                q = self.seen[key]
             if len(q) >= self.per_minute:
                 return False
             q.append(now)
@@ -157,7 +165,8 @@ def _page(
         csrf=en.csrf_token(secret, session),
         refresh=REFRESH,
     )
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/e/{secret}")
+    secure = request.url.scheme == "https"  # over TLS (or a TLS proxy): never sent back in plain HTTP
+    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/e/{secret}", secure=secure)
     return response
 
 
@@ -171,7 +180,7 @@ def seat_page(secret: str, request: Request):
 
 async def _form(request: Request) -> dict[str, str] | Response:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and ((size := whole(declared)) is None or size > MAX_BODY):
         return refused(f"This form is too large (at most {MAX_BODY} bytes).", 413)
     body = b""
     async for chunk in request.stream():
@@ -193,10 +202,10 @@ class _Refusal(Exception):
 
 
 def _index(form: dict[str, str], lines: list[str]) -> int:
-    index = form.get("index", "")
-    if not index.isdigit() or int(index) >= len(lines):
+    index = whole(form.get("index", ""))
+    if index is None or index >= len(lines):
         raise _Refusal(refused("There is no such token in your list: reload the page.", 400, "Not in your list"))
-    return int(index)
+    return index
 
 
 def _add(log: OpenGame, clan: str, lines: list[str], form: dict[str, str]) -> None:
@@ -233,11 +242,11 @@ SUBMITS = {"submit": True, "reopen": False}
 
 def _round_of(store, game: str, r: int, form: dict[str, str], back: str = "") -> Response | None:
     """The refusal of a form that cannot be read or names another round than the one being entered."""
-    version, round_no = form.get("version", ""), form.get("round", "")
-    if not version.isdigit() or not round_no.isdigit():
+    version, round_no = whole(form.get("version", "")), whole(form.get("round", ""))
+    if version is None or round_no is None:
         return refused("This form could not be read: reload the page.", 400, "Form not readable", back=back)
-    if int(round_no) != r:
-        seal = en.seal_of(store, game, int(round_no)) if 0 < int(round_no) < r else None
+    if round_no != r:
+        seal = en.seal_of(store, game, round_no) if 0 < round_no < r else None
         done = f" (recorded, seal {seal})" if seal else ""
         return refused(f"Round {round_no} is closed{done}: the game is at round {r}.", 409, "Round closed", back=back)
     return None

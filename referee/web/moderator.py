@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..engine import NotationError, RefereeError
 from ..log import LogError, OpenGame, entry as en
+from ..numerals import whole
 from .entry import COOKIE, REFRESH, checked_form, open_link, refused
 from .pages import html
 
@@ -47,7 +48,8 @@ def _moderator_page(request: Request, secret: str, game: str, template: str, sta
         refresh=REFRESH,
         **extra,
     )
-    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/m/{secret}")
+    secure = request.url.scheme == "https"  # over TLS (or a TLS proxy): never sent back in plain HTTP
+    response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path=f"/m/{secret}", secure=secure)
     return response
 
 
@@ -98,7 +100,7 @@ async def edit_seat(secret: str, request: Request):
         return checked
     form, (store, game, _, log) = checked
     clan, version, round_no = (form.get(k, "") for k in ("clan", "version", "round"))
-    if _clan_of(log, clan) is None or not version.isdigit() or round_no != str(log.state.round):
+    if _clan_of(log, clan) is None or whole(version) is None or round_no != str(log.state.round):
         said = "This form is out of date or could not be read: reload the table."
         return refused(said, 409, "Form out of date", True)
     draft = en.draft_of(store, game, log.state.round, clan)
