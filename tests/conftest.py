@@ -8,7 +8,8 @@
 - ``pg_server``, ``pg_url`` and ``any_db`` (tests/pg_server.py): the run's PostgreSQL server, and a fresh
   database per test on either backend. ``chromium`` and ``browser`` (tests/browsing.py).
 - Hypothesis profiles: ``ci`` (the default: the example counts written beside each property) and ``deep``
-  (``--hypothesis-profile=deep``: fifty times as many, for the long fuzzing runs of ``bench/fuzz.py``).
+  (``--hypothesis-profile=deep``: fifty times as many, or $REFEREE_FUZZ_SCALE times, for the long fuzzing runs
+  of ``bench/fuzz.py``; tests/fuzzing.py scales the hostile-input properties by it).
 - The "reliability" summary prints the counts of the store, concurrency, crash and fuzz tests, added up over
   the run's processes.
 - No test writes outside its temporary folders (tests/isolation.py): every process of the run, and every
@@ -16,8 +17,8 @@
   at the top of /.
 - ``slow``: what starts processes, servers or browsers, uses PostgreSQL, or searches long is marked here
   (``SLOW``, ``is_slow``), in one place: ``pytest -m "not slow"`` runs the rest, every command in this
-  process on SQLite, in about a minute. A test outside that list that takes more than ``FAST_LIMIT`` seconds
-  fails, naming itself: it belongs in the list, or should be made faster.
+  process on SQLite, in about a minute. A test outside that list that takes more than 20 seconds fails, naming
+  itself (tests/timing.py): it belongs in the list, or should be made faster.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pg_server as postgres
@@ -36,6 +36,7 @@ from browsing import browser, chromium  # noqa: F401  (fixtures)
 from hypothesis import settings
 from isolation import Watch
 from pg_server import any_db, pg_server, pg_url  # noqa: F401  (fixtures)
+from timing import pytest_runtest_makereport, pytest_runtest_protocol  # noqa: F401  (the fast tests' limit)
 
 # Compiled modules are kept (__pycache__, ignored by git) even where PYTHONDONTWRITEBYTECODE is set, as on some
 # CI images: otherwise every process of the run, and every `python -m referee` a test starts, compiles the
@@ -49,7 +50,9 @@ RUN_KEY = "referee_run"  # the run's shared folder, handed to every worker
 # No per-example deadline anywhere: on a loaded two-core machine a slow example is not a failure, and a
 # failing example is printed whole, so it can be pinned as an @example.
 settings.register_profile("ci", deadline=None, print_blob=True)
-settings.register_profile("deep", deadline=None, print_blob=True, max_examples=100 * 50)
+settings.register_profile(
+    "deep", deadline=None, print_blob=True, max_examples=round(100 * float(os.environ.get("REFEREE_FUZZ_SCALE", "50")))
+)
 settings.load_profile("ci")
 
 # The slow tests, in one place: a test file named here is slow whole; "file.py::name" marks the tests whose
@@ -78,6 +81,7 @@ SLOW = frozenset(
         "test_hostile.py::test_a_long_header_under_the_limit",
         "test_hostile.py::test_closed_standard_input",
         "test_isolation.py::test_the_tests_and_their_processes_have_a_temporary_home",
+        "test_isolation.py::test_a_fast_test_over_the_limit",  # a small pytest run of its own
         "test_log_store.py::test_two_processes",
         "test_phone_entry.py::test_server_killed_mid_entry",  # `referee serve` killed
         "test_seat_links.py::test_each_seat_gets_a_link",
@@ -94,7 +98,6 @@ SLOW = frozenset(
         "test_tournament_fuzz.py::test_tournament_commands_never_crash",
     }
 )
-FAST_LIMIT = 20.0  # seconds of wall time, setup to teardown, for a test that is not slow
 
 
 def is_slow(item: pytest.Item) -> bool:
@@ -161,28 +164,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    item.referee_started = time.monotonic()
-    yield
-
-
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
-    """A test that is not slow and took more than FAST_LIMIT seconds fails at its teardown, naming its time."""
-    outcome = yield
-    report = outcome.get_result()
-    if call.when != "teardown" or item.get_closest_marker("slow") or not report.passed:
-        return
-    took = time.monotonic() - getattr(item, "referee_started", time.monotonic())
-    if took > FAST_LIMIT:
-        report.outcome = "failed"
-        report.longrepr = (
-            f"{item.nodeid} took {took:.1f} s, over the {FAST_LIMIT:.0f} s a fast test may take: make it faster, "
-            f"or name it in SLOW (tests/conftest.py)"
-        )
 
 
 RELIABILITY = {

@@ -58,7 +58,12 @@ def cli(db: str, *args: str, input: str | None = None, code: int = 0) -> str:
 
 def demo_and_a_game_begun(db: str, event: str) -> None:
     """The demo games, and a game "mid" of crab (whose player's name is markup) and lion, set up by hand."""
-    cli(db, "demo")
+    import databases
+
+    if "://" in db:
+        cli(db, "demo")
+    else:
+        databases.demo(db)
     cli(
         db,
         "new",

@@ -125,3 +125,21 @@ def test_each_benchmark_runs_and_prints_its_figures(command, tmp_path):
     assert set(printed) == RUNS[command], done.stdout[-2000:]
     for key, value in printed.items():
         assert float(value) >= 0, f"{key}={value}"
+
+
+def test_the_long_fuzzing_run_runs_its_properties_and_counts_their_examples(tmp_path):
+    """bench/fuzz.py at a fiftieth of the suite's examples (the deep run is fifty times them): every
+    hostile-input property runs, the examples are counted, no traceback is found."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "fuzz.py"), "--scale", "0.02", "--workers", "1"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    printed = {k: float(v) for k, v in RESULT.findall(done.stdout)}
+    assert printed["fuzz_scale"] == 0.02 and printed["fuzz_tracebacks"] == 0, done.stdout
+    assert printed["fuzz_properties"] >= 20 and printed["fuzz_examples"] >= 14  # a target at least once each

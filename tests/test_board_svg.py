@@ -5,6 +5,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import databases
 import pytest
 from entry_point import runner
 
@@ -17,10 +18,7 @@ ATTACK = re.compile(r"^\w+: (army|navy|shinobi) \d+ \S+ > \S+")
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    db = str(tmp_path_factory.mktemp("svg") / "games.db")
-    result = runner.invoke(app, ["demo", "--db", db])
-    assert result.exit_code == 0, result.output
-    return db
+    return databases.demo(tmp_path_factory.mktemp("svg") / "games.db")
 
 
 def recorded_rounds() -> dict[int, list[str]]:

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import databases
 import pytest
 from browsing import need_browser
 from serving import EVIL, PLAYERS as ROSTER, ROOT, cli, demo_and_a_game_begun, players_csv, serve
@@ -369,8 +370,7 @@ def venue(tmp_path_factory):
     import big_tournament
 
     folder = tmp_path_factory.mktemp("venue")
-    db = str(folder / "games.db")
-    cli(db, "demo")
+    db = databases.demo(folder / "games.db")
     made = big_tournament.build(db, folder)
     with serve(db) as served:
         yield served.url, made

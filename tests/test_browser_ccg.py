@@ -6,6 +6,7 @@ commands say."""
 
 import json
 
+import databases
 import kotei
 import pytest
 from browsing import need_browser
@@ -20,10 +21,7 @@ SIZES = {"phone": (375, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory):
     need_browser()
-    db = str(tmp_path_factory.mktemp("ccg-browser") / "kotei.db")
-    cli(db, "ccg", "demo")
-    kotei.play(db)
-    return db
+    return databases.kotei(tmp_path_factory.mktemp("ccg-browser") / "kotei.db", demo_match=True)
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""`referee ccg ...` through the real entry point (`python -m referee` in a subprocess, a temporary HOME and
+"""`referee ccg ...` through the command's real error boundary (in process: tests/entry_point.py; a temporary HOME and
 database): the README's whole match as printed, the bundled demo against the rules package (two paths to one
 answer), refusals (exit 1, one line, nothing recorded), usage errors (exit 2), export/import, corrections,
 and the Battle for Rokugan commands next to a match."""

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from entry_point import runner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from fuzzing import examples
+from hypothesis import given, strategies as st
 
 from referee.champions import ChampionsError, apply, parse_line, parse_setup, set_up
 from referee.champions_cases import CaseError, load_cases
@@ -17,7 +18,7 @@ ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples" / "champions"
 REPORTS = [line for p in sorted(EXAMPLES.glob("*-*.txt")) for line in p.read_text().splitlines() if ":" in line]
 SETUP = (EXAMPLES / "fallen-lion.txt").read_text()
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = examples(150)
 
 
 @st.composite

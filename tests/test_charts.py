@@ -7,6 +7,7 @@ import json
 import random
 import re
 
+import databases
 import pytest
 from browsing import need_browser
 from hypothesis import given, strategies as st
@@ -28,8 +29,7 @@ SIZES = {"phone": (375, 740), "laptop": (1366, 768), "projector": (1920, 1080)}
 def league(tmp_path_factory):
     """The demo games, and a tournament of 20 players over 3 rounds, every table's result entered by the judge."""
     path = tmp_path_factory.mktemp("charts")
-    db = str(path / "games.db")
-    cli(db, "demo")
+    db = databases.demo(path / "games.db")
     cli(db, "tournament", "new", "league", "--name", "League", "--rounds", "3")
     cli(db, "tournament", "players", "add", "league", "--csv", players_csv(path / "players.csv", NAMES))
     rng = random.Random(24)

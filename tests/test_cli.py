@@ -1,4 +1,4 @@
-"""The command line, driven as a user would (typer.testing.CliRunner and the real entry point)."""
+"""The command line, driven as a user would (in process through its error boundary, tests/entry_point.py, and the installed entry point as its own process)."""
 
 import subprocess
 import sys

@@ -27,7 +27,7 @@ def invoke(db, *args, input=None):
 
 
 def cli(db, *args, stdin=None):
-    """The real entry point in a subprocess: true exit codes and stderr."""
+    """The command under its real error boundary: true exit codes and stderr."""
     return run_in_process([*args, "--db", db], stdin=stdin, cwd=ROOT)
 
 

@@ -4,6 +4,7 @@ import json
 import re
 from html.parser import HTMLParser
 
+import databases
 import pytest
 from entry_point import runner
 
@@ -38,9 +39,7 @@ class Refs(HTMLParser):
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    db = str(tmp_path_factory.mktemp("html") / "games.db")
-    invoke(db, "demo")
-    return db
+    return databases.demo(tmp_path_factory.mktemp("html") / "games.db")
 
 
 def test_the_record_is_self_contained_and_shows_every_round(demo, tmp_path):

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 from entry_point import run_in_process, runner
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from fuzzing import examples
+from hypothesis import example, given, strategies as st
 from tally import count, outcome
 
 from referee.boarddata import load_board
@@ -40,12 +41,6 @@ from referee.log import Store, export_jsonl, export_text, golden, import_records
 
 ROOT = Path(__file__).parent.parent
 BOARD = load_board()
-
-FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck), max_examples=200)
-
-
-def examples(n: int) -> settings:
-    return settings(FUZZ, max_examples=n)
 
 
 # --- the corpus: valid inputs to mutate -----------------------------------------------------------------

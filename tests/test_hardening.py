@@ -1,6 +1,6 @@
 """Where the data lives, foreign and damaged databases, game ids and bytes that are not UTF-8, sealed
 objectives, the domains of options and dates, and the casebook from anywhere: all through the commands
-a moderator types (CliRunner on the app, or `python -m referee` for true exit codes and stderr)."""
+a moderator types (under the command's real error boundary, tests/entry_point.py: true exit codes, stderr and bytes)."""
 
 import json
 import os

@@ -3,6 +3,7 @@ session's, not the machine's, and a write into it is found."""
 
 import os
 import pwd
+import re
 import subprocess
 import sys
 import tempfile
@@ -39,3 +40,28 @@ def test_a_write_into_the_home_folder_is_found(tmp_path, monkeypatch):
     finally:
         watch.close()
     assert Path(os.environ["HOME"]) != watch.home  # the session's own home is back
+
+
+def test_a_fast_test_over_the_limit_fails_naming_itself_and_a_slow_one_does_not(tmp_path):
+    """The fast tests' time limit (tests/timing.py), on a small run of its own with a limit of 0.2 s: a test that
+    is not marked slow and takes 0.5 s fails at its teardown, naming its time and the list of slow tests; the same
+    sleep marked slow, and a quick test, pass."""
+    (tmp_path / "test_timed.py").write_text(
+        "import time\nimport pytest\n\n"
+        "def test_sleeps():\n    time.sleep(0.5)\n\n"
+        "@pytest.mark.slow\ndef test_sleeps_marked_slow():\n    time.sleep(0.5)\n\n"
+        "def test_quick():\n    pass\n"
+    )
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: slow\n")
+    env = {**os.environ, "REFEREE_TEST_FAST_LIMIT": "0.2", "PYTHONPATH": str(Path(__file__).parent)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "timing", "-p", "no:cacheprovider", "-p", "no:xdist", "-rf"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 1, done.stdout
+    assert "3 passed, 1 error" in done.stdout, done.stdout  # the call passed; its teardown says it took too long
+    assert re.search(r"test_timed\.py::test_sleeps took 0\.\d s, over the 0\.2 s a fast test may take", done.stdout)
+    assert "test_sleeps_marked_slow took" not in done.stdout and "test_quick took" not in done.stdout

@@ -1,4 +1,4 @@
-"""Issue 22, items 4 to 7, through the commands a moderator types: `python -m referee` in a subprocess, with a
+"""Issue 22, items 4 to 7, through the commands a moderator types: the command under its real error boundary (tests/entry_point.py), with a
 temporary HOME and database (tests/entry_point.py).
 
 - item 4: the setup file takes every setup-time line the README lists, applied in order;

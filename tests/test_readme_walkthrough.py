@@ -1,5 +1,5 @@
-"""The README's walkthrough of a whole game: every command of the block, exactly as printed, run with the
-real entry point in a fresh folder (a copy of examples/), typing at the prompts what its comments say."""
+"""The README's walkthrough of a whole game: every command of the block, exactly as printed, run under the
+command's real error boundary in a fresh folder (a copy of examples/), typing at the prompts what its comments say."""
 
 import json
 import os

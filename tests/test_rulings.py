@@ -21,7 +21,7 @@ IDS = re.compile(r"\bR-\d+[a-z]?\b")
 
 
 def rules(tmp_path, *args):
-    """`referee rules` as a user runs it: a fresh process, from a folder that is not the project's."""
+    """`referee rules` as a user runs it, from a folder that is not the project's."""
     return run_in_process(["rules", *args], cwd=tmp_path)
 
 

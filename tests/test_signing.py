@@ -1,7 +1,7 @@
 """Signed records (issue 25): organiser keys, signatures made when a game closes, exports that carry them,
 and `verify` refusing, with one line each, a rebuilt chain, a signature by another key, a missing signature
 where one is required and a record cut after its signature. Everything through the commands a user types
-(`python -m referee` in a subprocess), each test with its own HOME and its key files in tmp_path; the
+(under its real error boundary, tests/entry_point.py), each test with its own HOME and its key files in tmp_path; the
 forgeries are made from real exports, as someone holding the files would make them."""
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import posixpath
 import re
 from html.parser import HTMLParser
 
+import databases
 import kotei
 import pytest
 from entry_point import referee
@@ -24,8 +25,7 @@ from referee.web import venue_app
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    db = str(tmp_path_factory.mktemp("swiss-publish") / "kotei.db")
-    kotei.play(db)
+    db = databases.kotei(tmp_path_factory.mktemp("swiss-publish") / "kotei.db")
     cli(db, "tournament", "new", "spring", "--name", "Spring Open", "--rounds", "3")  # a table-seated one beside it
     return db
 

@@ -5,7 +5,8 @@ import shutil
 
 import pytest
 from entry_point import runner
-from hypothesis import given, settings, strategies as st
+from fuzzing import examples
+from hypothesis import given, strategies as st
 
 from referee.cli.app import app
 
@@ -82,7 +83,7 @@ def base(tmp_path_factory):
     return folder, db
 
 
-@settings(max_examples=150)
+@examples(150)
 @given(
     st.sampled_from(COMMANDS),
     st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=8)), min_size=8, max_size=8),

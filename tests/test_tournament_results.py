@@ -1,5 +1,5 @@
-"""A table's result by call or by the judge, through the commands a head judge types (`python -m referee` in a
-subprocess, a temporary HOME), on SQLite and PostgreSQL:
+"""A table's result by call or by the judge, through the commands a head judge types (under the command's real
+error boundary, tests/entry_point.py; a temporary HOME), on SQLite and PostgreSQL:
 
 - a called game reveals each sealed objective with its code, checked as `referee reveal` checks it (one function,
   ``Fold.check_reveal``), or declares it not met (R-28); a mismatch is refused with nothing recorded; a mistaken
@@ -26,7 +26,7 @@ from referee.cli.app import app
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
-    """Every command, in process and in the subprocess, runs with a temporary HOME."""
+    """Every command, and the processes two racing judges start, runs with a temporary HOME."""
     folder = tmp_path / "home"
     folder.mkdir()
     monkeypatch.setenv("HOME", str(folder))

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import databases
 import pytest
 from entry_point import run_in_process
 from fastapi.testclient import TestClient
@@ -44,16 +45,13 @@ def ask(port: int, path: str, host: str | None = None, method: str = "GET") -> t
 
 @pytest.fixture(scope="module")
 def games_only(tmp_path_factory):
-    db = str(tmp_path_factory.mktemp("guard") / "games.db")
-    cli(db, "demo")
-    return db
+    return databases.demo(tmp_path_factory.mktemp("guard") / "games.db")
 
 
 @pytest.fixture(scope="module")
 def with_tournament(tmp_path_factory):
     path = tmp_path_factory.mktemp("guard-t")
-    db = str(path / "games.db")
-    cli(db, "demo")
+    db = databases.demo(path / "games.db")
     cli(db, "tournament", "new", "spring", "--name", "Spring Open", "--rounds", "3")
     names = ["Ann Lee", "Bo Chen", "Cy Park", "Di Ross", "Ed Moss", "Fay Wu", "Gus Hart", "Hal Ito"]
     cli(db, "tournament", "players", "add", "spring", "--csv", players_csv(path / "players.csv", names))
