@@ -1,6 +1,7 @@
-"""`referee champions ...` through the command's real error boundary (in process: tests/entry_point.py; a temporary HOME and folder): the
-README's whole campaign as printed, the conventions (exit 1 refused, 2 usage, never a traceback, --json on
-reads), corrections, export and import, and the Battle for Rokugan commands beside these records."""
+"""`referee champions ...` through the command's real error boundary (in process: tests/entry_point.py; a
+temporary HOME and folder): the README's whole campaign as printed, the conventions (exit 1 refused, 2 usage,
+never a traceback, --json on reads), corrections, export and import, and the Battle for Rokugan commands
+beside these records."""
 
 import json
 import os

@@ -1,4 +1,5 @@
-"""The command line, driven as a user would (in process through its error boundary, tests/entry_point.py, and the installed entry point as its own process)."""
+"""The command line, driven as a user would: in process through its error boundary (tests/entry_point.py),
+and the installed entry point as its own process."""
 
 import subprocess
 import sys

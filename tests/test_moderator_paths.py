@@ -1,5 +1,5 @@
-"""Issue 22, items 4 to 7, through the commands a moderator types: the command under its real error boundary (tests/entry_point.py), with a
-temporary HOME and database (tests/entry_point.py).
+"""Issue 22, items 4 to 7, through the commands a moderator types: the command under its real error
+boundary, with a temporary HOME and database (tests/entry_point.py).
 
 - item 4: the setup file takes every setup-time line the README lists, applied in order;
 - item 5: every unreadable line of a sheet reported in one run, one line each with its line number;

@@ -1,6 +1,6 @@
-"""A Kotei through the commands (under the command's real error boundary, tests/entry_point.py): 32 players, 5 Swiss rounds and a
-top-8 cut, one result read from a verified card game match log, the others entered by the judge; checked
-against the pure standings (two paths to one answer) and for rematches."""
+"""A Kotei through the commands (under the command's real error boundary, tests/entry_point.py): 32 players, 5
+Swiss rounds and a top-8 cut, one result read from a verified card game match log, the others entered by the
+judge; checked against the pure standings (two paths to one answer) and for rematches."""
 
 import json
 from fractions import Fraction
