@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.log import Store, champions as log
+from referee.games.champions import service as log
+from referee.store.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -41,7 +41,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.log import Store, golden, relabel  # noqa: E402
+from referee.games.battle.records import golden, relabel  # noqa: E402
+from referee.store.storage import Store  # noqa: E402
 
 GAME = "five-player"
 

@@ -55,7 +55,11 @@ def main() -> None:
 
     from fastapi.testclient import TestClient
 
-    from referee.log import EventType, Store, entry as en, golden, new_game, recorded_header
+    from referee.games.battle import entry as en
+    from referee.games.battle.records import golden
+    from referee.games.battle.service import new_game, recorded_header
+    from referee.store.events import EventType
+    from referee.store.storage import Store
     from referee.web import venue_app
 
     events = golden("five-player")

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_verify import fill  # noqa: E402
 
-from referee.log import Store  # noqa: E402
+from referee.store.storage import Store  # noqa: E402
 
 
 def main() -> None:

@@ -2,7 +2,7 @@
 
     python bench/bench_objective.py [--runs 15]
 
-A sealed objective is ``scrypt(game|clan|objective|code)`` with a salt of its own (referee/log/commitment.py).
+A sealed objective is ``scrypt(game|clan|objective|code)`` with a salt of its own (referee/games/battle/commitment.py).
 Someone holding the exported log and wanting a clan's objective must try objectives and codes until one
 matches: 12 objectives x 2^50 codes, half of them on average. One guess costs one scrypt call; this
 prints the measured median of that call, and the resulting expected CPU time. For comparison, the scheme
@@ -16,8 +16,8 @@ import hashlib
 import statistics
 import time
 
-from referee.boarddata import load_board
-from referee.log import commitment
+from referee.games.battle import commitment
+from referee.games.battle.boarddata import load_board
 
 YEAR = 365.25 * 24 * 3600
 

@@ -46,7 +46,7 @@ def main() -> None:
 
     from fastapi.testclient import TestClient
 
-    from referee.log import Store
+    from referee.store.storage import Store
     from referee.web import venue_app
     from referee.web.entry import RateLimit
 

@@ -27,11 +27,11 @@ import sys
 import time
 from pathlib import Path
 
-from referee.boarddata import load_board
-from referee.engine import begin_round, parse_entry, parse_round, resolve
-from referee.engine.model.tokens import Clan
-from referee.engine.notation.round import parse_lines
-from referee.engine.notation.setup import apply_board_fact, new_state, parse_board_line
+from referee.engine.battle import begin_round, parse_entry, parse_round, resolve
+from referee.engine.battle.model.tokens import Clan
+from referee.engine.battle.notation.round import parse_lines
+from referee.engine.battle.notation.setup import apply_board_fact, new_state, parse_board_line
+from referee.games.battle.boarddata import load_board
 
 SETUP = """
 crab: control @ crab_capital
@@ -102,8 +102,8 @@ def random_rounds(n: int = 20) -> list:
 def golden_work() -> tuple[list, list, list]:
     """What `verify` asks of the engine for each golden game: each round's board and entries, each round's
     board after it, and the final board."""
-    from referee.log import GOLDEN_GAMES, golden
-    from referee.log.replay import Fold
+    from referee.games.battle.records import GOLDEN_GAMES, golden
+    from referee.games.battle.replay import Fold
 
     rounds, afters, finals = [], [], []
     for name in GOLDEN_GAMES:
@@ -117,9 +117,9 @@ def golden_work() -> tuple[list, list, list]:
 
 
 def verify_engine(repeat: int) -> None:
-    from referee.engine import final_score
-    from referee.engine.model.digest import digest_parts
-    from referee.log.replay import play_round
+    from referee.engine.battle import final_score
+    from referee.engine.battle.model.digest import digest_parts
+    from referee.games.battle.replay import play_round
 
     rounds, afters, finals = golden_work()
     times = []

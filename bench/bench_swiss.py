@@ -25,18 +25,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.log import Store
-from referee.log.ccg import OpenMatch, new_match_log, steps, verify
-from referee.log.swiss import verify as verify_swiss
-from referee.log.tournaments import chain
-from referee.tournament.model import payload_of
-from referee.tournament.swiss import Result, pair_round
-from referee.tournament.swiss_desk import (
+from referee.engine.tournament.model import payload_of
+from referee.engine.tournament.swiss import Result, pair_round
+from referee.engine.tournament.swiss_desk import (
     SwissCreated,
     SwissPlayersRegistered,
     SwissResultRecorded,
     pairing_event,
 )
+from referee.games.ccg.service import OpenMatch, new_match_log, steps, verify
+from referee.store.storage import Store
+from referee.tournaments.service import chain
+from referee.tournaments.swiss import verify as verify_swiss
 
 DEMO = Path(__file__).resolve().parent.parent / "referee" / "data" / "games" / "ccg-demo.txt"
 

@@ -30,12 +30,13 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from tournament_play import random_sheet, setup_sheet  # noqa: E402
 
-from referee.log import OpenGame, Store  # noqa: E402
-from referee.log.tournaments import OpenTournament, close_round, create, create_games, load  # noqa: E402
-from referee.tournament.model import PlayersRegistered, Tournament, TournamentCreated  # noqa: E402
-from referee.tournament.rounds import plan_round, seed_of  # noqa: E402
-from referee.tournament.seating import History, seat_players, seat_table  # noqa: E402
-from referee.tournament.standings import standings  # noqa: E402
+from referee.engine.tournament.model import PlayersRegistered, Tournament, TournamentCreated  # noqa: E402
+from referee.engine.tournament.rounds import plan_round, seed_of  # noqa: E402
+from referee.engine.tournament.seating import History, seat_players, seat_table  # noqa: E402
+from referee.engine.tournament.standings import standings  # noqa: E402
+from referee.games.battle.service import OpenGame  # noqa: E402
+from referee.store.storage import Store  # noqa: E402
+from referee.tournaments.service import OpenTournament, close_round, create, create_games, load  # noqa: E402
 
 
 def median_ms(fn, runs: int) -> float:

@@ -9,7 +9,7 @@ that the memory figures below are the verifier's alone. A pass streams every gam
 (`Store.stream`, one game at a time) and verifies it: chain, hashes, seals, and a full engine re-run
 checking every recorded digest, exactly what `referee verify` does for one game.
 
-Every game of the archive is signed, as an organiser's closed game is (referee/log/signing.py: one Ed25519
+Every game of the archive is signed, as an organiser's closed game is (referee/records/signing.py: one Ed25519
 signature over its closing event's chain head). Each run makes two passes: the plain one (the figures above),
 then the signed one, which also checks each game's signatures as `referee verify --key FINGERPRINT` does
 (signatures streamed from the database in the games' order, each checked against the record's event and
@@ -36,15 +36,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.log import (  # noqa: E402
-    GOLDEN_GAMES,
-    Store,
-    golden,
-    relabel,
-    signing,  # noqa: E402
-    verify,
-)
-from referee.log.doctor import processors  # noqa: E402
+from referee.doctor import processors  # noqa: E402
+from referee.games.battle.records import GOLDEN_GAMES, golden, relabel  # noqa: E402
+from referee.games.battle.replay import verify  # noqa: E402
+from referee.records import signing  # noqa: E402
+from referee.store.storage import Store  # noqa: E402
 
 CHUNK = 500
 KEY_SEED = bytes(range(32))  # the bench's organiser key: fixed, so that both processes know its fingerprint

@@ -44,7 +44,9 @@ def main() -> None:
 
     from fastapi.testclient import TestClient
 
-    from referee.log import Fold, Store, golden, import_records
+    from referee.games.battle.records import golden, import_records
+    from referee.games.battle.replay import Fold
+    from referee.store.storage import Store
     from referee.views.board_svg import board_svg
     from referee.views.html import game_record
     from referee.web import venue_app
@@ -60,7 +62,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         with Store(str(Path(tmp) / "games.db")) as store:
-            from referee.log import export_jsonl
+            from referee.games.battle.records import export_jsonl
 
             import_records(store, export_jsonl(events))
             game = events[0].game
@@ -87,7 +89,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     from bench_tournament import build  # a tournament played through the engine (issue 13's benchmark)
 
-    from referee.log import venue
+    from referee.tournaments import venue
 
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "t.db")

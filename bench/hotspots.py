@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 def profile_resolve() -> cProfile.Profile:
     from bench_resolve import build
 
-    from referee.engine import resolve
+    from referee.engine.battle import resolve
 
     state, entries = build()
     resolve(state, entries)  # warm-up
@@ -42,7 +42,9 @@ def profile_resolve() -> cProfile.Profile:
 def profile_verify(games: int, signed: bool = False) -> cProfile.Profile:
     from bench_verify import fill, games_and_signatures, organiser
 
-    from referee.log import Store, signing, verify
+    from referee.games.battle.replay import verify
+    from referee.records import signing
+    from referee.store.storage import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         db = str(Path(tmp) / "archive.db")

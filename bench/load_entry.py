@@ -80,7 +80,11 @@ def form_of(line: str) -> dict[str, str]:
 
 def make_event(url: str, tables: int) -> tuple[list[dict], dict[str, list[str]]]:
     """The tables' games and links: the seats (for locust) and each game's sheet (what its phones send)."""
-    from referee.log import EventType, Store, entry as en, golden, new_game, recorded_header
+    from referee.games.battle import entry as en
+    from referee.games.battle.records import golden
+    from referee.games.battle.service import new_game, recorded_header
+    from referee.store.events import EventType
+    from referee.store.storage import Store
 
     events = golden("five-player")
     header = events[0].data
@@ -109,7 +113,9 @@ def make_event(url: str, tables: int) -> tuple[list[dict], dict[str, list[str]]]
 def check_recorded(url: str, sheets: dict[str, list[str]]) -> tuple[int, int, int, int]:
     """(rounds recorded, tokens sent, lost, duplicated): each game's round 1 and each seat's last draft
     against the tokens its phones sent."""
-    from referee.log import EventType, Store, entry as en
+    from referee.games.battle import entry as en
+    from referee.store.events import EventType
+    from referee.store.storage import Store
 
     rounds = lost = twice = sent = 0
     with Store(url, create=False) as store:
@@ -251,7 +257,9 @@ def desk(url: str) -> None:
     """The moderators' desk of the load test (``--desk URL``): for each game named on standard input, what
     `referee confirm GAME --yes` does (the merged sheet of the drafts, read and recorded by the game service);
     answers "ok" or why not, one line each."""
-    from referee.log import OpenGame, Store, entry as en
+    from referee.games.battle import entry as en
+    from referee.games.battle.service import OpenGame
+    from referee.store.storage import Store
 
     with Store(url, create=False) as store:
         for line in sys.stdin:

@@ -78,7 +78,9 @@ def confirm_in_process(game: str) -> str | None:
     """What `referee confirm GAME --yes` does, without starting a process: the merged sheet of the phones' drafts,
     read and recorded by the game service (in a thread: the database's driver blocks). Why not, or None."""
     global _store
-    from referee.log import OpenGame, Store, entry as en
+    from referee.games.battle import entry as en
+    from referee.games.battle.service import OpenGame
+    from referee.store.storage import Store
 
     if _store is None:
         _store = Store(DB, create=False)

@@ -14,7 +14,8 @@ from pathlib import Path
 from serving import EVIL, cli
 from tournament_play import random_sheet, setup_sheet
 
-from referee.log import OpenGame, Store
+from referee.games.battle.service import OpenGame
+from referee.store.storage import Store
 
 TID = "autumn"
 FIRST = [

@@ -21,24 +21,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.boarddata import load_board  # noqa: E402
-from referee.engine import final_score  # noqa: E402
-from referee.engine.model.tokens import PLACEMENTS_PER_ROUND, Kind  # noqa: E402
-from referee.engine.notation.round import parse_entry  # noqa: E402
-from referee.engine.resolution.placement import placed_tokens  # noqa: E402
-from referee.log import (  # noqa: E402
-    GOLDEN_GAMES,
+from referee.engine.battle import final_score  # noqa: E402
+from referee.engine.battle.model.tokens import PLACEMENTS_PER_ROUND, Kind  # noqa: E402
+from referee.engine.battle.notation.round import parse_entry  # noqa: E402
+from referee.engine.battle.resolution.placement import placed_tokens  # noqa: E402
+from referee.games.battle.boarddata import load_board  # noqa: E402
+from referee.games.battle.ending import (  # noqa: E402
+    game_ended,  # noqa: E402
+    game_ended_payload,
+    game_score,
+)
+from referee.games.battle.records import GOLDEN_GAMES, export_jsonl, export_text, parse_text  # noqa: E402
+from referee.games.battle.replay import Fold, states  # noqa: E402
+from referee.store.events import (  # noqa: E402
     Event,
     EventType,
-    Fold,
-    export_jsonl,
-    export_text,
-    game_ended,
-    parse_text,
-    states,
+    chain,  # noqa: E402
 )
-from referee.log.ending import game_ended_payload, game_score  # noqa: E402
-from referee.log.events import chain  # noqa: E402
 
 GAMES = ROOT / "referee" / "data" / "games"
 TRANSCRIPTS = Path(__file__).resolve().parent / "golden"

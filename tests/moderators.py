@@ -9,9 +9,13 @@ from __future__ import annotations
 import os
 import traceback
 
-from referee.engine.model.digest import state_digest
-from referee.log import EventType, Fold, GameChanged, OpenGame, Store, events as ev, golden, new_game, recorded_header
-from referee.log.replay import round_outcome
+from referee.engine.battle.model.digest import state_digest
+from referee.games.battle.records import golden
+from referee.games.battle.replay import Fold, round_outcome
+from referee.games.battle.service import OpenGame, new_game, recorded_header
+from referee.store import events as ev
+from referee.store.events import EventType
+from referee.store.storage import GameChanged, Store
 
 SOURCES = ("two-player", "four-player", "five-player")
 SHARED_SOURCE = "five-player"
@@ -115,7 +119,7 @@ import sys, time
 from pathlib import Path
 from referee.cli.app import main
 import referee.cli.render, referee.cli.round_entry  # loaded before the start
-import referee.log, referee.log.storage, referee.log.game
+import referee.games.battle, referee.store.storage, referee.games.battle.service
 ready, go = Path(sys.argv[1]), Path(sys.argv[2])
 ready.touch()
 deadline = time.monotonic() + 120
@@ -158,7 +162,7 @@ def crash_writer(url: str, trial: int, games: int, acks: str, kill_at: int | Non
 def _kill_inside_writes(store: Store, kill_at: int) -> None:
     from sqlalchemy import event as sa_event
 
-    from referee.log import storage as store_module
+    from referee.store import storage as store_module
 
     calls = {"n": 0, "writing": False}
 

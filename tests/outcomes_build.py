@@ -27,8 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.boarddata import load_board  # noqa: E402
-from referee.engine import (  # noqa: E402
+from referee.engine.battle import (  # noqa: E402
     Clan,
     Control,
     EntriesRefused,
@@ -38,19 +37,21 @@ from referee.engine import (  # noqa: E402
     Kind,
     Token,
     begin_round,
-    resolve as engine_resolve,  # noqa: E402
+    resolve as engine_resolve,
 )
-from referee.engine.model.board import SEA  # noqa: E402
-from referee.engine.model.digest import state_digest  # noqa: E402
-from referee.engine.model.state import GameState  # noqa: E402
-from referee.engine.notation.round import parse_entry, parse_lines  # noqa: E402
-from referee.engine.notation.setup import new_state  # noqa: E402
-from referee.engine.notation.table_events import parse_table_event  # noqa: E402
-from referee.engine.resolution.placement import check_entries  # noqa: E402
-from referee.engine.resolution.report import RoundReport  # noqa: E402
-from referee.engine.table.apply import apply_table_event  # noqa: E402
-from referee.log import GOLDEN_GAMES, golden, states  # noqa: E402
-from referee.scenario import build_state, load_cases  # noqa: E402
+from referee.engine.battle.model.board import SEA  # noqa: E402
+from referee.engine.battle.model.digest import state_digest  # noqa: E402
+from referee.engine.battle.model.state import GameState  # noqa: E402
+from referee.engine.battle.notation.round import parse_entry, parse_lines  # noqa: E402
+from referee.engine.battle.notation.setup import new_state  # noqa: E402
+from referee.engine.battle.notation.table_events import parse_table_event  # noqa: E402
+from referee.engine.battle.resolution.placement import check_entries  # noqa: E402
+from referee.engine.battle.resolution.report import RoundReport  # noqa: E402
+from referee.engine.battle.table.apply import apply_table_event  # noqa: E402
+from referee.games.battle.boarddata import load_board  # noqa: E402
+from referee.games.battle.casebook import build_state, load_cases  # noqa: E402
+from referee.games.battle.records import GOLDEN_GAMES, golden  # noqa: E402
+from referee.games.battle.replay import states  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / "outcomes.txt"
 CASEBOOK = Path(__file__).resolve().parent.parent / "referee" / "data" / "casebook"

@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from referee.boarddata import load_board, raw_board
-from referee.engine.model.board import BoardDataError, build_board, check_board
+from referee.engine.battle.model.board import BoardDataError, build_board, check_board
+from referee.games.battle.boarddata import load_board, raw_board
 
 
 def test_counts_match_the_printed_board():

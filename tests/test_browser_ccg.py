@@ -13,7 +13,7 @@ from browsing import need_browser
 from serving import cli, serve
 from test_browser import MEASURE, STATUS_WORDS, Watched
 
-from referee.tournament.swiss import bracket_order
+from referee.engine.tournament.swiss import bracket_order
 
 SIZES = {"phone": (375, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from entry_point import runner
 
-from referee.boarddata import load_board
 from referee.cli.app import app
-from referee.engine import final_score
-from referee.engine.notation.round import format_entry
-from referee.engine.notation.table_events import format_table_event
-from referee.gamefile import play_game, read_game
+from referee.engine.battle import final_score
+from referee.engine.battle.notation.round import format_entry
+from referee.engine.battle.notation.table_events import format_table_event
+from referee.games.battle.boarddata import load_board
+from referee.games.battle.gamefile import play_game, read_game
 
 GAME = Path(__file__).parent / "games" / "cards-game.txt"
 BOARD = load_board()

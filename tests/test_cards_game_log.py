@@ -6,22 +6,16 @@ from pathlib import Path
 
 from entry_point import runner
 
-from referee.boarddata import load_board
 from referee.cli.app import app
-from referee.engine import final_score
-from referee.engine.notation.round import format_entry
-from referee.engine.notation.table_events import format_table_event
-from referee.gamefile import play_game, read_game
-from referee.log import (
-    OpenGame,
-    Store,
-    export_jsonl,
-    export_text,
-    import_records,
-    new_game,
-    replay,
-    verify,
-)
+from referee.engine.battle import final_score
+from referee.engine.battle.notation.round import format_entry
+from referee.engine.battle.notation.table_events import format_table_event
+from referee.games.battle.boarddata import load_board
+from referee.games.battle.gamefile import play_game, read_game
+from referee.games.battle.records import export_jsonl, export_text, import_records
+from referee.games.battle.replay import replay, verify
+from referee.games.battle.service import OpenGame, new_game
+from referee.store.storage import Store
 
 GAME = Path(__file__).parent / "games" / "cards-game.txt"
 BOARD = load_board()

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.boarddata import load_board
-from referee.scenario import load_cases, run_case
+from referee.games.battle.boarddata import load_board
+from referee.games.battle.casebook import load_cases, run_case
 
 CASEBOOK = Path(__file__).parent.parent / "referee" / "data" / "casebook"
 CASES = load_cases(CASEBOOK)
@@ -53,7 +53,7 @@ BASE = '[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab", "lion"]\n'
     ],
 )
 def test_a_malformed_case_is_a_clear_error(tmp_path, text, says):
-    from referee.scenario import ScenarioError, load_file
+    from referee.games.battle.casebook import ScenarioError, load_file
 
     path = tmp_path / "cases.toml"
     path.write_text(text)

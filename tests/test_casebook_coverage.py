@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.boarddata import raw_board
-from referee.scenario import load_cases
+from referee.games.battle.boarddata import raw_board
+from referee.games.battle.casebook import load_cases
 
 CASEBOOK = Path(__file__).parent.parent / "referee" / "data" / "casebook"
 CASES = load_cases(CASEBOOK)

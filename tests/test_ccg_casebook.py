@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.ccg_casebook import CcgCaseError, load_cases, load_file, run_case
+from referee.games.ccg.casebook import CcgCaseError, load_cases, load_file, run_case
 
 CASEBOOK = Path(__file__).parent.parent / "referee" / "data" / "casebook" / "l5r-ccg"
 CASES = load_cases(CASEBOOK)

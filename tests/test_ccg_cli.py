@@ -10,7 +10,7 @@ import shlex
 import pytest
 from entry_point import ROOT, referee, run_in_process
 
-from referee import ccg
+from referee.engine import ccg
 
 PLAYERS = ["--player", "alice: honor 6, strength 6, gold 5", "--player", "bob: honor 5, strength 5, gold 5"]
 

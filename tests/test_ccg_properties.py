@@ -4,8 +4,8 @@ its totals (glossary: duel), and the two packages of rules stay apart."""
 
 from hypothesis import given, settings, strategies as st
 
-from referee import ccg
-from referee.ccg.battle import Army, Card, Decision, Step, Unit
+from referee.engine import ccg
+from referee.engine.ccg.battle import Army, Card, Decision, Step, Unit
 
 TITLE = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz '", min_size=1, max_size=12).map(
     lambda s: " ".join(s.split()) or "X"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from entry_point import ROOT, referee, run_in_process
 
-from referee.champions_cases import play_scenario
+from referee.games.champions.casebook import play_scenario
 
 EXAMPLES = ROOT / "examples" / "champions"
 
@@ -262,7 +262,7 @@ def test_the_casebook_command_runs_both_games():
     ],
 )
 def test_a_malformed_casebook_file_is_one_clear_line(tmp_path, text, says):
-    """Champions casebook files are read as the other games' are (referee/casebook_files.py): a file that is
+    """Champions casebook files are read as the other games' are (referee/core/casebook_files.py): a file that is
     no list of [[case]] tables is one line naming it, exit 1, never a traceback."""
     (tmp_path / "champions").mkdir()
     (tmp_path / "champions" / "bad.toml").write_text(text)

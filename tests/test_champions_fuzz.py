@@ -10,9 +10,9 @@ from entry_point import runner
 from fuzzing import examples
 from hypothesis import given, strategies as st
 
-from referee.champions import ChampionsError, apply, parse_line, parse_setup, set_up
-from referee.champions_cases import CaseError, load_cases
 from referee.cli.app import app
+from referee.engine.champions import ChampionsError, apply, parse_line, parse_setup, set_up
+from referee.games.champions.casebook import CaseError, load_cases
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples" / "champions"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 from test_engine_purity import imports_outside, io_calls
 
-from referee.champions import (
+from referee.engine.champions import (
     ChampionCard,
     ChampionsError,
     Objective,
@@ -24,7 +24,7 @@ from referee.champions import (
     parse_setup,
     set_up,
 )
-from referee.champions.rules import (
+from referee.engine.champions.rules import (
     ChampionCorrupted,
     ChampionEliminated,
     EnemyEliminated,
@@ -35,7 +35,7 @@ from referee.champions.rules import (
     ScenarioGlory,
     TurnEnded,
 )
-from referee.champions_cases import load_cases, run_case
+from referee.games.champions.casebook import load_cases, run_case
 
 ROOT = Path(__file__).parent.parent
 CASES = load_cases(ROOT / "referee" / "data" / "casebook" / "champions")
@@ -158,12 +158,14 @@ ALLOWED = {"__future__", "dataclasses", "enum", "re"}
 
 def test_the_package_imports_only_listed_stdlib_modules_and_itself():
     graph = grimp.build_graph("referee", include_external_packages=True, cache_dir=None)
-    assert len(graph.find_descendants("referee.champions")) >= 4
-    assert [o for o in imports_outside(graph, "referee.champions") if o.split(" imports ")[1] not in ALLOWED] == []
+    assert len(graph.find_descendants("referee.engine.champions")) >= 4
+    assert [
+        o for o in imports_outside(graph, "referee.engine.champions") if o.split(" imports ")[1] not in ALLOWED
+    ] == []
 
 
 def test_the_package_calls_no_io_builtins():
-    files = sorted((ROOT / "referee" / "champions").glob("*.py"))
+    files = sorted((ROOT / "referee" / "engine" / "champions").glob("*.py"))
     assert len(files) >= 4
     assert [(p.name, call) for p in files for call in io_calls(ast.parse(p.read_text()))] == []
 

@@ -324,7 +324,7 @@ def test_board_and_games_cut_no_id_at_80_columns(tmp_path):
         boxed = [line for line in table if line[:1] in "┏┃┡│└"]
         assert boxed and all(line.rstrip()[-1] in "┓┃┩│┘" for line in boxed), shown  # no column cut off at the edge
     assert "a-rather-long-game-id-7" in listed.stdout and all(c in listed.stdout for c in clans.split(","))
-    from referee.boarddata import load_board
+    from referee.games.battle.boarddata import load_board
 
     assert all(p in board.stdout for p in load_board().provinces), board.stdout
 

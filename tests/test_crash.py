@@ -32,7 +32,10 @@ from pathlib import Path
 from moderators import SOURCES, crash_writer
 from tally import note
 
-from referee.log import EventType, Store, golden, verify
+from referee.games.battle.records import golden
+from referee.games.battle.replay import verify
+from referee.store.events import EventType
+from referee.store.storage import Store
 
 LIBRARY_TRIALS = 50  # half "timer", half "inside"
 CLI_TRIALS = 10

@@ -16,8 +16,9 @@ import pytest
 from entry_point import referee
 from fastapi.testclient import TestClient
 
-from referee.log import Store, events as ev
-from referee.log.signing import fingerprint, public_hex, sign
+from referee.records.signing import fingerprint, public_hex, sign
+from referee.store import events as ev
+from referee.store.storage import Store
 from referee.web import venue_app
 
 GAME = "demo-five-player-1"

@@ -6,13 +6,13 @@ from collections import Counter
 
 from hypothesis import event, given, settings, strategies as st
 
-from referee.boarddata import load_board
-from referee.engine import Clan, Control, EntriesRefused, Entry, Kind, Token, begin_round, final_score, resolve
-from referee.engine.model.digest import state_digest
-from referee.engine.model.state import Special, SpecialToken
-from referee.engine.notation.setup import new_state
-from referee.engine.resolution.placement import check_entries, impossible_entries, nothing_impossible
-from referee.engine.scoring.objectives import objective_status
+from referee.engine.battle import Clan, Control, EntriesRefused, Entry, Kind, Token, begin_round, final_score, resolve
+from referee.engine.battle.model.digest import state_digest
+from referee.engine.battle.model.state import Special, SpecialToken
+from referee.engine.battle.notation.setup import new_state
+from referee.engine.battle.resolution.placement import check_entries, impossible_entries, nothing_impossible
+from referee.engine.battle.scoring.objectives import objective_status
+from referee.games.battle.boarddata import load_board
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)

@@ -31,13 +31,15 @@ from fuzzing import examples
 from hypothesis import example, given, strategies as st
 from tally import count, outcome
 
-from referee.boarddata import load_board
 from referee.cli.app import app
-from referee.engine import Clan
-from referee.engine.model.errors import RefereeError
-from referee.engine.notation.round import format_entry, parse_entry, parse_round
-from referee.engine.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
-from referee.log import Store, export_jsonl, export_text, golden, import_records, parse_records, verify
+from referee.engine.battle import Clan
+from referee.engine.battle.model.errors import RefereeError
+from referee.engine.battle.notation.round import format_entry, parse_entry, parse_round
+from referee.engine.battle.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
+from referee.games.battle.boarddata import load_board
+from referee.games.battle.records import export_jsonl, export_text, golden, import_records, parse_records
+from referee.games.battle.replay import verify
+from referee.store.storage import Store
 
 ROOT = Path(__file__).parent.parent
 BOARD = load_board()
@@ -280,7 +282,7 @@ def test_board_notation_never_crashes(text, clans):
 @examples(300)
 @given(_text(["\n".join(TABLE_LINES)]))
 def test_table_notation_never_crashes(text):
-    from referee.engine.notation.table_events import format_table_event, parse_table_event
+    from referee.engine.battle.notation.table_events import format_table_event, parse_table_event
 
     count("table notation")
     for n, line in enumerate(text.splitlines(), 1):
@@ -334,7 +336,7 @@ def test_scenario_reader_never_crashes_on_mutated_text(path, data):
 
 
 def _load_toml(text: str):
-    from referee.scenario import load_file
+    from referee.games.battle.casebook import load_file
 
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "fuzzed.toml"
@@ -350,7 +352,7 @@ def _load_toml(text: str):
 @example("case = 5\n")
 @example('[[case]]\nid = "x"\ncites = ["p.9"]\nclans = ["crab", "lion"]\noptions = { rab_faceup_bonus = 2 }\n')
 def test_scenario_reader_never_crashes_on_malformed_cases(text):
-    from referee.scenario import run_case
+    from referee.games.battle.casebook import run_case
 
     count("scenario reader (fields)")
     for case in _allowed(_load_toml, text, target="scenario reader (fields)") or []:
@@ -362,7 +364,7 @@ def test_scenario_reader_never_crashes_on_malformed_cases(text):
 @example("clans: crab, lion\nfinal honor: crab 51,\n")
 @example("clans: crab, lion\noptions: x\n")
 def test_game_file_reader_never_crashes(text):
-    from referee.gamefile import play_game, read_game
+    from referee.games.battle.gamefile import play_game, read_game
 
     count("game file reader")
     record = _allowed(read_game, text, BOARD, target="game file reader")
@@ -445,7 +447,7 @@ def _template(directory: Path) -> Path:
         return db
     with Store(str(db)) as store:
         store.import_logs([GOLDEN["five-player"][:6]])  # rounds 1-4 played: round 5 next
-        from referee.log import relabel
+        from referee.games.battle.records import relabel
 
         store.import_logs([relabel(GOLDEN["two-player"], "over"), relabel(GOLDEN["four-player"][:2], "fresh")])
     return db

@@ -6,7 +6,9 @@ import json
 import pytest
 from trust_games import GAME, OBJECTIVES, cli, golden_sheet, ok, play_sealed, reveal_all
 
-from referee.log import GOLDEN_GAMES, Store, game_ended, golden
+from referee.games.battle.ending import game_ended
+from referee.games.battle.records import GOLDEN_GAMES, golden
+from referee.store.storage import Store
 
 
 @pytest.fixture
@@ -135,7 +137,7 @@ def test_what_if_with_the_unchanged_sheet_changes_nothing_in_the_cards_game(tmp_
 
 
 def _jsonl(name):
-    from referee.log import export_jsonl
+    from referee.games.battle.records import export_jsonl
 
     return export_jsonl(golden(name)).splitlines()
 

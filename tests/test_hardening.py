@@ -257,7 +257,7 @@ def test_a_new_commitment_uses_the_documented_scheme(tmp_path):
     (16 MiB a guess), a 16-byte salt of its own, over game|clan|objective|code."""
     import hashlib
 
-    from referee.log.commitment import ALPHABET
+    from referee.games.battle.commitment import ALPHABET
 
     db = tmp_path / "games.db"
     played(db)
@@ -306,8 +306,9 @@ def test_a_mistyped_objective_is_neither_echoed_nor_guessed(tmp_path):
 
 def test_an_old_short_code_still_verifies_and_reveals(tmp_path):
     """Logs sealed before the scrypt scheme: SHA-256 and a 32-bit code XXXX-XXXX."""
-    from referee.log import OpenGame, Store
-    from referee.log.commitment import legacy_commit
+    from referee.games.battle.commitment import legacy_commit
+    from referee.games.battle.service import OpenGame
+    from referee.store.storage import Store
 
     db = tmp_path / "games.db"
     played(db)

@@ -23,8 +23,9 @@ import pytest
 from entry_point import ROOT, referee, runner
 
 from referee.cli.app import app
-from referee.log import Store, golden
-from referee.log.events import chain_all, format_seal, legacy_seal
+from referee.games.battle.records import golden
+from referee.store.events import chain_all, format_seal, legacy_seal
+from referee.store.storage import Store
 
 ROUND = "crab: army 1 @ crab_central\n"
 ESC_ERASE = "\x1b[1A\x1b[2K"  # moves up a line and erases it
@@ -444,7 +445,8 @@ def _pragma_on_connect(store, sql):
 
 
 def test_a_full_disk_and_a_read_only_database_say_so(tmp_path):
-    from referee.log import StoreError, relabel
+    from referee.games.battle.records import relabel
+    from referee.store.storage import StoreError
 
     db = str(tmp_path / "t.db")
     ok(db, "new", "g", "--clans", "crab,crane", "--partial-setup")
@@ -516,7 +518,7 @@ def test_the_venue_commands_show_a_hostile_path_and_address_escaped(tmp_path):
 def test_a_csv_cell_that_reads_as_a_number_with_a_plus_stays_text():
     """A name such as ``+0.0`` is quoted like any text starting with ``+`` (a spreadsheet would show a 0, or
     run ``+1+cmd``); a negative number written as text stays as written (not a formula)."""
-    from referee.shown import csv_cell
+    from referee.core.shown import csv_cell
 
     assert csv_cell("+0.0") == "'+0.0" and csv_cell("+1+2") == "'+1+2"
     assert csv_cell("-3") == "-3" and csv_cell("-3+cmd") == "'-3+cmd" and csv_cell(3) == 3
@@ -553,8 +555,8 @@ def test_a_player_list_with_an_empty_clan_is_a_usage_error_and_the_log_refuses_o
     )
     assert r.returncode == 2 and "expected CLAN=NAME" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert not (tmp_path / "g.db").exists() or "h1" not in referee(str(tmp_path / "g.db"), "games").stdout
-    from referee.log import LogError
-    from referee.log.game import new_game
+    from referee.games.battle.service import new_game
+    from referee.store.events import LogError
 
     with Store(str(tmp_path / "lib.db")) as store, pytest.raises(LogError, match="'' is not a valid Clan"):
         new_game(store, "h2", ["crab", "crane"], players={"": "Ann"})

@@ -60,8 +60,8 @@ def test_load_client_enters_and_confirms_one_table_on_sqlite(tmp_path):
 def test_the_load_checks_count_a_lost_and_a_doubled_token(tmp_path):
     """The check behind "0 lost, 0 duplicated" sees both: a seat's draft missing a token, another's holding one
     twice, and a round not recorded."""
-    from referee.log import entry as en
-    from referee.log.storage import Store
+    from referee.games.battle import entry as en
+    from referee.store.storage import Store
 
     spec = importlib.util.spec_from_file_location("load_entry", ROOT / "bench" / "load_entry.py")
     load = importlib.util.module_from_spec(spec)

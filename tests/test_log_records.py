@@ -7,12 +7,9 @@ from importlib import resources
 import pytest
 from test_log_replay import ROUND2_CHANGED
 
-from referee.log import (
+from referee.games.battle.records import (
     GOLDEN_GAMES,
-    GameExists,
-    OpenGame,
     RecordError,
-    Store,
     export_jsonl,
     export_text,
     golden,
@@ -21,9 +18,11 @@ from referee.log import (
     parse_records,
     parse_text,
     relabel,
-    verify,
 )
-from referee.log.events import stored_seal
+from referee.games.battle.replay import verify
+from referee.games.battle.service import OpenGame
+from referee.store.events import stored_seal
+from referee.store.storage import GameExists, Store
 
 
 def _data(name: str) -> str:

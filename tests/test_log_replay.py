@@ -6,30 +6,24 @@ import pytest
 from golden_build import TRANSCRIPTS, transcript
 from hypothesis import given, settings, strategies as st
 
-from referee.engine import final_score
-from referee.engine.model.digest import state_digest
-from referee.log import (
-    GOLDEN_GAMES,
-    EventType,
+from referee.engine.battle import final_score
+from referee.engine.battle.model.digest import state_digest
+from referee.games.battle.records import GOLDEN_GAMES, export_text, golden, parse_text
+from referee.games.battle.replay import (
     Fold,
-    LogError,
-    OpenGame,
     ReplayError,
-    Store,
     corrections,
-    events as ev,
-    golden,
-    new_game,
-    recorded_header,
     replay,
+    round_outcome,
     state_after_round,
     states,
     verify,
     what_if,
 )
-from referee.log.events import EventFormatError, Problem, upcast
-from referee.log.records import export_text, parse_text
-from referee.log.replay import round_outcome
+from referee.games.battle.service import OpenGame, new_game, recorded_header
+from referee.store import events as ev
+from referee.store.events import EventFormatError, EventType, LogError, Problem, upcast
+from referee.store.storage import Store
 
 
 @pytest.fixture

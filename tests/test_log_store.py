@@ -15,27 +15,19 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from referee.cli.app import app
-from referee.engine.model.digest import state_digest
-from referee.engine.model.errors import RefereeError
-from referee.log import (
-    EventType,
-    Fold,
-    GameChanged,
-    GameExists,
-    OpenGame,
-    Store,
-    StoreError,
-    UnknownGame,
-    events as ev,
-    game as game_module,
-    golden,
-    new_game,
-    storage as store_module,
-    verify,
-)
-from referee.log.replay import round_outcome
+from referee.engine.battle.model.digest import state_digest
+from referee.engine.battle.model.errors import RefereeError
+from referee.games.battle import service as game_module
+from referee.games.battle.records import golden
+from referee.games.battle.replay import Fold, round_outcome, verify
+from referee.games.battle.service import OpenGame, new_game
+from referee.store import events as ev, storage as store_module
+from referee.store.events import EventType
+from referee.store.storage import GameChanged, GameExists, Store, StoreError, UnknownGame
 
-replay_module = importlib.import_module("referee.log.replay")  # the module: `referee.log.replay` is also a function
+replay_module = importlib.import_module(
+    "referee.games.battle.replay"
+)  # the module: `referee.games.battle.replay` is also a function
 
 ROUND1 = golden("two-player")[2].data["entries"]
 ROUND2 = golden("two-player")[3].data["entries"]
@@ -445,7 +437,7 @@ def test_a_payload_is_read_as_json_reads_it():
     beyond 64 bits, NaN, huge exponents and lone surrogates included, and what is not JSON is refused alike."""
     import json
 
-    from referee.log.storage import _loads
+    from referee.store.storage import _loads
 
     for raw in (
         '{"a":1,"a":2}',

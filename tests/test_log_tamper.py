@@ -11,8 +11,12 @@ import sqlite3
 
 import pytest
 
-from referee.engine.model.digest import canonical_json
-from referee.log import Problem, RecordError, Store, events as ev, export_jsonl, golden, import_records, verify
+from referee.engine.battle.model.digest import canonical_json
+from referee.games.battle.records import RecordError, export_jsonl, golden, import_records
+from referee.games.battle.replay import verify
+from referee.store import events as ev
+from referee.store.events import Problem
+from referee.store.storage import Store
 
 GAME = "four-player"
 ROUND2 = 4  # seq of the RoundResolved of round 2

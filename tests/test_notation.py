@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from referee.boarddata import load_board
-from referee.engine import AmbiguousName, Clan, Entry, Kind, NotUnderstood, Token, UnknownName
-from referee.engine.notation.round import format_entry, parse_entry, parse_round
+from referee.engine.battle import AmbiguousName, Clan, Entry, Kind, NotUnderstood, Token, UnknownName
+from referee.engine.battle.notation.round import format_entry, parse_entry, parse_round
+from referee.games.battle.boarddata import load_board
 
 BOARD = load_board()
 

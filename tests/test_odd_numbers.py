@@ -20,9 +20,11 @@ from entry_point import referee
 from serving import serve
 from test_phone_entry import five_player_game
 
-from referee.log import Store, entry as en, events as ev, parse_jsonl
-from referee.log.records import export_jsonl
-from referee.numerals import whole
+from referee.core.numerals import whole
+from referee.games.battle import entry as en
+from referee.games.battle.records import export_jsonl, parse_jsonl
+from referee.store import events as ev
+from referee.store.storage import Store
 
 ODD = ("²", "١", "１", "-1", "1.0", " 1", "")  # superscript two, Arabic-Indic one, full-width one, and not numbers
 

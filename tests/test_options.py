@@ -3,7 +3,7 @@ to the log."""
 
 import pytest
 
-from referee.engine.model.options import HarborNavy, RulesOptions, Tiebreak
+from referee.engine.battle.model.options import HarborNavy, RulesOptions, Tiebreak
 
 
 def test_documented_defaults():

@@ -6,7 +6,7 @@ change shows there, line by line)."""
 
 from outcomes_build import FIXTURE, RANDOM_ROUNDS, build, random_round, sections
 
-from referee.engine import resolve
+from referee.engine.battle import resolve
 
 
 def test_every_outcome_is_the_recorded_one(request):

@@ -18,8 +18,11 @@ from serving import serve
 from test_browser import MEASURE
 from test_phone_entry import five_player_game, tracked_four_player_game
 
-from referee.engine import state_digest
-from referee.log import EventType, OpenGame, Store, entry as en
+from referee.engine.battle import state_digest
+from referee.games.battle import entry as en
+from referee.games.battle.service import OpenGame
+from referee.store.events import EventType
+from referee.store.storage import Store
 
 PHONE = {"width": 375, "height": 812}
 TAPPERS = 2  # the first two seats tap (JavaScript on), the other three use the forms (JavaScript off)

@@ -20,8 +20,12 @@ import pytest
 from entry_point import ROOT, referee
 from fastapi.testclient import TestClient
 
-from referee.engine import state_digest
-from referee.log import EventType, LogError, OpenGame, Store, entry as en, golden, new_game, recorded_header
+from referee.engine.battle import state_digest
+from referee.games.battle import entry as en
+from referee.games.battle.records import golden
+from referee.games.battle.service import OpenGame, new_game, recorded_header
+from referee.store.events import EventType, LogError
+from referee.store.storage import Store
 from referee.web import venue_app
 
 HOST = "http://localhost"

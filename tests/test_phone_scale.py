@@ -20,7 +20,10 @@ import pytest
 from entry_point import ROOT, referee
 from test_phone_entry import env_home, five_player_game, free_port
 
-from referee.log import EventType, OpenGame, Store, entry as en
+from referee.games.battle import entry as en
+from referee.games.battle.service import OpenGame
+from referee.store.events import EventType
+from referee.store.storage import Store
 
 
 def test_workers_are_refused_on_sqlite_with_a_usage_error(tmp_path):

@@ -7,7 +7,7 @@ import json
 import pytest
 from trust_games import GAME, cli, golden_setup, golden_sheet, ok
 
-from referee.log import Store
+from referee.store.storage import Store
 
 
 @pytest.fixture

@@ -103,7 +103,7 @@ def test_the_prompt_shows_the_round_and_asks_to_confirm_it(db):
 
 def _another_moderator_first(monkeypatch, db, sheet):
     """Another moderator records ``sheet`` after this command read the game and before it writes."""
-    from referee.log.game import OpenGame
+    from referee.games.battle.service import OpenGame
 
     real = OpenGame.read_round
     done = []
@@ -147,7 +147,8 @@ def test_any_write_refused_because_another_moderator_wrote_first_shows_what_they
     """`referee event` (like every command that writes) reads the game again when another moderator wrote
     first, prints what they recorded and records nothing of its own; exit 1 (the real entry point)."""
     from referee.cli.app import main
-    from referee.log import OpenGame, Store
+    from referee.games.battle.service import OpenGame
+    from referee.store.storage import Store
 
     real = Store.append
     raced = []

@@ -38,14 +38,14 @@ def _count(monkeypatch, module_name: str, name: str) -> list[int]:
 
 def test_one_round_is_parsed_checked_and_resolved_exactly_once(db, tmp_path, monkeypatch):
     import referee.cli.round_entry  # noqa: F401  (loaded, so that its names are counted too)
-    import referee.log.game  # noqa: F401
+    import referee.games.battle.service  # noqa: F401
 
     sheet = tmp_path / "round1.txt"
     sheet.write_text("round: 1\n" + ROUND1)
-    sheets = _count(monkeypatch, "referee.engine.notation.round", "parse_round")
-    lines = _count(monkeypatch, "referee.engine.notation.round", "parse_entry")
-    checks = _count(monkeypatch, "referee.engine.resolution.inventory", "check_placements")
-    resolved = _count(monkeypatch, "referee.engine.resolution.resolve", "resolve")
+    sheets = _count(monkeypatch, "referee.engine.battle.notation.round", "parse_round")
+    lines = _count(monkeypatch, "referee.engine.battle.notation.round", "parse_entry")
+    checks = _count(monkeypatch, "referee.engine.battle.resolution.inventory", "check_placements")
+    resolved = _count(monkeypatch, "referee.engine.battle.resolution.resolve", "resolve")
     result = runner.invoke(app, ["round", "g", str(sheet), "--yes", "--db", db])
     assert result.exit_code == 0, result.output
     assert len(sheets) == 1  # the sheet read once
@@ -58,7 +58,7 @@ def test_one_round_is_parsed_checked_and_resolved_exactly_once(db, tmp_path, mon
 def test_the_table_session_records_through_the_same_service(db, monkeypatch):
     """`referee table`: the round typed line by line is recorded by ``OpenGame.record_round`` on the sheet
     the service read (``round_of``), as `referee round` records it."""
-    from referee.log.game import OpenGame
+    from referee.games.battle.service import OpenGame
 
     used = []
     real = OpenGame.round_of
@@ -98,7 +98,7 @@ def test_finished_the_board_after_round_n_and_the_score_are_each_written_once():
         for name, fn in _functions(path):
             attrs = _attributes(fn)
             where = f"{rel}:{name}"
-            if {"seals", "revealed"} <= attrs and not (rel == "log/replay.py" and name.startswith("Fold.")):
+            if {"seals", "revealed"} <= attrs and not (rel == "games/battle/replay.py" and name.startswith("Fold.")):
                 found.append(f"{where}: works out the sealed objectives left (Fold.sealed_left)")
             for node in ast.walk(fn):
                 if (
@@ -112,7 +112,7 @@ def test_finished_the_board_after_round_n_and_the_score_are_each_written_once():
                         isinstance(c, ast.Constant) and c.value == 5 or getattr(c, "id", "") == "ROUNDS"
                         for c in node.comparators
                     )
-                    and not (rel == "log/replay.py" and name.startswith("Fold."))
+                    and not (rel == "games/battle/replay.py" and name.startswith("Fold."))
                 ):
                     found.append(f"{where}: decides 'five rounds played' (Fold.rounds_over)")
                 if (
@@ -138,4 +138,4 @@ def test_each_game_over_message_is_written_once(message):
         for path in PACKAGE.rglob("*.py")
         if message in path.read_text(encoding="utf-8")
     ]
-    assert holders == ["log/events.py"]
+    assert holders == ["store/events.py"]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from entry_point import run_in_process
 
-from referee import rulings
-from referee.boarddata import load_board
-from referee.engine import RulesOptions
-from referee.scenario import build_state, load_cases, parse_entry, parse_lines, play_table, resolve
+from referee.engine.battle import RulesOptions
+from referee.games.battle import rulings
+from referee.games.battle.boarddata import load_board
+from referee.games.battle.casebook import build_state, load_cases, parse_entry, parse_lines, play_table, resolve
 
 ROOT = Path(__file__).parent.parent
 ENGINE = ROOT / "referee" / "engine"
@@ -169,7 +169,8 @@ def _casebook_output() -> str:
 
 def test_every_id_a_report_cites_is_documented():
     said = _casebook_output()
-    from referee.log import parse_records, states
+    from referee.games.battle.records import parse_records
+    from referee.games.battle.replay import states
 
     for game in sorted((ROOT / "referee" / "data" / "games").glob("*.jsonl")):
         events, _ = parse_records(game.read_text("utf-8"))

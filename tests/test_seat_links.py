@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 from serving import EVIL, cli, serve
 from tournament_play import next_sheet, setup_sheet
 
-from referee.log import Store, entry as en
+from referee.games.battle import entry as en
+from referee.store.storage import Store
 from referee.web import venue_app
 
 A4_PRINTABLE_PX = 703  # 210 mm less the sheet's 12 mm margins, at 96 CSS pixels an inch

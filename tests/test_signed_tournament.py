@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from entry_point import referee
 
-from referee.log import events as ev, parse_jsonl
-from referee.log.records import export_jsonl
+from referee.games.battle.records import export_jsonl, parse_jsonl
+from referee.store import events as ev
 
 
 def ok(db, *args: str) -> str:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from entry_point import referee, referee_process
 
-from referee.log import events as ev, parse_jsonl
-from referee.log.records import export_jsonl, export_text
-from referee.log.signing import Signature, fingerprint, message, public_hex
+from referee.games.battle.records import export_jsonl, export_text, parse_jsonl
+from referee.records.signing import Signature, fingerprint, message, public_hex
+from referee.store import events as ev
 
 GAME = "demo-five-player-1"
 
@@ -225,7 +225,9 @@ def _rebuilt_in_place(db: Path, events, change) -> None:
 def _signed_archive(db: str, games: int, key) -> list:
     """An archive of ``games`` golden games under new ids (``g-0000``...), each signed by ``key``, the database's
     declared organiser key: their logs."""
-    from referee.log import GOLDEN_GAMES, Store, golden, relabel, signing
+    from referee.games.battle.records import GOLDEN_GAMES, golden, relabel
+    from referee.records import signing
+    from referee.store.storage import Store
 
     sources = [golden(name) for name in GOLDEN_GAMES]
     logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(games)]
@@ -668,8 +670,9 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
     all, to the store's key stream; nothing of the old table is changed or lost."""
     import sqlite3
 
-    from referee.engine import canonical_json
-    from referee.log import Store, signing
+    from referee.engine.battle import canonical_json
+    from referee.records import signing
+    from referee.store.storage import Store
 
     db = tmp_path / "older.db"
     ok(db, "demo")  # no key file at hand: closed unsigned
@@ -712,8 +715,8 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
 
 def test_the_signed_message_is_the_canonical_json_of_its_fields():
     """``message`` writes the common case directly: the same bytes as the canonical JSON it stands for."""
-    from referee.engine import canonical_json
-    from referee.log.signing import MESSAGE_PREFIX
+    from referee.engine.battle import canonical_json
+    from referee.records.signing import MESSAGE_PREFIX
 
     for kind, stream, seq, head in [
         ("game", "demo-five-player-1", 9, "ab" * 32),

@@ -1,4 +1,4 @@
-"""Swiss pairing, standings and the cut for one-against-one games (referee/tournament/swiss.py; C-10).
+"""Swiss pairing, standings and the cut for one-against-one games (referee/engine/tournament/swiss.py; C-10).
 
 The pairing is checked against an exhaustive search of every pairing on small fields: it has the fewest
 rematches (none whenever a pairing without one exists), then the least total squared score difference,
@@ -10,7 +10,7 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.tournament.swiss import (
+from referee.engine.tournament.swiss import (
     COSTS,
     VERSION,
     VERSIONS,

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from entry_point import referee, run_in_process
 
-from referee.tournament.swiss import Result, bracket_order, standings
+from referee.engine.tournament.swiss import Result, bracket_order, standings
 
 NAMES = [f"Player {i:02d}" for i in range(1, 33)]
 
@@ -192,11 +192,16 @@ def test_a_field_smaller_than_the_cut_is_said_at_round_1(tmp_path, monkeypatch):
 
 def test_verify_finds_a_pairing_its_algorithm_does_not_give():
     """A pairing recorded with a whole chain but not the one "swiss-blossom" gives is named by verify."""
-    from referee.log.swiss import verify
-    from referee.log.tournaments import chain
-    from referee.tournament.model import payload_of
-    from referee.tournament.swiss import pair_round
-    from referee.tournament.swiss_desk import SwissCreated, SwissPlayersRegistered, SwissRoundPaired, pairing_event
+    from referee.engine.tournament.model import payload_of
+    from referee.engine.tournament.swiss import pair_round
+    from referee.engine.tournament.swiss_desk import (
+        SwissCreated,
+        SwissPlayersRegistered,
+        SwissRoundPaired,
+        pairing_event,
+    )
+    from referee.tournaments.service import chain
+    from referee.tournaments.swiss import verify
 
     players = [{"id": p, "name": p} for p in ("ann", "bob", "cat", "dan")]
     right = pairing_event(pair_round(1, [p["id"] for p in players], []))
@@ -219,11 +224,16 @@ def test_a_pairing_is_found_again_by_the_version_that_recorded_it():
     claimed as version 2's are named, and a version the code does not know is named too."""
     import random
 
-    from referee.log.swiss import verify
-    from referee.log.tournaments import chain
-    from referee.tournament.model import payload_of
-    from referee.tournament.swiss import pair_round
-    from referee.tournament.swiss_desk import SwissCreated, SwissPlayersRegistered, SwissResultRecorded, pairing_event
+    from referee.engine.tournament.model import payload_of
+    from referee.engine.tournament.swiss import pair_round
+    from referee.engine.tournament.swiss_desk import (
+        SwissCreated,
+        SwissPlayersRegistered,
+        SwissResultRecorded,
+        pairing_event,
+    )
+    from referee.tournaments.service import chain
+    from referee.tournaments.swiss import verify
 
     rng = random.Random(106)
     rng.choice([6, 8, 10, 12])  # the draws of the search that found this field

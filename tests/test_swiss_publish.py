@@ -16,8 +16,9 @@ from entry_point import referee
 from fastapi.testclient import TestClient
 from serving import cli
 
-from referee.log import Store, tournaments as tlog
-from referee.log.swiss import fold
+from referee.store.storage import Store
+from referee.tournaments import service as tlog
+from referee.tournaments.swiss import fold
 from referee.views import site as vsite
 from referee.views.links import ServedLinks, StaticLinks
 from referee.web import venue_app

@@ -8,14 +8,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.boarddata import load_board
-from referee.engine import Clan, Entry, Kind, Token, begin_round, resolve
-from referee.engine.model.digest import state_digest, state_to_dict
-from referee.engine.model.errors import AmbiguousName, EventRefused, NotUnderstood, UnknownName
-from referee.engine.notation.card_plays import PROVINCE_CARDS
-from referee.engine.notation.setup import new_state
-from referee.engine.notation.table_events import format_table_event, parse_table_event
-from referee.engine.notation.table_parts import (
+from referee.engine.battle import Clan, Entry, Kind, Token, begin_round, resolve
+from referee.engine.battle.model.digest import state_digest, state_to_dict
+from referee.engine.battle.model.errors import AmbiguousName, EventRefused, NotUnderstood, UnknownName
+from referee.engine.battle.notation.card_plays import PROVINCE_CARDS
+from referee.engine.battle.notation.setup import new_state
+from referee.engine.battle.notation.table_events import format_table_event, parse_table_event
+from referee.engine.battle.notation.table_parts import (
     CardPlayed,
     DeckSet,
     DiscardEntered,
@@ -29,9 +28,10 @@ from referee.engine.notation.table_parts import (
     TokenReturned,
     TokenTargeted,
 )
-from referee.engine.scoring.honor import final_score
-from referee.engine.table.apply import apply_table_event
-from referee.gamefile import play_game, read_game
+from referee.engine.battle.scoring.honor import final_score
+from referee.engine.battle.table.apply import apply_table_event
+from referee.games.battle.boarddata import load_board
+from referee.games.battle.gamefile import play_game, read_game
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)

@@ -212,7 +212,8 @@ def test_a_round_recorded_between_the_check_and_the_write_is_not_recorded_twice(
     """The narrow race: the head was current when checked, and another moderator recorded the same round
     just before the session's write. The store refuses the write (GameChanged); the session reads the game
     again, says the round is already recorded with its seal, and records nothing (R-27)."""
-    from referee.log import OpenGame, Store
+    from referee.games.battle.service import OpenGame
+    from referee.store.storage import Store
 
     real = Store.append
     raced = []

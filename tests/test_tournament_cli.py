@@ -375,7 +375,7 @@ def test_grouping_by_standings_seats_players_of_a_standing_together(tmp_path):
 def test_a_game_is_finished_only_when_every_sealed_objective_is_revealed(tmp_path):
     import re
 
-    from referee.boarddata import load_board
+    from referee.games.battle.boarddata import load_board
 
     db = str(tmp_path / "t.db")
     rng = random.Random(11)

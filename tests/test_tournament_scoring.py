@@ -8,7 +8,7 @@ from entry_point import runner
 from hypothesis import given, strategies as st
 
 from referee.cli.app import app
-from referee.tournament.scoring import Finish, aggregate, placement, places, share, show, squares, table_points
+from referee.engine.tournament.scoring import Finish, aggregate, placement, places, share, show, squares, table_points
 
 POINTS = {"5": [10, 6, 3, 1, 0], "4": [10, 5, 2, 0], "3": [10, 4, 0]}
 

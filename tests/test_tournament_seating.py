@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.tournament.seating import (
+from referee.engine.tournament.seating import (
     CLANS,
     History,
     SeatingError,

@@ -10,11 +10,11 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from referee.cli.app import app
-from referee.log import Store
-from referee.log.tournaments import OpenTournament, TournamentChanged, read_events, verify
-from referee.tournament.model import PointsAdjusted
+from referee.engine.tournament.model import PointsAdjusted
+from referee.store.storage import Store
+from referee.tournaments.service import OpenTournament, TournamentChanged, read_events, verify
 
-PACKAGE = Path(__file__).parent.parent / "referee" / "tournament"
+PACKAGE = Path(__file__).parent.parent / "referee" / "engine" / "tournament"
 
 
 def ok(db, *args):
@@ -69,7 +69,7 @@ def test_verify_recomputes_the_seating_cost_and_finds_a_changed_one(started):
     with Store(started) as store:
         events = read_events(store, "cup")
     seated = next(i for i, e in enumerate(events) if e.type == "RoundSeated")
-    from referee.log.tournaments import chain
+    from referee.tournaments.service import chain
 
     forged = list(events[:seated])
     payload = {**events[seated].payload, "cost": events[seated].payload["cost"] + 7}
@@ -96,8 +96,8 @@ ALLOWED = {
 
 
 def test_the_tournament_package_is_pure():
-    """Standard library, referee.engine and referee.shown (the pure escape of user text) only, and networkx's and
-    rustworkx's matching; no I/O builtins; randomness only through a Random(seed) handed in."""
+    """Standard library, referee.engine.battle and referee.core.shown (the pure escape of user text) only, and
+    networkx's and rustworkx's matching; no I/O builtins; randomness only through a Random(seed) handed in."""
     offenders = []
     files = sorted(PACKAGE.glob("*.py"))
     assert len(files) >= 7
@@ -106,8 +106,8 @@ def test_the_tournament_package_is_pure():
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.ImportFrom)
-                and node.level == 2
-                and (node.module or "").split(".")[0] not in ("engine", "shown")
+                and node.level >= 2
+                and (node.level, (node.module or "").split(".")[0]) not in {(2, "battle"), (3, "core")}
             ):
                 offenders.append(f"{path.name}: imports ..{node.module}")
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module.split(".")[0] not in ALLOWED:
@@ -135,7 +135,7 @@ def test_the_tournament_package_is_pure():
 def test_no_code_path_updates_or_deletes_a_tournament_event():
     import inspect
 
-    from referee.log import tournaments
+    from referee.tournaments import service as tournaments
 
     code = inspect.getsource(tournaments).split("# --- the stream", 1)[1]
     for word in ("UPDATE ", "DELETE ", "TRUNCATE", ".merge(", "session.delete"):
@@ -176,8 +176,8 @@ def test_verify_checks_every_table_game_log(tmp_path):
 
 def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_path):
     """A file whose chain was recomputed over a payload of the wrong shape: refused in one line, nothing stored."""
-    from referee.log.records import export_jsonl
-    from referee.log.tournaments import chain
+    from referee.games.battle.records import export_jsonl
+    from referee.tournaments.service import chain
 
     first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
     bad = chain(
@@ -204,8 +204,8 @@ def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_
 )
 def test_an_import_of_a_line_that_is_not_an_event_names_the_line(tmp_path, line, problem):
     """Read as a game's export is read: the line and what is wrong with it, exit 1, nothing stored."""
-    from referee.log.records import export_jsonl
-    from referee.log.tournaments import chain
+    from referee.games.battle.records import export_jsonl
+    from referee.tournaments.service import chain
 
     first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
     path = tmp_path / "bad.jsonl"
@@ -219,9 +219,9 @@ def test_an_import_of_a_line_that_is_not_an_event_names_the_line(tmp_path, line,
 
 def test_a_database_holding_tournaments_is_still_a_referee_database(started):
     """The store's foreign-table check knows the tournament tables: the game commands and doctor open it."""
-    from referee.log.storage import TOURNAMENT_TABLES, VENUE_TABLES
-    from referee.log.tournaments import STORE_TABLES as TABLES
-    from referee.log.venue import VenueNoticeRow
+    from referee.store.storage import TOURNAMENT_TABLES, VENUE_TABLES
+    from referee.tournaments.service import STORE_TABLES as TABLES
+    from referee.tournaments.venue import VenueNoticeRow
 
     assert {t.name for t in TABLES} == TOURNAMENT_TABLES
     assert {VenueNoticeRow.__tablename__} == VENUE_TABLES

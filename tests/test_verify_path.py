@@ -23,13 +23,18 @@ import pytest
 from entry_point import run_in_process, runner
 
 from referee.cli.app import app
-from referee.engine import resolve
-from referee.engine.model.digest import canonical_json, digest_parts
-from referee.log import GOLDEN_GAMES, Problem, Store, game_score, golden, states, verify
-from referee.log.events import SEALED, _hash_of, chain_all, hashed_text
+from referee.engine.battle import resolve
+from referee.engine.battle.model.digest import canonical_json, digest_parts
+from referee.games.battle.ending import game_score
+from referee.games.battle.records import GOLDEN_GAMES, golden
+from referee.games.battle.replay import states, verify
+from referee.store.events import SEALED, Problem, _hash_of, chain_all, hashed_text
+from referee.store.storage import Store
 
 ROOT = Path(__file__).parent.parent
-replay_module = importlib.import_module("referee.log.replay")  # the module (``referee.log.replay`` is the function)
+replay_module = importlib.import_module(
+    "referee.games.battle.replay"
+)  # the module (``referee.games.battle.replay`` is the function)
 GAME = "four-player"
 SETUP, ROUND1 = 2, 3  # seqs of the golden game's SetupRecorded and first RoundResolved
 
@@ -166,8 +171,8 @@ def test_orjson_writes_the_canonical_json_of_every_final_score(tmp_path):
     """The closing event's score digest, checked first on orjson's encoding: the same bytes as canonical JSON."""
     from test_cards_game_log import _record
 
-    from referee.log.ending import fast_score_digest, score_digest
-    from referee.log.replay import Fold
+    from referee.games.battle.ending import fast_score_digest, score_digest
+    from referee.games.battle.replay import Fold
 
     with Store(str(tmp_path / "cards.db")) as store:
         logs = [golden(name) for name in GOLDEN_GAMES] + [_record(store)]
@@ -180,7 +185,7 @@ def test_orjson_writes_the_canonical_json_of_every_final_score(tmp_path):
 
 def test_the_canonical_score_digest_decides_when_the_fast_one_differs(db, monkeypatch):
     """A closing event verifies on the engine's canonical digest alone, and a forged final score is named."""
-    monkeypatch.setattr("referee.log.ending.fast_score_digest", lambda score: "0" * 64)
+    monkeypatch.setattr("referee.games.battle.ending.fast_score_digest", lambda score: "0" * 64)
     for name in GOLDEN_GAMES:
         result = _verify(db, name)
         assert result.exit_code == 0, result.output

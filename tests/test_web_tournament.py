@@ -235,7 +235,8 @@ def test_venue_notices_are_append_only(any_db):
     from sqlalchemy import text
     from sqlalchemy.exc import DatabaseError
 
-    from referee.log import Store, venue
+    from referee.store.storage import Store
+    from referee.tournaments import venue
 
     with Store(any_db) as store:
         venue.record(store, "spring", "announce", "first")
@@ -252,7 +253,8 @@ def test_venue_notices_are_append_only(any_db):
 def test_serve_and_publish_show_one_set_of_pages(tmp_path, db, client):
     """The published files are exactly the pages of `site.tournament_site`, and `referee serve` answers each of
     them at its own address with the same kind of page: the set is written once."""
-    from referee.log import Store, tournaments as tlog, venue as venue_log
+    from referee.store.storage import Store
+    from referee.tournaments import service as tlog, venue as venue_log
     from referee.views import site as vsite
     from referee.views.links import ServedLinks, StaticLinks
 

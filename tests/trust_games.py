@@ -12,7 +12,7 @@ import re
 from entry_point import Ran, runner
 
 from referee.cli.app import app
-from referee.log import golden
+from referee.games.battle.records import golden
 
 GAME = "g"
 OBJECTIVES = {"crab": "reclaiming_lost_lands", "crane": "way_of_the_sail"}  # as in the bundled game's setup

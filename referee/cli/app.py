@@ -30,8 +30,8 @@ import typer
 from typer.core import TyperCommand
 from typer.main import get_command
 
-from ..engine import RefereeError
-from ..shown import plain
+from ..core.shown import plain
+from ..engine.battle import RefereeError
 from . import champions, entry, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import CCG_HELP, TOURNAMENT_HELP
@@ -169,7 +169,7 @@ def _show_recorded(exc: RefereeError) -> None:
     """A write refused because another moderator wrote first: what they recorded, read again (R-27)."""
     recorded = getattr(exc, "recorded", None)
     if recorded:
-        from ..log.round_identity import changes
+        from ..games.battle.round_identity import changes
 
         print(f"another moderator wrote to game {recorded[0].game!r} first:")
         for line in changes(recorded):

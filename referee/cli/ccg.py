@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import CCG_HELP, DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(  # built when `referee ccg` is named (app.RefereeGroup)
@@ -31,7 +31,7 @@ Lines = Annotated[list[str], typer.Argument(help="Lines of the match notation (e
 @contextmanager
 def refusals() -> Iterator[None]:
     """The card game's rules errors as the referee's: one line, exit 1 (main's error boundary)."""
-    from ..ccg.model import CcgError
+    from ..engine.ccg.model import CcgError
 
     try:
         yield
@@ -72,7 +72,7 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Start a match between two players (Setting Up: four provinces each, the highest Honor goes first)."""
-    from ..log.ccg import new_match_log
+    from ..games.ccg.service import new_match_log
     from .checks import calendar_date, new_game_id
 
     new_game_id(game)
@@ -89,7 +89,7 @@ def new(
 
 
 def _record(game: str, lines: list[str], db: str | None, json_out: bool) -> None:
-    from ..log.ccg import OpenMatch
+    from ..games.ccg.service import OpenMatch
 
     with refusals(), open_store(db) as store:
         log = OpenMatch(store, game)
@@ -170,7 +170,7 @@ def pass_(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
 
 def _state(match) -> dict:
-    from ..log.ccg import match_dict
+    from ..games.ccg.service import match_dict
 
     return match_dict(match)
 
@@ -184,7 +184,7 @@ def _show_outcomes(outcomes) -> None:
 
 
 def _show_result(match) -> None:
-    from ..ccg import cite
+    from ..engine.ccg import cite
 
     r = match.result
     if r is not None:
@@ -195,7 +195,7 @@ def _show_result(match) -> None:
 @commands.command()
 def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Where the match stands: turn, active player, Family Honor, provinces left, Rings, the result."""
-    from ..log.ccg import OpenMatch
+    from ..games.ccg.service import OpenMatch
 
     with refusals(), open_store(db) as store:
         match = OpenMatch(store, game).match
@@ -215,7 +215,7 @@ def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @commands.command()
 def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every event of the match again, with what each line did and the match after it."""
-    from ..log.ccg import OpenMatch, steps
+    from ..games.ccg.service import OpenMatch, steps
 
     with refusals(), open_store(db) as store:
         events = OpenMatch(store, game).events
@@ -255,8 +255,8 @@ def verify(
     json_out: JsonOpt = False,
 ) -> None:
     """Check the hash chain and re-apply every event with the rules; name the first divergence (exit 1)."""
-    from ..log import parse_jsonl
-    from ..log.ccg import verify as verify_match
+    from ..games.battle.records import parse_jsonl
+    from ..games.ccg.service import verify as verify_match
 
     path = Path(target)
     if path.is_file():
@@ -282,8 +282,8 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """Export a match as JSON Lines (one event a line, its chain included): lossless, `ccg import` takes it."""
-    from ..log import export_jsonl
-    from ..log.ccg import OpenMatch
+    from ..games.battle.records import export_jsonl
+    from ..games.ccg.service import OpenMatch
 
     with refusals(), open_store(db) as store:
         text = export_jsonl(OpenMatch(store, game).events)
@@ -299,8 +299,8 @@ def import_(
     db: DbOpt = None,
 ) -> None:
     """Import a match: verified first; a damaged file is refused (its event named), nothing stored."""
-    from ..log import RecordError, parse_jsonl
-    from ..log.ccg import KIND, verify as verify_match
+    from ..games.battle.records import RecordError, parse_jsonl
+    from ..games.ccg.service import KIND, verify as verify_match
 
     events, lines = parse_jsonl(read_input(file))
     if not events:
@@ -324,7 +324,7 @@ def correct(
 ) -> None:
     """Replace a recorded event's lines; every later event is applied again on the corrected match. The
     original stays in the log."""
-    from ..log.ccg import OpenMatch
+    from ..games.ccg.service import OpenMatch
 
     with refusals(), open_store(db) as store:
         log = OpenMatch(store, game)
@@ -349,7 +349,7 @@ def retract(
     db: DbOpt = None,
 ) -> None:
     """Take back the last recorded event (a new event: the original stays in the log)."""
-    from ..log.ccg import OpenMatch
+    from ..games.ccg.service import OpenMatch
 
     with refusals(), open_store(db) as store:
         event, target = OpenMatch(store, game).retract(reason)
@@ -364,7 +364,7 @@ def deck(
     json_out: JsonOpt = False,
 ) -> None:
     """Check a decklist (p.67 Deck Construction, C-04, C-07): every problem on its own line; exit 1 if any."""
-    from ..ccg import check_deck, parse_decklist
+    from ..engine.ccg import check_deck, parse_decklist
 
     with refusals():
         report = check_deck(parse_decklist(read_input(file)))
@@ -383,7 +383,7 @@ def deck(
 @commands.command()
 def demo(db: DbOpt = None) -> None:
     """Play the bundled demo match (Crane against Crab) into the database, event by event."""
-    from ..log.ccg import OpenMatch, new_match_log
+    from ..games.ccg.service import OpenMatch, new_match_log
 
     text = DEMO.read_text("utf-8")
     setup = [ln.removeprefix("player ").strip() for ln in text.splitlines() if ln.startswith("player ")]

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()
@@ -52,7 +52,7 @@ def _json(value: Any) -> None:
 
 
 def _reports(lines: list[str] | None, sheet: Path | None) -> list[str]:
-    from ..champions.notation import lines as sheet_lines
+    from ..engine.champions.notation import lines as sheet_lines
 
     got = list(lines or [])
     if sheet is not None:
@@ -71,7 +71,7 @@ def new(
     json_out: JsonOpt = False,
 ) -> None:
     """Set up a scenario: the Threshold = the Champions' Honor + their Destiny + the difficulty (p.11)."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db, create=True) as store:
         fold = log.create_scenario(store, game, read_input(sheet))
@@ -84,7 +84,7 @@ def event(
 ) -> None:
     """Record the table's reports: Honor, Glory, objectives, Purity, Eliminated, Corrupted (p.14-17, p.27).
     Every bad line is named and nothing is recorded."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         fold, notes = log.report(store, game, _reports(lines, sheet))
@@ -106,7 +106,7 @@ def turn(
     json_out: JsonOpt = False,
 ) -> None:
     """The Recovery Phase (p.31): the Group Honor caught up (CR-01), the next turn begins."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     line = "turn end" + (f", group honor {group_honor}" if group_honor is not None else "")
     with open_store(db) as store:
@@ -128,7 +128,7 @@ def end(
     json_out: JsonOpt = False,
 ) -> None:
     """The end of the game (p.31-32): every adjustment line by line with its page, the result, the Glorified."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     if objectives not in ("met", "missed"):
         raise typer.BadParameter(f"{objectives!r}: 'met' or 'missed'", param_hint="--objectives")
@@ -140,7 +140,7 @@ def end(
 @champions.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Where a scenario stands (its end-of-game report once it has ended), or a campaign's log."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         events = store.events(game)
@@ -157,7 +157,7 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @champions.command()
 def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every event of a scenario's record, what the referee said about it, and where it stands now."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         fold = log.load_scenario(store, game)[1]
@@ -193,7 +193,7 @@ def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @champions.command()
 def verify(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Check a record (scenario or campaign): its hash chain, its replay, its end-of-game digest."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         events = store.events(game)
@@ -213,8 +213,8 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """Export a record (scenario or campaign) as JSON Lines, its chain included."""
-    from ..log import champions as log
-    from ..log.records import export_jsonl
+    from ..games.battle.records import export_jsonl
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         events = store.events(game)
@@ -233,7 +233,7 @@ def import_(
     db: DbOpt = None,
 ) -> None:
     """Import a record: verified first (chain and replay); a damaged file is refused whole."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     text = read_input(file)
     with open_store(db, create=True) as store:
@@ -246,7 +246,7 @@ def correct(
     game: GameArg, seq: SeqArg, reason: ReasonOpt, lines: LinesArg = None, sheet: SheetOpt = None, db: DbOpt = None
 ) -> None:
     """Replace a recorded report's lines (a new event; the report stays in the record)."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         fold = log.correct(store, game, seq, _reports(lines, sheet), reason)
@@ -257,7 +257,7 @@ def correct(
 @champions.command()
 def retract(game: GameArg, seq: SeqArg, reason: ReasonOpt, db: DbOpt = None) -> None:
     """Take back an event: a scenario's report or end, or a campaign's logged scenario (a new event)."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         events = store.events(game)
@@ -274,13 +274,13 @@ def demo(
     game: Annotated[str, typer.Argument(help="The demo scenario's id.")] = "champions-demo", db: DbOpt = None
 ) -> None:
     """Create the bundled demo scenario (The Fallen Lion, played to its end) and print its report."""
-    from ..log import champions as log
+    from ..games.champions import service as log
     from .checks import game_id
 
     game = game_id(game)
     with open_store(db, create=True) as store:
         log.create_scenario(store, game, (DEMO / "demo-setup.txt").read_text("utf-8"))
-        from ..champions.notation import lines as sheet_lines
+        from ..engine.champions.notation import lines as sheet_lines
 
         for _, line in sheet_lines((DEMO / "demo-reports.txt").read_text("utf-8")):
             log.report(store, game, [line])
@@ -296,7 +296,7 @@ def campaign_new(
     db: DbOpt = None,
 ) -> None:
     """Open a campaign's log for its players."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db, create=True) as store:
         fold = log.create_campaign(store, name, [p.strip() for p in players.split(",") if p.strip()])
@@ -306,7 +306,7 @@ def campaign_new(
 @campaign.command("log")
 def campaign_log(name: GameArg, game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Log an ended scenario's result: success, Threshold difference, each player's Glory, the Glorified (p.32)."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         fold, _ = log.log_scenario(store, name, game)
@@ -316,7 +316,7 @@ def campaign_log(name: GameArg, game: GameArg, db: DbOpt = None, json_out: JsonO
 @campaign.command("end")
 def campaign_end(name: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """End the campaign: the player with the most Glory across its scenarios chooses the ending (p.32)."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         fold = log.finish_campaign(store, name)
@@ -326,7 +326,7 @@ def campaign_end(name: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> 
 @campaign.command("show")
 def campaign_show(name: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """The Campaign Log as it stands."""
-    from ..log import champions as log
+    from ..games.champions import service as log
 
     with open_store(db) as store:
         fold = log.load_campaign(store, name)[1]
@@ -438,7 +438,7 @@ def _ending(fold, json_out: bool) -> None:
 
 
 def _campaign_data(fold) -> dict[str, Any]:
-    from ..log.champions import play_to
+    from ..games.champions.service import play_to
 
     c = fold.campaign
     return {

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .checks import game_id, utf8_text
 
 # `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built
@@ -95,7 +95,7 @@ def write_output(
 
 def open_store(db: str | None, *, create: bool = False):
     """The database: only `new`, `demo` and `import` make one (``create``); every other command needs it there."""
-    from ..log import Store
+    from ..store.storage import Store
 
     store = Store(db, create=create)
     if store.memory:  # the process ends with the command: whatever it recorded would be gone, silently

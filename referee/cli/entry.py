@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import DbOpt, GameArg, JsonOpt, open_store, write_output
 
 commands = typer.Typer()
@@ -54,7 +54,8 @@ def links(
 
     Seats that already hold a live link keep it; --revoke CLAN (or --revoke moderator) ends a link and
     issues a new one."""
-    from ..log import OpenGame, entry as en
+    from ..games.battle import entry as en
+    from ..games.battle.service import OpenGame
 
     if qr is not None:  # the folder made (or refused) before any link is issued: a link is shown once
         try:
@@ -100,7 +101,7 @@ def confirm(
 ) -> None:
     """Show the round the players are entering on their phones; once every clan submitted and the round
     passes the placement check, confirm it: recorded exactly as the same sheet typed (`referee round`)."""
-    from ..log import entry as en
+    from ..games.battle import entry as en
     from .round_entry import play
 
     with open_store(db) as store:

@@ -5,8 +5,8 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
-from ..shown import plain
+from ..core.shown import plain
+from ..engine.battle import RefereeError
 from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
@@ -59,7 +59,7 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Start a game: clans in seat order; each capital gets its clan's first control token (p.4 step 6)."""
-    from ..engine import RulesOptions, parse_clan
+    from ..engine.battle import RulesOptions, parse_clan
     from . import render
     from .checks import calendar_date, new_game_id
 
@@ -88,8 +88,8 @@ def new(
 
 def capital_lines(seats) -> list[str]:
     """p.4 step 6: each clan's first control token, facedown in its capital (canonical setup lines)."""
-    from ..boarddata import load_board
-    from ..engine import Clan
+    from ..engine.battle import Clan
+    from ..games.battle.boarddata import load_board
 
     board = load_board()
     return [f"{c}: control 1 facedown @ {board.clans[Clan(c)].capital}" for c in seats]
@@ -97,7 +97,8 @@ def capital_lines(seats) -> list[str]:
 
 def create_game(store, game: str, seats, **header):
     """Record a new game and populate its capitals: the one way a game is started."""
-    from ..log import Fold, new_game
+    from ..games.battle.replay import Fold
+    from ..games.battle.service import new_game
 
     return Fold.of(new_game(store, game, seats, setup=capital_lines(seats), **header)).state
 
@@ -117,8 +118,8 @@ def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @commands.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """A game's header, rounds played and seal codes; whether the organiser signed its record."""
-    from ..log import Fold
-    from ..log.signing import check_stored
+    from ..games.battle.replay import Fold
+    from ..records.signing import check_stored
     from . import render
 
     with open_store(db) as store:
@@ -133,9 +134,9 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     """Record the setup, one line each in the order it was done: board facts (control tokens, cards,
     objectives) and the setup steps (`setup: tokens`, `initiative: <clan>`, `<clan>: starts @ <province>`)."""
-    from ..log.amend import setup_board
-    from ..log.setupfile import read_setup_file
-    from ..log.table_lines import apply_table_lines
+    from ..games.battle.amend import setup_board
+    from ..games.battle.setupfile import read_setup_file
+    from ..games.battle.table_lines import apply_table_lines
     from . import render
 
     text = read_input(sheet)
@@ -200,7 +201,7 @@ def round_command(
 
 
 def _open_game(store, game: str):
-    from ..log import OpenGame
+    from ..games.battle.service import OpenGame
 
     log = OpenGame(store, game)
     log.check_open()  # the one game-over guard
@@ -227,7 +228,7 @@ def board(
 ) -> None:
     """The board by territory (control, faceup tokens, special tokens, cards), and as a picture. With --round N:
     the board after round N as corrected (the corrections named), or --as-recorded as first recorded."""
-    from ..log import Fold, board_after
+    from ..games.battle.replay import Fold, board_after
     from ..views.board_svg import board_svg
     from . import render
 
@@ -257,7 +258,8 @@ def board(
 def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Honor per player, line by line, each objective with why it is met or not; the winner and the tie-break
     (R-24, R-25) once the game is complete, until then a provisional score with no winner (R-28)."""
-    from ..log import Fold, game_score
+    from ..games.battle.ending import game_score
+    from ..games.battle.replay import Fold
     from . import render
 
     with open_store(db) as store:
@@ -273,7 +275,10 @@ def demo(
     ] = "five-player",
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
-    from ..log import EventType, OpenGame, game_score, golden, recorded_header
+    from ..games.battle.ending import game_score
+    from ..games.battle.records import golden
+    from ..games.battle.service import OpenGame, recorded_header
+    from ..store.events import EventType
     from . import render
 
     events = golden(name)
@@ -318,9 +323,9 @@ def seal(
 ) -> None:
     """At setup: the player types its secret objective unseen; the log keeps only a commitment, and the
     player keeps the reveal code. Nobody, the moderator included, can change the objective later."""
-    from ..engine import NotationError, parse_clan, resolve_name
-    from ..log import OpenGame
-    from ..log.commitment import new_code
+    from ..engine.battle import NotationError, parse_clan, resolve_name
+    from ..games.battle.commitment import new_code
+    from ..games.battle.service import OpenGame
     from . import render
 
     seat = str(parse_clan(clan, clan))
@@ -355,9 +360,8 @@ def reveal(
 ) -> None:
     """At the end of the game: reveal a clan's secret objective (checked against its seal) for scoring, or
     declare it not met (--not-met, R-28)."""
-    from ..engine import parse_clan
-    from ..log import OpenGame
-    from ..log.game import typed_reveal
+    from ..engine.battle import parse_clan
+    from ..games.battle.service import OpenGame, typed_reveal
     from . import render
 
     seat = str(parse_clan(clan, clan))
@@ -379,7 +383,7 @@ def reveal(
 
 def _print_result_if_closed(log, game: str) -> None:
     """The step that completes the game closes its log (GameEnded): say so, with the record's result line."""
-    from ..log.ending import game_score, result_line
+    from ..games.battle.ending import game_score, result_line
 
     if log.ended is not None:
         typer.echo(f"game {game!r} is finished: {result_line(game_score(log.fold))}")
@@ -399,7 +403,7 @@ def event(
     """Record table events of the round under way: setup steps, initiative, upkeep and placement cards.
 
     Each is checked against the rules and applied (R-22); one refused event refuses them all."""
-    from ..log import OpenGame
+    from ..games.battle.service import OpenGame
     from . import render
 
     text = "\n".join(lines) if lines else read_input(Path("-"))

@@ -1,4 +1,4 @@
-"""`referee key ...`: the organiser's signing keys (referee/log/signing.py)."""
+"""`referee key ...`: the organiser's signing keys (referee/records/signing.py)."""
 
 import os
 from pathlib import Path
@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
-from ..shown import plain
+from ..core.shown import plain
+from ..engine.battle import RefereeError
 from .common import DbOpt, JsonOpt, open_store
 
 commands = typer.Typer()
@@ -35,7 +35,7 @@ PassphraseOpt = Annotated[
 
 
 def _passphrase(wanted: bool) -> str | None:
-    from ..log.signing import PASSPHRASE_ENV
+    from ..records.signing import PASSPHRASE_ENV
 
     if not wanted:
         return None
@@ -51,7 +51,7 @@ def _say(text: str) -> None:
 
 
 def _show(k, *, qr: bool = True) -> None:
-    from ..log.signing import words
+    from ..records.signing import words
 
     _say(f"key {k.fingerprint} ({k.name}), declared {k.declared_at[:19].replace('T', ' ')}")
     w = words(k.fingerprint)
@@ -78,7 +78,7 @@ def new(
     """Make the organiser's key pair: the private key in a file of its own (mode 0600), its public half beside
     it (FILE.pub), the public key and its fingerprint declared in the database. From then on every record that
     closes is signed while the key file is at hand."""
-    from ..log.signing import declare, ensure_schema, key_file as where, keys, write_key
+    from ..records.signing import declare, ensure_schema, key_file as where, keys, write_key
 
     path = where(key_file)
     with open_store(db, create=True) as store:
@@ -105,7 +105,7 @@ def show(
     a QR code; earlier keys, replaced or lost."""
     import json
 
-    from ..log.signing import keys, words
+    from ..records.signing import keys, words
 
     with open_store(db) as store:
         state = keys(store)
@@ -158,7 +158,7 @@ def change(
     """Declare a new key replacing the current one, endorsed by the old key when its file is at hand (a record
     checked with the old key's fingerprint then accepts what the new key signs). Records signed before stay
     valid."""
-    from ..log.signing import declare, key_file as where, keys, read_key, write_key
+    from ..records.signing import declare, key_file as where, keys, read_key, write_key
 
     with open_store(db) as store:
         current = keys(store).current
@@ -185,7 +185,7 @@ def lost(
 ) -> None:
     """Declare the current key lost, with a reason: nothing more is signed with it, what it signed before
     stays valid. `referee key new` then makes its successor (not endorsed: the old key is gone)."""
-    from ..log.signing import declare_lost
+    from ..records.signing import declare_lost
 
     with open_store(db) as store:
         k = declare_lost(store, reason)
@@ -203,12 +203,12 @@ def sign(
     """Sign a record's head now: a game closed (or corrected), or a tournament's events recorded after its first
     seating (results, adjustments, closes), while the key file was not at hand. Nothing else is recorded; what
     was signed before stays."""
-    from ..log.signing import check_stored, needs_signature, organiser_key, sign as sign_event, store_signatures
+    from ..records.signing import check_stored, needs_signature, organiser_key, sign as sign_event, store_signatures
 
     kind = "tournament" if tournament else "game"
     with open_store(db) as store:
         if tournament:
-            from ..log.tournaments import read_events
+            from ..tournaments.service import read_events
 
             events = read_events(store, target)
         else:
@@ -225,7 +225,7 @@ def sign(
             raise RefereeError(f"{kind} {target!r}: already signed at its last event ({checked.status})")
         key = organiser_key(store, key_file)
         if key is None:
-            from ..log.signing import key_file as where
+            from ..records.signing import key_file as where
 
             raise RefereeError(f"{where(key_file)}: no usable organiser key; nothing was signed")
         head = events[needed[-1] - 1]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()
@@ -40,7 +40,7 @@ def replay(
     retractions and corrections, in order, each labelled with the time it was recorded. With --round N,
     the board after round N is the one `referee board --round N` shows (corrected, the corrections named;
     --as-recorded: as first recorded)."""
-    from ..log import board_after, states
+    from ..games.battle.replay import board_after, states
     from . import render
 
     with open_store(db) as store:
@@ -88,11 +88,10 @@ def verify(
     """Re-run the whole log with the engine, check the hash chain and every digest; name the first divergence.
     A record (a file) must end with the game's result: one cut anywhere is incomplete. Every organiser's
     signature is checked against the key it names; with --key, the record must be signed by that key."""
-    from ..log import verify as verify_log
-    from ..log.ending import check_complete
-    from ..log.events import NO_SEAL_CHECKED
-    from ..log.replay import superseded_by
-    from ..log.signing import read_keys, refusal
+    from ..games.battle.ending import check_complete
+    from ..games.battle.replay import superseded_by, verify as verify_log
+    from ..records.signing import read_keys, refusal
+    from ..store.events import NO_SEAL_CHECKED
     from ..views.data import verify_status
     from . import render
 
@@ -142,7 +141,7 @@ class _Read:
 
 def _seal_code(seal: str | None) -> str | None:
     """``--seal`` as typed, normalised; a usage error when it is not a seal's shape."""
-    from ..log.events import SEAL_BITS, typed_seal
+    from ..store.events import SEAL_BITS, typed_seal
 
     code = typed_seal(seal) if seal is not None else None
     if code is not None and len(code) not in (9, SEAL_BITS // 5 + 3):
@@ -156,9 +155,8 @@ def _seal_code(seal: str | None) -> str | None:
 
 def _read_file(path: Path, keys: list[str] | None) -> _Read:
     """An exported record: its signature and key lines read apart, its sections' seals counted."""
-    from ..log import parse_records
-    from ..log.records import RecordError, unsealed_sections
-    from ..log.signing import check, split_record
+    from ..games.battle.records import RecordError, parse_records, unsealed_sections
+    from ..records.signing import check, split_record
 
     unsigned, attached = split_record(read_input(path))
     try:
@@ -179,7 +177,7 @@ def _read_file(path: Path, keys: list[str] | None) -> _Read:
 def _read_stored_or_file(target: str, keys: list[str] | None, db: str | None) -> _Read:
     """A game in the database; a target that names a file (a path, a record's suffix) and is neither a file here
     nor a stored game is refused as the missing file it was meant to be."""
-    from ..log.storage import UnknownGame
+    from ..store.storage import UnknownGame
 
     try:
         return _read_stored(target, keys, db)
@@ -194,7 +192,7 @@ def _read_stored_or_file(target: str, keys: list[str] | None, db: str | None) ->
 
 def _read_stored(game: str, keys: list[str] | None, db: str | None) -> _Read:
     """A game in the database, with its stored signatures."""
-    from ..log.signing import check_stored
+    from ..records.signing import check_stored
 
     with open_store(db) as store:
         events = store.events(game)
@@ -203,7 +201,7 @@ def _read_stored(game: str, keys: list[str] | None, db: str | None) -> _Read:
 
 def _sealed(target: str, events, code: str, notes: list[str]):
     """The event whose seal is ``code`` (refused when there is none); a 32-bit seal noted as weak."""
-    from ..log.events import is_legacy_seal, legacy_seal
+    from ..store.events import is_legacy_seal, legacy_seal
 
     legacy = is_legacy_seal(code)
     sealed = next((e for e in events if (legacy_seal(e.hash) if legacy else e.seal) == code), None)
@@ -235,7 +233,7 @@ def export(
 ) -> None:
     """Export a game: JSON Lines (one event a line, chain included), a plain-text game record, or an HTML
     record (every round's board with its tokens, report and seal; the final honor)."""
-    from ..log import export_jsonl, export_text
+    from ..games.battle.records import export_jsonl, export_text
 
     if fmt not in ("jsonl", "text", "html"):
         raise typer.BadParameter(f"{fmt!r}: choose jsonl, text or html", param_hint="--format")
@@ -246,7 +244,7 @@ def export(
 
         text = game_record(events, signed=_signed(db, events))
     else:
-        from ..log.signing import with_signatures
+        from ..records.signing import with_signatures
 
         text = export_jsonl(events) if fmt == "jsonl" else export_text(events)
         with open_store(db) as store:
@@ -259,7 +257,7 @@ def export(
 
 def _signed(db, events) -> str:
     """What the HTML record says of its signature: who signed, or that it is unsigned."""
-    from ..log.signing import check_stored
+    from ..records.signing import check_stored
 
     with open_store(db) as store:
         return check_stored(store, "game", events, None).status
@@ -273,16 +271,16 @@ def import_(
 ) -> None:
     """Import a game: verified first; a damaged file is refused with its line number, nothing stored. A
     record cut anywhere (without the game's result) is refused unless --allow-incomplete."""
-    from ..log import game_ended, import_records
-    from ..log.ending import rounds_in
-    from ..log.signing import check, refusal, split_record, store_attached
+    from ..games.battle.ending import game_ended, rounds_in
+    from ..games.battle.records import import_records
+    from ..records.signing import check, refusal, split_record, store_attached
     from . import render
 
     text, attached = split_record(read_input(file))
     with open_store(db, create=True) as store:
         if attached.signatures or attached.key_changes:  # checked before anything is stored: a forged
             # signature or key change refuses the whole file
-            from ..log import parse_records
+            from ..games.battle.records import parse_records
 
             checked = check("game", parse_records(text)[0], attached.signatures, key_changes=attached.key_changes)
             if checked.problem:
@@ -296,7 +294,7 @@ def import_(
 @commands.command("what-if")
 def what_if(game: GameArg, round_no: RoundArg, sheet: SheetArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Re-run a round with a changed entry and show both outcomes side by side. Nothing is recorded."""
-    from ..log import Fold
+    from ..games.battle.replay import Fold
     from . import render
 
     with open_store(db) as store:
@@ -319,8 +317,8 @@ def correct(
     """Record a correction, with its reason: a round's tokens, a round's table events (--table), or the
     whole setup (round 0). Every later round is re-run; the original stays in the log. Prints what to
     change on the physical board now and the new seals."""
-    from ..engine import board_changes
-    from ..log import OpenGame
+    from ..engine.battle import board_changes
+    from ..games.battle.service import OpenGame
     from . import render
 
     text = read_input(sheet)
@@ -382,8 +380,8 @@ def doctor(
     tables and append-only triggers), then every game verified, its signatures checked (each by a key the
     database declared or received with an imported record; with --key, by that key); exit 1 when anything is
     wrong."""
-    from ..log.doctor import diagnose
-    from ..log.signing import read_keys
+    from ..doctor import diagnose
+    from ..records.signing import read_keys
     from . import render
 
     found = diagnose(db, jobs=jobs, key=read_keys(key) if key else None)

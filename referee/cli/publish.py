@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 
 
 def _write(path: Path, text: str) -> None:
@@ -39,13 +39,13 @@ def publish_site(store, tid: str, directory: Path, *, url: str = "") -> int:
 
 def site_pages(store, tid: str, *, url: str = ""):
     """The pages of the tournament ``tid`` as the venue may see them, of either kind of tournament."""
-    from ..log import tournaments as tlog, venue as venue_log
-    from ..tournament.swiss_desk import is_swiss
+    from ..engine.tournament.swiss_desk import is_swiss
+    from ..tournaments import service as tlog, venue as venue_log
     from ..views import site
 
     events = tlog.read_events(store, tid)
     if is_swiss(events[0].type):
-        from ..log.swiss import fold
+        from ..tournaments.swiss import fold
 
         return site.swiss_site(fold(events), events_of=lambda game: _match_events(store, game))
     loaded = tlog.load(store, tid)
@@ -54,7 +54,7 @@ def site_pages(store, tid: str, *, url: str = ""):
 
 def _match_events(store, game: str) -> list:
     """A match's events, none when the database does not hold it (a tournament imported without its matches)."""
-    from ..log import UnknownGame
+    from ..store.storage import UnknownGame
 
     try:
         return store.events(game)

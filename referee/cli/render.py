@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.segment import Segment  # loaded with rich.console already
 
-from ..engine import Clan, GameState, RoundReport, format_entry, state_to_dict
-from ..shown import plain
+from ..core.shown import plain
+from ..engine.battle import Clan, GameState, RoundReport, format_entry, state_to_dict
 from ..views import data
 from ..views.data import event_label, event_lines, jsonable as to_jsonable
 

@@ -19,9 +19,9 @@ def retract(
 ) -> None:
     """Take back the last recorded event of any kind (a table event, a setup fact, a round not yet followed
     by another) as a new event, and say what to change on the physical board now."""
-    from ..engine import board_changes
-    from ..log import OpenGame
-    from ..log.amend import describe
+    from ..engine.battle import board_changes
+    from ..games.battle.amend import describe
+    from ..games.battle.service import OpenGame
     from . import render
 
     with open_store(db) as store:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import typer
 
-from ..engine import (
+from ..engine.battle import (
     EntriesRefused,
     GameState,
     Kind,
@@ -19,13 +19,13 @@ from ..engine import (
     format_entry,
     parse_entry,
 )
-from ..log.game import RoundMoved as RoundMovedError, check_token
+from ..games.battle.service import RoundMoved as RoundMovedError, check_token
 
 
 def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
     """Enter a round (``sheet``: a file, or the sheet's text itself): read by the game service (one parse, R-27,
     one placement check, the game-over guard), confirmed when asked, recorded by the service; what it did printed."""
-    from ..log import OpenGame
+    from ..games.battle.service import OpenGame
     from . import render
     from .checks import no_tokens_on_purpose
     from .common import read_input
@@ -92,7 +92,7 @@ def _install_completion(state: GameState) -> None:
 def enter_round(state: GameState) -> str:
     """Prompt for one token a line until an empty line; each line is checked as it is typed, with the
     engine's count of the tokens each clan may place (a round still being typed: no minimum yet)."""
-    from ..engine import begin_round
+    from ..engine.battle import begin_round
     from . import render
 
     state = begin_round(state)

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import JsonOpt
 
 commands = typer.Typer()
@@ -24,7 +24,7 @@ def rules(
     json_out: JsonOpt = False,
 ) -> None:
     """The referee's rulings: list them, print one (with the rulings that refine it), or search their text."""
-    from .. import rulings as doc
+    from ..games.battle import rulings as doc
 
     every = doc.load()
     if query is None or not query.strip():

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import DbOpt, open_store
 
 commands = typer.Typer()
@@ -160,7 +160,7 @@ def _tell(entry: bool, host: str, at: str = "", tls: tuple[str, str] | None = No
 def worker_app():
     """One worker's app (`serve --workers N`): its own connection pool on the database the command named. The
     per-link rate limit and the folded games are kept per worker."""
-    from ..log import Store
+    from ..store.storage import Store
     from ..web import venue_app
 
     served = json.loads(os.environ[WORKER_ENV])

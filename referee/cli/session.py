@@ -9,9 +9,9 @@ discarding typed tokens.
 
 from __future__ import annotations
 
-from ..engine import EntriesRefused, RefereeError
-from ..log.game import RoundSheet
-from ..log.round_identity import changes, same_sheet
+from ..engine.battle import EntriesRefused, RefereeError
+from ..games.battle.round_identity import changes, same_sheet
+from ..games.battle.service import RoundSheet
 
 TOKEN_WORDS = ("army", "navy", "shinobi", "raid", "diplomacy", "bluff", "blessing")
 
@@ -35,7 +35,7 @@ class TableSession:
     again only when another moderator wrote."""
 
     def __init__(self, store, game: str):
-        from ..log import OpenGame
+        from ..games.battle.service import OpenGame
 
         self.store = store
         self.game = game
@@ -64,7 +64,7 @@ class TableSession:
         raise self._moved(self.log.events[known:])
 
     def _moved(self, new: list) -> GameMoved:
-        from ..engine import format_entry
+        from ..engine.battle import format_entry
 
         was = self.pending_round
         lines = [f"another moderator wrote to game {self.game!r} meanwhile:", *(f"  {c}" for c in changes(new))]
@@ -92,15 +92,15 @@ class TableSession:
         return self._pending_round if self.pending else self.round
 
     def check(self, entries, complete: bool = False):
-        from ..engine import begin_round, check_placements
+        from ..engine.battle import begin_round, check_placements
 
         return check_placements(begin_round(self.state), entries, complete=complete)
 
     # --- lines ------------------------------------------------------------------------------------
     def add(self, line: str) -> str:
         """One typed line: a table event (recorded now) or a token (held until the round resolves)."""
-        from ..engine import format_entry, split_clan
-        from ..log.game import check_token
+        from ..engine.battle import format_entry, split_clan
+        from ..games.battle.service import check_token
 
         self.check_current()
         _, rest = split_clan(line)
@@ -124,7 +124,7 @@ class TableSession:
         return f"  ✓ {event.data['lines'][0]}  — {notes[0]}"
 
     def undo(self) -> str:
-        from ..engine import format_entry
+        from ..engine.battle import format_entry
 
         if not self.pending:
             return f"nothing to undo: no token typed for round {min(self.round, 5)}"
@@ -150,7 +150,7 @@ class TableSession:
         return event, state, report
 
     def _write(self, write):
-        from ..log import GameChanged
+        from ..store.storage import GameChanged
 
         known = len(self.log.events)
         try:

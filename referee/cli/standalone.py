@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
+from ..engine.battle import RefereeError
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
@@ -22,7 +22,7 @@ class Game(StrEnum):
 CASEBOOK = Path(__file__).parent.parent / "data" / "casebook"  # the project's own casebook, shipped as package data
 # The other games' casebooks: a folder of the casebook each, run by its module's load_cases(folder) and
 # run_case(case) (-> the problems found). Battle for Rokugan's cases are the casebook's top-level files.
-GAME_CASEBOOKS = {Game.CCG: "referee.ccg_casebook", Game.CHAMPIONS: "referee.champions_cases"}
+GAME_CASEBOOKS = {Game.CCG: "referee.games.ccg.casebook", Game.CHAMPIONS: "referee.games.champions.casebook"}
 
 
 @commands.command()
@@ -41,8 +41,7 @@ def adjudicate(
     json_out: JsonOpt = False,
 ) -> None:
     """Resolve one round from a board file and a round sheet, without a stored game."""
-    from ..boarddata import load_board
-    from ..engine import (
+    from ..engine.battle import (
         apply_board_fact,
         begin_round,
         every_line,
@@ -55,6 +54,7 @@ def adjudicate(
         resolve,
         split_round_header,
     )
+    from ..games.battle.boarddata import load_board
     from . import render
 
     header, text = split_round_header(read_input(sheet))
@@ -100,8 +100,8 @@ def casebook(
     else:
         folders = {g: directory / g.value for g in GAME_CASEBOOKS if game in (Game.ALL, g)}
         if game in (Game.ALL, Game.BFR):
-            from ..boarddata import load_board
-            from ..scenario import load_cases, run_case
+            from ..games.battle.boarddata import load_board
+            from ..games.battle.casebook import load_cases, run_case
 
             board = None
             for case in load_cases(directory):

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
-from ..numerals import whole
+from ..core.numerals import whole
+from ..engine.battle import RefereeError
 from .common import DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(
@@ -22,7 +22,7 @@ ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (a correction need
 
 
 def _open(store, tid: str):
-    from ..log.swiss import OpenSwiss
+    from ..tournaments.swiss import OpenSwiss
 
     return OpenSwiss(store, tid)
 
@@ -50,8 +50,8 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Create a Swiss tournament (format swiss: one against one, C-10)."""
-    from ..log.swiss import create
-    from ..tournament.swiss_desk import SwissCreated, check_swiss_created
+    from ..engine.tournament.swiss_desk import SwissCreated, check_swiss_created
+    from ..tournaments.swiss import create
     from .checks import calendar_date
 
     created = SwissCreated(tid, name, calendar_date(date), rounds, cut, time_draws)
@@ -70,7 +70,7 @@ def players(
     json_out: JsonOpt = False,
 ) -> None:
     """Register players (before round 1), or list them when no name is given."""
-    from ..tournament.swiss_desk import SwissPlayersRegistered, new_player
+    from ..engine.tournament.swiss_desk import SwissPlayersRegistered, new_player
 
     given = list(names or []) + ([ln for ln in read_input(file).splitlines() if ln.strip()] if file else [])
     with open_store(db) as store:
@@ -97,7 +97,7 @@ def drop(
     tid: TidArg, player: Annotated[str, typer.Argument(help="The player.")], reason: ReasonOpt = "", db: DbOpt = None
 ) -> None:
     """Drop a player from the next pairing on."""
-    from ..tournament.swiss_desk import SwissPlayerDropped
+    from ..engine.tournament.swiss_desk import SwissPlayerDropped
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -110,8 +110,8 @@ def drop(
 def pair(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Pair the next round: a Swiss round (by score, no rematch, the bye to the lowest-ranked player without one),
     or after the Swiss rounds the cut's next elimination round. Recorded with its algorithm and cost."""
-    from ..tournament.swiss import pair_round
-    from ..tournament.swiss_desk import SwissCutPaired, pairing_event
+    from ..engine.tournament.swiss import pair_round
+    from ..engine.tournament.swiss_desk import SwissCutPaired, pairing_event
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -160,7 +160,7 @@ def _show_round(t, n: int, json_out: bool) -> None:
 
 
 def _result(t, rnd, table: int) -> str:
-    from ..tournament.swiss import draw_said
+    from ..engine.tournament.swiss import draw_said
 
     e = rnd.results.get(table)
     if e is None:
@@ -187,7 +187,7 @@ def pairings(
 
 def _parse_result(t, round_no: int, line: str):
     """``<table>: <winner> <how>`` or ``<table>: draw [time]``."""
-    from ..tournament.swiss_desk import SwissResultRecorded
+    from ..engine.tournament.swiss_desk import SwissResultRecorded
 
     head, colon, rest = line.partition(":")
     words = rest.split()
@@ -244,7 +244,7 @@ def accept(
     db: DbOpt = None,
 ) -> None:
     """Take a table's result from a card game match log: verified, finished, between that table's players."""
-    from ..log.swiss import result_from_match
+    from ..tournaments.swiss import result_from_match
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -309,8 +309,8 @@ def standings(
 @commands.command()
 def verify(tid: TidArg, db: DbOpt = None) -> None:
     """The chain whole, every event taken, every pairing what its algorithm gives (exit 1 naming each problem)."""
-    from ..log.swiss import verify as verify_swiss
-    from ..log.tournaments import read_events
+    from ..tournaments.service import read_events
+    from ..tournaments.swiss import verify as verify_swiss
 
     with open_store(db) as store:
         events = read_events(store, tid)
@@ -329,7 +329,7 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """The tournament's events as JSON Lines."""
-    from ..log import export_jsonl
+    from ..games.battle.records import export_jsonl
 
     with open_store(db) as store:
         text = export_jsonl(_open(store, tid).events)
@@ -345,8 +345,8 @@ def import_(
     db: DbOpt = None,
 ) -> None:
     """Import a Swiss tournament: verified first (chain, events, every pairing found again), stored whole or not."""
-    from ..log.swiss import import_log
-    from ..log.tournaments import parse_jsonl
+    from ..tournaments.service import parse_jsonl
+    from ..tournaments.swiss import import_log
 
     events = parse_jsonl(read_input(file))
     with open_store(db, create=True) as store:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..engine import NotationError, RefereeError
+from ..engine.battle import NotationError, RefereeError
 from .common import DbOpt, GameArg, open_store, write_output
 
 if TYPE_CHECKING:  # the session is loaded by the command, not by `referee --help`
@@ -75,7 +75,7 @@ def table_session(
 
 def _resolve(session: TableSession, word: str) -> None:
     """Show the round's tokens, confirm the round (R-27), record it and print the report."""
-    from ..engine import format_entry
+    from ..engine.battle import format_entry
     from . import render
 
     if not session.pending:
@@ -96,8 +96,8 @@ def _resolve(session: TableSession, word: str) -> None:
 
 
 def _command(session: TableSession, line: str, word: str) -> None:
-    from ..engine import format_entry
-    from ..log import game_score
+    from ..engine.battle import format_entry
+    from ..games.battle.ending import game_score
     from . import render
 
     if word == "help":
@@ -136,8 +136,8 @@ def _command(session: TableSession, line: str, word: str) -> None:
 def _phones(session: TableSession) -> None:
     """The round entered on the phones: each clan's state, and once every clan submitted, their tokens
     taken as typed lines (each checked as typed), for the moderator to edit and resolve as any round."""
-    from ..engine import format_entry
-    from ..log import entry as en
+    from ..engine.battle import format_entry
+    from ..games.battle import entry as en
     from . import render
 
     session.check_current()

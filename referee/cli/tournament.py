@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..engine import RefereeError
-from ..shown import plain
+from ..core.shown import plain
+from ..engine.battle import RefereeError
 from . import swiss
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 from .entry import base_url
@@ -33,7 +33,7 @@ PlayerArg = Annotated[str, typer.Argument(help="The player (name or id).")]
 
 
 def _open(store, tid: str):
-    from ..log.tournaments import OpenTournament
+    from ..tournaments.service import OpenTournament
 
     return OpenTournament(store, tid)
 
@@ -74,7 +74,7 @@ def _points(text: str) -> dict:
 
 def _point(value: str) -> int | str:
     """A whole number of points as a number (``-3`` too); anything else as written (a fraction, or refused later)."""
-    from ..numerals import whole
+    from ..core.numerals import whole
 
     n = whole(value.removeprefix("-"))
     return value if n is None else -n if value.startswith("-") else n
@@ -119,8 +119,8 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Create a tournament: scoring system, tie-break order, planned rounds, table sizes."""
-    from ..log.tournaments import create
-    from ..tournament.model import DEFAULT_PLACEMENT, TournamentCreated, check_created
+    from ..engine.tournament.model import DEFAULT_PLACEMENT, TournamentCreated, check_created
+    from ..tournaments.service import create
 
     if best and average:
         raise typer.BadParameter("choose --best N or --average, not both", param_hint="--best")
@@ -147,7 +147,7 @@ def new(
 @tapp.command("list")
 def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the tournaments in the database."""
-    from ..log.tournaments import list_tournaments
+    from ..tournaments.service import list_tournaments
     from ..views.tournament import tournaments_listing
 
     with open_store(db) as store:
@@ -169,19 +169,19 @@ def players_add(
     db: DbOpt = None,
 ) -> None:
     """Register a player, or many from a CSV file (one header row: name, club, id). A bad row refuses the whole file."""
-    from ..tournament.model import PlayersRegistered, TournamentError
+    from ..engine.tournament.model import PlayersRegistered, TournamentError
 
     if (name is None) == (csv_file is None):
         raise typer.BadParameter("give a NAME or --csv FILE", param_hint="NAME")
     with open_store(db) as store:
         log = _open(store, tid)
         if csv_file is not None:
-            from ..tournament.imports import players_csv
+            from ..engine.tournament.imports import players_csv
 
             regs = players_csv(log.t, read_input(csv_file), str(csv_file))
         else:
             assert name is not None, "exactly one of NAME and --csv is given (checked above)"
-            from ..tournament.imports import registration
+            from ..engine.tournament.imports import registration
 
             regs = [registration(name, club, pid)]
         try:
@@ -212,7 +212,7 @@ def players_drop(
     db: DbOpt = None,
 ) -> None:
     """Drop a player: not seated from now on; they stay in the standings."""
-    from ..tournament.model import PlayerDropped
+    from ..engine.tournament.model import PlayerDropped
 
     _say(f"{_record_for_player(db, tid, name, lambda p: PlayerDropped(p, reason))} dropped")
 
@@ -225,7 +225,7 @@ def players_reinstate(
     db: DbOpt = None,
 ) -> None:
     """Reinstate a dropped player: seated again from the next round seated."""
-    from ..tournament.model import PlayerReinstated
+    from ..engine.tournament.model import PlayerReinstated
 
     _say(f"{_record_for_player(db, tid, name, lambda p: PlayerReinstated(p, reason))} reinstated")
 
@@ -233,7 +233,7 @@ def players_reinstate(
 @players_app.command("list")
 def players_list(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every registered player: id, name, club, status."""
-    from ..tournament.standings import Loaded
+    from ..engine.tournament.standings import Loaded
     from ..views.tournament import players_listing, players_view
 
     with open_store(db) as store:
@@ -251,7 +251,7 @@ def apart(
     db: DbOpt = None,
 ) -> None:
     """Keep players apart when seating (same club or family): as if they had already met many times."""
-    from ..tournament.model import KeptApart
+    from ..engine.tournament.model import KeptApart
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -269,7 +269,7 @@ def fix(
     db: DbOpt = None,
 ) -> None:
     """Give a player a fixed table (accessibility): they are always seated at that table number."""
-    from ..tournament.model import TableFixed
+    from ..engine.tournament.model import TableFixed
 
     who = _record_for_player(db, tid, name, lambda p: TableFixed(p, table, reason))
     _say(f"{who} always sits at table {table}")
@@ -296,7 +296,7 @@ def rollcall(
     json_out: JsonOpt = False,
 ) -> None:
     """The roll call of a round: everyone not named is present (dropped players excepted)."""
-    from ..tournament.model import RollCalled, TournamentError
+    from ..engine.tournament.model import RollCalled, TournamentError
     from ..views.tournament import rollcall_line, rollcall_view
 
     with open_store(db) as store:
@@ -350,8 +350,8 @@ def seat(
     """Seat a round: tables, seat order and clans, stored; each table's game is created with its clans and players.
     With --links and --sheet, each seat's phone-entry link and QR code are printed on that seat's own slip, and the
     table's page's link on the moderator's."""
-    from ..log.tournaments import create_games
-    from ..tournament.standings import Loaded
+    from ..engine.tournament.standings import Loaded
+    from ..tournaments.service import create_games
     from ..views.tournament import seated_view
 
     if links is not None and sheet is None:
@@ -380,15 +380,15 @@ def seat(
 
 def _plan(store, log, round_no: int, from_file: Path | None, preferences: Path | None):
     """The seating of a round: by hand from a file, or planned (with the players' clan preferences)."""
-    from ..tournament.rounds import manual_round, plan_round, seed_of
+    from ..engine.tournament.rounds import manual_round, plan_round, seed_of
 
     seed = seed_of(log.head)
     if from_file is not None:
-        from ..tournament.imports import seating_csv_rows
+        from ..engine.tournament.imports import seating_csv_rows
 
         return manual_round(log.t, round_no, seating_csv_rows(read_input(from_file), str(from_file)), seed)
-    from ..log.tournaments import load
-    from ..tournament.standings import standings
+    from ..engine.tournament.standings import standings
+    from ..tournaments.service import load
 
     wishes = _preferences(log.t, preferences) if preferences is not None else None
     needed = log.t.seatings and (wishes or log.t.created.group_by_standings)
@@ -399,8 +399,9 @@ def _plan(store, log, round_no: int, from_file: Path | None, preferences: Path |
 def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_out: bool) -> dict | None:
     """Write the printed seating of a round; with ``base``, every seat's link issued (``issue_table_links``,
     as `referee links` issues one: the old links revoked) and printed on it, this once."""
-    from ..log import LogError, entry as en
-    from ..log.tournaments import load
+    from ..games.battle import entry as en
+    from ..store.events import LogError
+    from ..tournaments.service import load
     from ..views.html import links_sheet as render
     from ..views.tournament import links_sheet
 
@@ -434,7 +435,7 @@ def _print_sheet(store, log, round_no: int, base: str | None, path: Path, json_o
 
 
 def _preferences(t, path: Path) -> dict[str, list[str]]:
-    from ..tournament.imports import preferences_csv
+    from ..engine.tournament.imports import preferences_csv
 
     return preferences_csv(t, read_input(path), str(path))
 
@@ -460,7 +461,7 @@ def seating(
     json_out: JsonOpt = False,
 ) -> None:
     """A round's seating, by table or by player name; as CSV or a printable sheet."""
-    from ..log.tournaments import load
+    from ..tournaments.service import load
     from ..views.tournament import seating_by_player, seating_by_player_listing, seating_by_table
     from ..views.tournament_exports import seating_csv, seating_sheet
 
@@ -492,9 +493,9 @@ def amend(
     db: DbOpt = None,
 ) -> None:
     """Amend a round's seating with a reason: the amended tables get new games; the old ones stay in the log."""
-    from ..log.tournaments import create_games, started_games
-    from ..tournament.model import GameLinked
-    from ..tournament.rounds import plan_amendment, seed_of
+    from ..engine.tournament.model import GameLinked
+    from ..engine.tournament.rounds import plan_amendment, seed_of
+    from ..tournaments.service import create_games, started_games
     from ..views.tournament import seated_tables_lines
 
     chosen = [x for x in (swap, replace, reseat) if x is not None]
@@ -548,7 +549,7 @@ def call(
 ) -> None:
     """Call a game (time ran out): scored as it stands after the last full round; every sealed objective revealed
     with its code (checked as `referee reveal` checks it) or declared not met."""
-    from ..log.tournaments import call_game
+    from ..tournaments.service import call_game
     from ..views.tournament import called_line
 
     if not reason.strip():
@@ -576,7 +577,7 @@ def retract_call(
 ) -> None:
     """Take back a mistaken call, with a reason, before the round is closed (recorded as an event): the table's
     result is its log's again, and the game may be called again."""
-    from ..log.tournaments import retract_call as retract
+    from ..tournaments.service import retract_call as retract
 
     if not reason.strip():
         raise typer.BadParameter("retracting a call needs a reason", param_hint="--reason")
@@ -611,7 +612,7 @@ def result(
 ) -> None:
     """Enter a table's result by hand (the head judge; a table that played on paper), with a reason. Replacing a
     result names its event (--replaces); after the round is closed a result is a correction, marked c."""
-    from ..tournament.model import ResultEntered, TournamentError
+    from ..engine.tournament.model import ResultEntered, TournamentError
 
     if not reason.strip():
         raise typer.BadParameter("a judge's result needs a reason", param_hint="--reason")
@@ -659,7 +660,7 @@ def adjust(
     """Adjust a player's points, with a reason (a penalty or a correction)."""
     from fractions import Fraction
 
-    from ..tournament.model import PointsAdjusted, TournamentError
+    from ..engine.tournament.model import PointsAdjusted, TournamentError
 
     if not reason.strip():
         raise typer.BadParameter("an adjustment needs a reason", param_hint="--reason")
@@ -674,7 +675,7 @@ def adjust(
 @tapp.command("close")
 def close(tid: TidArg, round_no: RoundArg, db: DbOpt = None) -> None:
     """Close a round: every table's result accepted from its game log (or called, or entered by the judge)."""
-    from ..log.tournaments import close_round
+    from ..tournaments.service import close_round
 
     with open_store(db) as store:
         log = _open(store, tid)
@@ -690,7 +691,7 @@ def status(
     json_out: JsonOpt = False,
 ) -> None:
     """Each table of a round: its game, the round of play, finished or called, sealed objectives left."""
-    from ..log.tournaments import load
+    from ..tournaments.service import load
     from ..views.tournament import status_listing, table_status
 
     with open_store(db) as store:
@@ -713,7 +714,7 @@ def standings(
     json_out: JsonOpt = False,
 ) -> None:
     """The standings: one column per round, provisional results marked (*), corrections marked (c)."""
-    from ..log.tournaments import load
+    from ..tournaments.service import load
     from ..views.tournament import explain_lines, explain_view, standings_listing, standings_notes, standings_view
     from ..views.tournament_exports import standings_csv
 
@@ -741,7 +742,7 @@ def results(
     json_out: JsonOpt = False,
 ) -> None:
     """Every table's result: honor, place, points, where it came from."""
-    from ..log.tournaments import load
+    from ..tournaments.service import load
     from ..views.tournament import results_listing
     from ..views.tournament_exports import result_rows, results_csv
 
@@ -772,7 +773,7 @@ def final(
     db: DbOpt = None,
 ) -> None:
     """Seat the final table: the top N of the standings, seated in rank order; clans picked in rank order."""
-    from ..log.tournaments import seat_final
+    from ..tournaments.service import seat_final
     from ..views.tournament import final_line
 
     picks = {}
@@ -796,9 +797,9 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """The tournament's event stream as JSON Lines (lossless, chain included, with the organiser's signatures)."""
-    from ..log.records import export_jsonl
-    from ..log.signing import with_signatures
-    from ..log.tournaments import read_events
+    from ..games.battle.records import export_jsonl
+    from ..records.signing import with_signatures
+    from ..tournaments.service import read_events
 
     with open_store(db) as store:
         events = read_events(store, tid)
@@ -814,8 +815,8 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A tournament exported as JSON Lines.")], db: DbOpt = None
 ) -> None:
     """Import a tournament: verified whole (its signatures too) before anything is stored."""
-    from ..log.signing import check, refusal, split_record, store_attached
-    from ..log.tournaments import import_log, parse_jsonl
+    from ..records.signing import check, refusal, split_record, store_attached
+    from ..tournaments.service import import_log, parse_jsonl
 
     text, attached = split_record(read_input(file))
     events = parse_jsonl(text)
@@ -845,8 +846,8 @@ def verify(
     """Check the chain, every event, every seating's constraints and its recomputed cost; in the database, also
     every table's game log (chain and engine re-run). Every organiser's signature is checked against the key it
     names; with --key, the seatings and round closes must be signed by that key."""
-    from ..log.signing import check, check_stored, read_keys, refusal, split_record
-    from ..log.tournaments import fold, parse_jsonl, read_events, verify as verify_log, verify_games
+    from ..records.signing import check, check_stored, read_keys, refusal, split_record
+    from ..tournaments.service import fold, parse_jsonl, read_events, verify as verify_log, verify_games
     from ..views.tournament import verified_line, verify_view
 
     path = Path(target)

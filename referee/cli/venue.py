@@ -7,14 +7,14 @@ from typing import Annotated
 
 import typer
 
-from ..engine import RefereeError
-from ..shown import plain
+from ..core.shown import plain
+from ..engine.battle import RefereeError
 from .common import DbOpt, open_store
 from .tournament import TidArg, tapp
 
 
 def _tournament(store, tid: str):
-    from ..log.tournaments import fold, read_events
+    from ..tournaments.service import fold, read_events
 
     return fold(read_events(store, tid))
 
@@ -26,7 +26,7 @@ def post(
     db: DbOpt = None,
 ) -> None:
     """Post a round's seating on the venue pages (until then it stays hidden there); 0 hides every round."""
-    from ..log import venue
+    from ..tournaments import venue
 
     with open_store(db) as store:
         t = _tournament(store, tid)
@@ -52,7 +52,7 @@ def clock(
     db: DbOpt = None,
 ) -> None:
     """Set the round clock the pages show (with the minutes left)."""
-    from ..log import venue
+    from ..tournaments import venue
 
     if sum(x is not None and x is not False for x in (minutes, ends, stop or None)) != 1:
         raise typer.BadParameter(
@@ -91,7 +91,7 @@ def announce(
     db: DbOpt = None,
 ) -> None:
     """Show an announcement on the tournament's pages and the projector."""
-    from ..log import venue
+    from ..tournaments import venue
 
     if (text is None or not text.strip()) == (not clear):
         raise typer.BadParameter("give the announcement's text, or --clear", param_hint="TEXT")

@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterator
 from itertools import chain
 
-from ..engine import GameState, RoundReport
+from ..engine.battle import GameState, RoundReport
 
 CLAN_FILL = {
     "crab": "#8a8f98",

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..ccg import cite
-from ..log.ccg import steps
-from ..log.events import Event
+from ..engine.ccg import cite
+from ..games.ccg.service import steps
+from ..store.events import Event
 
 
 def match_page(events: Sequence[Event]) -> dict[str, Any]:

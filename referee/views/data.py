@@ -12,11 +12,12 @@ from dataclasses import is_dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Entry, GameState, RoundReport, board_changes as changes_between, format_entry, state_to_dict
+from ..engine.battle import Entry, GameState, RoundReport, board_changes as changes_between, format_entry, state_to_dict
 
 if TYPE_CHECKING:  # the game log (and its database driver) loads only where a function reads a log
-    from ..log import Event, Fold
-    from ..log.ending import GameScore
+    from ..games.battle.ending import GameScore
+    from ..games.battle.replay import Fold
+    from ..store.events import Event
 
 
 def jsonable(value: Any) -> Any:
@@ -54,8 +55,8 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
 
 def games_status(streams: Iterable[Sequence[Event]]) -> dict[str, str]:
     """Where each game stands (``game_status``), from its events alone: no engine run per game."""
-    from ..engine import RefereeError
-    from ..log.ending import game_status
+    from ..engine.battle import RefereeError
+    from ..games.battle.ending import game_status
 
     status = {}
     for events in streams:
@@ -197,7 +198,7 @@ def replay_data(rows: Sequence[tuple[Any, list[str]]], board_after: Any = None) 
 def verify_status(events: Sequence[Event], signature: str = "") -> str:
     """Where a verified log stands: finished, or in progress and what is left; then its organiser's
     signature as checked (``signature``: the signing check's status line)."""
-    from ..log.ending import game_ended, rounds_in
+    from ..games.battle.ending import game_ended, rounds_in
 
     if game_ended(events):
         where = "finished"

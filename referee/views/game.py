@@ -11,8 +11,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import ROUNDS, GameState, RoundReport, final_score, format_entry
-from ..log import Event, EventType, Fold, game_score, states
+from ..engine.battle import ROUNDS, GameState, RoundReport, final_score, format_entry
+from ..games.battle.ending import game_score
+from ..games.battle.replay import Fold, states
+from ..store.events import Event, EventType
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..tournament import posting
+from ..engine.tournament import posting
 from . import game as gv, swiss as sv, tournament as tview
 from .qr import qr_svg
 
@@ -89,7 +89,7 @@ def tournament_site(loaded, venue, *, url: str, events_of: Callable[[str], Seque
     """Every page of a tournament as the venue may see it (``posting``: nothing of an unposted round): the
     standings, each posted round's seating, tables and printable sheet, each player's page, and each game of a
     posted round with its rounds. ``events_of``: a game's events (none: the game is not begun)."""
-    from ..log import Fold
+    from ..games.battle.replay import Fold
 
     tp = tview.tournament_page(loaded, venue)
     yield standings(tp)
@@ -127,7 +127,7 @@ def swiss_player(s: dict, p: dict) -> Page:
 def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
     """Every page of a Swiss tournament: the standings with the cut's bracket, each round's pairing and results,
     each player's page, and each match whose result was taken from its log (``events_of``: a match's events)."""
-    from ..log.ccg import is_match
+    from ..games.ccg.service import is_match
     from .ccg import match_page
 
     s = sv.header(t)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tournament.swiss import Standing, draw_said, points_in
-from ..tournament.swiss_desk import Round, SwissResultRecorded, SwissTournament
+from ..engine.tournament.swiss import Standing, draw_said, points_in
+from ..engine.tournament.swiss_desk import Round, SwissResultRecorded, SwissTournament
 
 STAGES = {1: "Final", 2: "Semi-finals", 4: "Quarter-finals", 8: "Round of 16"}  # a cut round by its matches
 

@@ -1,7 +1,7 @@
 """A tournament shown, in one place: every view as plain data (what `referee tournament ... --json` prints,
 the venue pages and the JSON API render), the rows of the terminal's tables and the lines printed around them,
 and the venue's pages with the projector's paging. Each view takes a ``Loaded`` tournament
-(``referee.log.tournaments.load(store, tid)``); the pages also take the organiser's venue notices, and show a
+(``referee.games.battle.tournaments.load(store, tid)``); the pages also take the organiser's venue notices, and show a
 round's seating only once the organiser has posted it. (The CSV files and the printable seating sheet:
 ``tournament_exports.py``.)
 
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..tournament import posting
-from ..tournament.model import TournamentError
-from ..tournament.scoring import show
-from ..tournament.standings import Loaded, Standings, standings, table_result
+from ..engine.tournament import posting
+from ..engine.tournament.model import TournamentError
+from ..engine.tournament.scoring import show
+from ..engine.tournament.standings import Loaded, Standings, standings, table_result
 
 # --- the read side: one function per view ----------------------------------------------------------------
 
@@ -50,7 +50,7 @@ def points_race(loaded: Loaded, top: int = 16, counted: Standings | None = None)
     no round from the first); after the last round, every adjustment: the last point is the standings' total."""
     from fractions import Fraction
 
-    from ..tournament.scoring import aggregate
+    from ..engine.tournament.scoring import aggregate
 
     st = counted or standings(loaded)  # ``counted``: the standings, when the caller has them already
     t = loaded.tournament

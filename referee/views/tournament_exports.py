@@ -1,6 +1,6 @@
 """A tournament's exports: standings, seating and results as CSV (one header row, stable columns, UTF-8) and the
 printable seating sheet (plain text, 80 columns, for A4), from the views of ``tournament.py``. Each returns
-text; the command line writes it. (The CSV files read, the other way: ``referee.tournament.imports``.)"""
+text; the command line writes it. (The CSV files read, the other way: ``referee.engine.tournament.imports``.)"""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from ..shown import csv_cell, plain
-from ..tournament.scoring import Finish, places, show, table_points
-from ..tournament.standings import Loaded, results
+from ..core.shown import csv_cell, plain
+from ..engine.tournament.scoring import Finish, places, show, table_points
+from ..engine.tournament.standings import Loaded, results
 from .tournament import seating_by_player, seating_by_table, standings_view
 
 STANDINGS_COLUMNS = ("rank", "shared", "player", "name", "club", "dropped")

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 from fastapi import FastAPI
 
-from ..log import Store, entry as en
+from ..games.battle import entry as en
+from ..store.storage import Store
 from . import api, entry as entry_pages, games, moderator, pages, swiss, tournaments
 from .entry import RATE, RateLimit
 from .reading import Cache

@@ -25,9 +25,11 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from ..engine import NotationError, RefereeError
-from ..log import LogError, OpenGame, entry as en
-from ..numerals import whole
+from ..core.numerals import whole
+from ..engine.battle import NotationError, RefereeError
+from ..games.battle import entry as en
+from ..games.battle.service import OpenGame
+from ..store.events import LogError
 from ..views.board_svg import board_svg
 from ..views.game import public_score
 from .pages import html

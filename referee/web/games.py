@@ -46,7 +46,7 @@ def round_picture(game: str, round_no: str, read: Read):
 
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, read: Read):
-    from ..log.ccg import is_match
+    from ..games.ccg.service import is_match
 
     matched = read.events_of(game)
     if is_match(matched):  # a card game match: its own page

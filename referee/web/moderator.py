@@ -16,9 +16,11 @@ import secrets
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..engine import NotationError, RefereeError
-from ..log import LogError, OpenGame, entry as en
-from ..numerals import whole
+from ..core.numerals import whole
+from ..engine.battle import NotationError, RefereeError
+from ..games.battle import entry as en
+from ..games.battle.service import OpenGame
+from ..store.events import LogError
 from .entry import COOKIE, REFRESH, checked_form, open_link, refused
 from .pages import html
 

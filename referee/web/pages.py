@@ -6,7 +6,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..log import LogError
+from ..store.events import LogError
 from ..views.html import render
 from ..views.links import ServedLinks
 from ..views.site import Page

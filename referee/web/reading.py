@@ -17,7 +17,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from sqlalchemy import inspect
 
-from ..log import Fold, Store, UnknownGame
+from ..games.battle.replay import Fold
+from ..store.storage import Store, UnknownGame
 from ..views import game as gv, tournament as tview
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the log's game id grammar
@@ -73,9 +74,9 @@ class Reader:
     # --- games ------------------------------------------------------------------------------------------
     def hidden_games(self) -> frozenset[str]:
         """The games of tournament rounds whose seating is not posted (``tournament.posting``)."""
-        from ..log import tournaments as tlog, venue as venue_log
-        from ..tournament import posting
-        from ..tournament.swiss_desk import is_swiss
+        from ..engine.tournament import posting
+        from ..engine.tournament.swiss_desk import is_swiss
+        from ..tournaments import service as tlog, venue as venue_log
 
         listed = self.tournaments()
         if not listed:
@@ -119,7 +120,7 @@ class Reader:
         """The game's organiser's signature as ``verify`` states it (``signing.check_stored``'s status: who
         signed, refused and why, or unsigned). Cached by the game's head and its signatures: a game signed
         later (``referee key sign``) is read again, though its events are the same."""
-        from ..log import signing
+        from ..records import signing
 
         sigs = signing.signatures(self.store, "game", events[0].game)
         key = ("signed", events[0].game, len(events), events[-1].hash, tuple(s.value for s in sigs))
@@ -145,15 +146,15 @@ class Reader:
 
     # --- tournaments ------------------------------------------------------------------------------------
     def tournaments(self) -> list[dict[str, Any]]:
-        from ..log import tournaments as tlog
+        from ..tournaments import service as tlog
 
         return tlog.list_tournaments(self.store) if has_tournaments(self.store) else []
 
     def swiss_of(self, tid: str) -> tuple[Any, str] | None:
         """A Swiss tournament's fold and tag (None: the id is not a Swiss tournament here)."""
-        from ..log import tournaments as tlog
-        from ..tournament.model import TOURNAMENT_ID
-        from ..tournament.swiss_desk import is_swiss
+        from ..engine.tournament.model import TOURNAMENT_ID
+        from ..engine.tournament.swiss_desk import is_swiss
+        from ..tournaments import service as tlog
 
         if not TOURNAMENT_ID.fullmatch(tid or "") or not has_tournaments(self.store):
             return None
@@ -163,15 +164,15 @@ class Reader:
             return None
         if not is_swiss(events[0].type):
             return None
-        from ..log.swiss import fold as swiss_fold
+        from ..tournaments.swiss import fold as swiss_fold
 
         key = ("swiss", tid, len(events), events[-1].hash)
         return self.cache.get(key, lambda: swiss_fold(events)), etag_of([tid, len(events), events[-1].hash])
 
     def tournament_of(self, tid: str):
-        from ..log import tournaments as tlog, venue as venue_log
-        from ..tournament.model import TOURNAMENT_ID
-        from ..tournament.swiss_desk import is_swiss
+        from ..engine.tournament.model import TOURNAMENT_ID
+        from ..engine.tournament.swiss_desk import is_swiss
+        from ..tournaments import service as tlog, venue as venue_log
 
         if not TOURNAMENT_ID.fullmatch(tid or ""):
             raise NotFound("No such tournament: a tournament id is lower-case letters, digits and '-'.")
@@ -199,7 +200,7 @@ class Reader:
 
     def game_table(self, game: str) -> dict | None:
         """The posted tournament table a game is played at, and whether it was called or entered by the judge."""
-        from ..log import tournaments as tlog, venue as venue_log
+        from ..tournaments import service as tlog, venue as venue_log
 
         for t in self.tournaments():
             tid = t["tournament"]
@@ -218,7 +219,7 @@ class Reader:
 
     @staticmethod
     def player_of(loaded, tid: str, player: str) -> str:
-        from ..tournament.model import PLAYER_ID
+        from ..engine.tournament.model import PLAYER_ID
 
         if not PLAYER_ID.fullmatch(player or "") or player not in loaded.tournament.players:
             raise NotFound(f"Tournament {tid!r} has no player {player!r}.")

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 
-from ..tournament.swiss_desk import SwissTournament
+from ..engine.tournament.swiss_desk import SwissTournament
 from ..views import site, swiss as sv
 from .pages import fresh, respond
 from .reading import NotFound, Read, Reader

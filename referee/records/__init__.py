@@ -1,0 +1,1 @@
+"""A record's trust: signatures and organiser keys."""
