@@ -129,6 +129,7 @@ def blocks(page: str) -> list[Block]:
             opened = None
         else:
             body.append(line)
+    assert opened is None, f"{page}: the block opened on line {opened[0]} is never closed"
     return found
 
 
@@ -144,6 +145,13 @@ def find(page: str, after: str) -> Block:
     following = [b for b in command_blocks(page) if b.line > line]
     assert following, f"no block of commands follows {after!r} in {page}"
     return following[0]
+
+
+def shown_after(page: str, after: str) -> list[str]:
+    """The output a page shows after a block of commands: the lines of the next fenced block."""
+    block = find(page, after)
+    shown = next(b for b in blocks(page) if b.line > block.line)
+    return [line.rstrip() for line in shown.body.splitlines()]
 
 
 def commands(page: str, after: str) -> list[str]:

@@ -60,6 +60,11 @@ def test_the_manuals_campaign_runs_as_printed_and_ends_with_its_result(home):
     ended = outputs[commands.index("referee champions campaign end winter-court")]
     assert "Glory across the campaign: Ann 18, Ben 5, Cho 9 (p.32, CR-12)" in ended
     assert "campaign over: Ann has the most Glory and chooses the Clan whose ending is read (p.32)" in ended
+    # the end of the Campaign Log the page shows under the block: lines `campaign end` printed, in their order
+    shown = manual.shown_after("docs/champions/moderator.md", "A whole campaign, as the table reports it")
+    printed = [line.rstrip() for line in ended.splitlines()]
+    assert all(line in printed for line in shown), [line for line in shown if line not in printed]
+    assert len(shown) >= 6 and [printed.index(line) for line in shown] == sorted(printed.index(line) for line in shown)
     log = reads(home, "champions", "campaign", "show", "winter-court")
     assert log["totals"] == {"Ann": 18, "Ben": 5, "Cho": 9} and log["choosers"] == ["Ann"] and log["ended"]
     assert [(p["scenario"], p["victory"], p["counts"]) for p in log["plays"]] == [

@@ -107,6 +107,8 @@ def test_every_block_of_commands_is_run_or_said_not_runnable():
             assert page in source and after in source, f"{file} does not read the block after {after!r} in {page}"
         else:
             assert len(who.reason.split()) >= 4, (page, after)
+    for page in manual.pages():
+        manual.blocks(page)  # every block of every page is closed (an unclosed one runs to the page's end)
     unlisted = [
         f"{b.page}, line {b.line}: {b.commands[0]}"
         for page in manual.pages()
@@ -114,13 +116,6 @@ def test_every_block_of_commands_is_run_or_said_not_runnable():
         if (b.page, b.line) not in claimed
     ]
     assert unlisted == [], "blocks of commands neither run by a test nor said not runnable (tests/manual.py)"
-
-
-def shown_after(page: str, after: str) -> list[str]:
-    """The output a page shows after a block of commands: the next fenced block, its lines."""
-    block = manual.find(page, after)
-    shown = next(b for b in manual.blocks(page) if b.line > block.line)
-    return [line.rstrip() for line in shown.body.splitlines()]
 
 
 def run_all(commands: list[str], folder: Path) -> list[str]:
@@ -136,14 +131,15 @@ def test_the_readme_card_game_minute_runs_as_printed(tmp_path):
     commands = manual.commands("README.md", "### The card game: a battle")
     said = run_all(commands, tmp_path)
     battle = next(out for c, out in zip(commands, said, strict=True) if c.startswith("referee ccg battle"))
-    assert [line.rstrip() for line in battle.splitlines()] == shown_after("README.md", "### The card game: a battle")
+    shown = manual.shown_after("README.md", "### The card game: a battle")
+    assert [line.rstrip() for line in battle.splitlines()] == shown
 
 
 def test_the_readme_champions_minute_runs_as_printed(tmp_path):
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     commands = manual.commands("README.md", "### Champions of Rokugan: a scenario")
     said = run_all(commands, tmp_path)
-    shown = shown_after("README.md", "### Champions of Rokugan: a scenario")
+    shown = manual.shown_after("README.md", "### Champions of Rokugan: a scenario")
     assert commands[-1] == "referee champions end wc-1 --objectives met"
     assert [line.rstrip() for line in said[-1].splitlines()][-len(shown) :] == shown
 
