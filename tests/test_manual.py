@@ -207,3 +207,33 @@ def test_the_site_reads_on_a_phone_and_a_laptop(site, browser, tmp_path):
         page.wait_for_url("**/battle-for-rokugan/organiser.html")
         assert page.locator("h1").first.inner_text().rstrip("¶") == "Battle for Rokugan: the organiser's guide"
     assert all(url.startswith("file://") for url in asked), [u for u in asked if not u.startswith("file://")]
+
+
+def test_the_site_served_finds_a_ruling_by_a_word(site, browser):
+    """Served by a plain static web server (search needs it served), the search box finds R-20 by "harbor", and
+    the page asks nothing of another address."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    here = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        asked: list[str] = []
+        page = browser.new_page()
+        page.on("request", lambda request: asked.append(request.url))
+        page.goto(f"{here}/index.html")
+        page.keyboard.press("s")  # the theme's key for the search box
+        page.keyboard.type("harbor")
+        found = page.locator(".md-search-result__link")
+        found.first.wait_for()
+        assert f"{here}/rulings.html#r-20-the-harbor" in [a.get_attribute("href") for a in found.all()]
+        assert all(url.startswith(here) for url in asked), [u for u in asked if not u.startswith(here)]
+    finally:
+        server.shutdown()
+        server.server_close()
