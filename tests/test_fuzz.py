@@ -32,8 +32,8 @@ from hypothesis import example, given, strategies as st
 from tally import count, outcome
 
 from referee.cli.app import app
+from referee.core.errors import RefereeError
 from referee.engine.battle import Clan
-from referee.engine.battle.model.errors import RefereeError
 from referee.engine.battle.notation.round import format_entry, parse_entry, parse_round
 from referee.engine.battle.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
 from referee.games.battle.boarddata import load_board

@@ -15,8 +15,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from referee.cli.app import app
+from referee.core.errors import RefereeError
 from referee.engine.battle.model.digest import state_digest
-from referee.engine.battle.model.errors import RefereeError
 from referee.games.battle import service as game_module
 from referee.games.battle.records import golden
 from referee.games.battle.replay import Fold, round_outcome, verify

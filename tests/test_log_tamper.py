@@ -11,7 +11,7 @@ import sqlite3
 
 import pytest
 
-from referee.engine.battle.model.digest import canonical_json
+from referee.core.canonical import canonical_json
 from referee.games.battle.records import RecordError, export_jsonl, golden, import_records
 from referee.games.battle.replay import verify
 from referee.store import events as ev

@@ -18,7 +18,7 @@ from referee.games.battle.boarddata import load_board
 from referee.games.battle.casebook import build_state, load_cases, parse_entry, parse_lines, play_table, resolve
 
 ROOT = Path(__file__).parent.parent
-ENGINE = ROOT / "referee" / "engine"
+ENGINE = ROOT / "referee" / "engine" / "battle"
 IDS = re.compile(r"\bR-\d+[a-z]?\b")
 
 

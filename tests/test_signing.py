@@ -670,7 +670,7 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
     all, to the store's key stream; nothing of the old table is changed or lost."""
     import sqlite3
 
-    from referee.engine.battle import canonical_json
+    from referee.core.canonical import canonical_json
     from referee.records import signing
     from referee.store.storage import Store
 
@@ -715,7 +715,7 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
 
 def test_the_signed_message_is_the_canonical_json_of_its_fields():
     """``message`` writes the common case directly: the same bytes as the canonical JSON it stands for."""
-    from referee.engine.battle import canonical_json
+    from referee.core.canonical import canonical_json
     from referee.records.signing import MESSAGE_PREFIX
 
     for kind, stream, seq, head in [

@@ -23,8 +23,9 @@ import pytest
 from entry_point import run_in_process, runner
 
 from referee.cli.app import app
+from referee.core.canonical import canonical_json
 from referee.engine.battle import resolve
-from referee.engine.battle.model.digest import canonical_json, digest_parts
+from referee.engine.battle.model.digest import digest_parts
 from referee.games.battle.ending import game_score
 from referee.games.battle.records import GOLDEN_GAMES, golden
 from referee.games.battle.replay import states, verify

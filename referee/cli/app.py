@@ -30,8 +30,8 @@ import typer
 from typer.core import TyperCommand
 from typer.main import get_command
 
+from ..core.errors import RefereeError
 from ..core.shown import plain
-from ..engine.battle import RefereeError
 from . import champions, entry, games, keys, logcmds, retract, rules, serve, standalone, table_session
 from .checks import CheckedGroup
 from .common import CCG_HELP, TOURNAMENT_HELP

@@ -18,7 +18,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from .common import CCG_HELP, DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(  # built when `referee ccg` is named (app.RefereeGroup)

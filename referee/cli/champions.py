@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from .common import DbOpt, GameArg, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer()

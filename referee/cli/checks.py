@@ -17,7 +17,7 @@ from datetime import date
 import typer
 from typer.core import TyperGroup
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 GAME_ID_MAX = 64

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from .checks import game_id, utf8_text
 
 # `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built

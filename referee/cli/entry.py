@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from .common import DbOpt, GameArg, JsonOpt, open_store, write_output
 
 commands = typer.Typer()

@@ -5,8 +5,8 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import RefereeError
 from ..core.shown import plain
-from ..engine.battle import RefereeError
 from .common import AsRecorded, DbOpt, GameArg, JsonOpt, SheetArg, open_store, read_input, write_output
 
 commands = typer.Typer()

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import RefereeError
 from ..core.shown import plain
-from ..engine.battle import RefereeError
 from .common import DbOpt, JsonOpt, open_store
 
 commands = typer.Typer()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 
 
 def _write(path: Path, text: str) -> None:

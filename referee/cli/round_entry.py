@@ -9,16 +9,8 @@ from collections.abc import Sequence
 
 import typer
 
-from ..engine.battle import (
-    EntriesRefused,
-    GameState,
-    Kind,
-    NotationError,
-    RefereeError,
-    check_placements,
-    format_entry,
-    parse_entry,
-)
+from ..core.errors import RefereeError
+from ..engine.battle import EntriesRefused, GameState, Kind, NotationError, check_placements, format_entry, parse_entry
 from ..games.battle.service import RoundMoved as RoundMovedError, check_token
 
 

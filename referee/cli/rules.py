@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from .common import JsonOpt
 
 commands = typer.Typer()

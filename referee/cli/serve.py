@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from .common import DbOpt, open_store
 
 commands = typer.Typer()

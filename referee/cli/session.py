@@ -9,7 +9,8 @@ discarding typed tokens.
 
 from __future__ import annotations
 
-from ..engine.battle import EntriesRefused, RefereeError
+from ..core.errors import RefereeError
+from ..engine.battle import EntriesRefused
 from ..games.battle.round_identity import changes, same_sheet
 from ..games.battle.service import RoundSheet
 

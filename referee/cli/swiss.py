@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import RefereeError
 from ..core.numerals import whole
-from ..engine.battle import RefereeError
 from .common import DbOpt, JsonOpt, open_store, read_input, write_output
 
 commands = typer.Typer(

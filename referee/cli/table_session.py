@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..engine.battle import NotationError, RefereeError
+from ..core.errors import RefereeError
+from ..engine.battle import NotationError
 from .common import DbOpt, GameArg, open_store, write_output
 
 if TYPE_CHECKING:  # the session is loaded by the command, not by `referee --help`

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ..core.errors import RefereeError
 from ..core.shown import plain
-from ..engine.battle import RefereeError
 from . import swiss
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 from .entry import base_url

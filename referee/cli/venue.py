@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from ..core.errors import RefereeError
 from ..core.shown import plain
-from ..engine.battle import RefereeError
 from .common import DbOpt, open_store
 from .tournament import TidArg, tapp
 

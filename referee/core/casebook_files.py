@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..engine.battle import RefereeError
+from .errors import RefereeError
 
 
 class _HasId(Protocol):

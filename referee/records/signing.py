@@ -53,8 +53,8 @@ from sqlalchemy import UniqueConstraint, bindparam, text
 from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
+from ..core.canonical import canonical_json
 from ..core.numerals import whole
-from ..engine.battle import canonical_json
 from ..engine.tournament.model import SIGNED_EVENTS
 from ..store import append_only, events as ev
 from ..store.events import Event, LogError

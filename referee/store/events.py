@@ -29,7 +29,9 @@ from enum import StrEnum
 from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
-from ..engine.battle import RefereeError, canonical_json, value
+from ..core.canonical import canonical_json
+from ..core.errors import RefereeError
+from ..core.value import value
 
 GENESIS = "0" * 64
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..engine.battle import RefereeError
+from ..core.errors import RefereeError
 from ..engine.tournament.model import SIGNED_EVENTS, Tournament, TournamentError, event_of, payload_of
 from ..engine.tournament.standings import LiveGame, Loaded, rows_from_scores
 from ..games.battle.replay import Fold, verify as verify_game

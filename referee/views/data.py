@@ -55,7 +55,7 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
 
 def games_status(streams: Iterable[Sequence[Event]]) -> dict[str, str]:
     """Where each game stands (``game_status``), from its events alone: no engine run per game."""
-    from ..engine.battle import RefereeError
+    from ..core.errors import RefereeError
     from ..games.battle.ending import game_status
 
     status = {}

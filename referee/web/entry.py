@@ -25,8 +25,9 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from ..core.errors import RefereeError
 from ..core.numerals import whole
-from ..engine.battle import NotationError, RefereeError
+from ..engine.battle import NotationError
 from ..games.battle import entry as en
 from ..games.battle.service import OpenGame
 from ..store.events import LogError

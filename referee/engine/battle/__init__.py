@@ -24,7 +24,6 @@ _EXPORTS = {
     ),
     "model.board_changes": ("board_changes",),
     "model.digest": (
-        "canonical_json",
         "digest_parts",
         "state_digest",
         "state_to_dict",
@@ -39,7 +38,6 @@ _EXPORTS = {
         "in_round",
         "NotationError",
         "NotUnderstood",
-        "RefereeError",
         "Refusal",
         "SheetErrors",
         "UnknownName",
@@ -58,7 +56,6 @@ _EXPORTS = {
         "ROUNDS",
         "Token",
     ),
-    "model.value": ("value",),
     "notation.round": (
         "format_entry",
         "format_round",
@@ -124,7 +121,6 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
     )
     from .model.board_changes import board_changes as board_changes
     from .model.digest import (
-        canonical_json as canonical_json,
         digest_parts as digest_parts,
         state_digest as state_digest,
         state_to_dict as state_to_dict,
@@ -137,7 +133,6 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         GameOver as GameOver,
         NotationError as NotationError,
         NotUnderstood as NotUnderstood,
-        RefereeError as RefereeError,
         Refusal as Refusal,
         SheetErrors as SheetErrors,
         UnknownName as UnknownName,
@@ -153,7 +148,6 @@ if TYPE_CHECKING:  # the same names, seen statically by type checkers
         begin_round as begin_round,
     )
     from .model.tokens import ROUNDS as ROUNDS, Clan as Clan, Kind as Kind, Token as Token
-    from .model.value import value as value
     from .notation.round import (
         format_entry as format_entry,
         format_round as format_round,

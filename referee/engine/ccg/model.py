@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 
+from ...core.errors import RefereeError
 from .rules import cite
 
 PROVINCES = (1, 2, 3, 4)  # pp.30-40 Setting Up: Provinces: "take the top four cards ... one card to a province"
@@ -19,19 +20,8 @@ ELEMENTS = ("air", "earth", "fire", "water", "void")  # glossary: element keywor
 
 
 # --- errors: one line each, naming the input and the rule ---------------------------------------------
-class CcgError(Exception):
+class CcgError(RefereeError):
     """Base of the card game's errors: one clear line (and an optional hint)."""
-
-    hint: str | None = None
-
-    def __init__(self, message: str, *, hint: str | None = None):
-        super().__init__(message)
-        self.message = message
-        if hint is not None:
-            self.hint = hint
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class NotUnderstood(CcgError):

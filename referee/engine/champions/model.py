@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from ...core.errors import RefereeError
+
 HONOR_MIN, HONOR_MAX = -5, 10  # p.14: "can never ... go below -5 Honor or exceed 10 Honor"
 GLORY_MIN, GLORY_MAX = 0, 25  # p.14: "Glory can never fall below 0 or rise above 25" (CR-06: on the track)
 PURITY_START = 5  # p.10 / p.16: "The starting Purity score is always 5"
@@ -18,14 +20,13 @@ THRESHOLD_GLORY_CAP = 5  # p.14 / CR-05: the Threshold's Glory adjustment, at mo
 GLORIFIED_AT = 15  # p.14 / p.32: 15 or more Glory lowers the Threshold by 1
 
 
-class ChampionsError(Exception):
+class ChampionsError(RefereeError):
     """A report, a setup or a line of notation the rules refuse: one line naming what and why, with the
     rule (a page or a CR ruling)."""
 
     def __init__(self, message: str, rule: str = ""):
         self.rule = rule
         super().__init__(f"{message} ({rule})" if rule else message)
-        self.message = str(self)
 
 
 class Status(StrEnum):

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from typing import Any, Self
 
-from ..battle import RefereeError
+from ...core.errors import RefereeError
 
 TOURNAMENT_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")

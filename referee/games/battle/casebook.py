@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from ...core import casebook_files
+from ...core.errors import RefereeError
 from ...engine.battle import (
     Board,
     Clan,
@@ -20,7 +21,6 @@ from ...engine.battle import (
     EventRefused,
     GameOver,
     GameState,
-    RefereeError,
     RoundReport,
     RulesOptions,
     apply_board_fact,

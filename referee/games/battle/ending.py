@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ...engine.battle import ROUNDS, canonical_json
+from ...core.canonical import canonical_json
+from ...engine.battle import ROUNDS
 from ...store.events import Event, EventType, LogError
 from ..registry import BATTLE, CCG, champions_status, kind_of
 

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from ...core.errors import RefereeError
 from ...engine.battle import (
     Clan,
     Entry,
@@ -35,7 +36,6 @@ from ...engine.battle import (
     Kind,
     NotationError,
     PlacementCount,
-    RefereeError,
     Token,
     begin_round,
     describe_inventory,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...core.errors import RefereeError
 from ...engine.battle import (
     ROUNDS,
     Board,
@@ -27,7 +28,6 @@ from ...engine.battle import (
     Entry,
     GameState,
     NotUnderstood,
-    RefereeError,
     RoundReport,
     RulesOptions,
     TableEvent,

@@ -46,13 +46,13 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
+from ...core.canonical import canonical_json
+from ...core.errors import RefereeError
 from ...core.shown import CONTROL
 from ...engine.battle import (
     Board,
     NotationError,
-    RefereeError,
     RulesOptions,
-    canonical_json,
     format_board_fact,
     format_entry,
     format_table_event,

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, NamedTuple
 import orjson
 
 from ... import ENGINE_VERSION
+from ...core.errors import RefereeError
 from ...core.numerals import whole
+from ...core.value import value
 from ...engine.battle import (
     ROUNDS,
     Board,
@@ -26,7 +28,6 @@ from ...engine.battle import (
     Clan,
     Entry,
     GameState,
-    RefereeError,
     RoundReport,
     RulesOptions,
     apply_board_facts,
@@ -44,7 +45,6 @@ from ...engine.battle import (
     sheet_for,
     state_digest,
     strip_comment,
-    value,
 )
 from ...store.events import (
     ENDED,

@@ -13,10 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...engine.battle import (
-    RefereeError,
-    named_round as named_round,  # re-exported: the round a sheet names
-)
+from ...core.errors import RefereeError
+from ...engine.battle import named_round as named_round  # re-exported: the round a sheet names
 
 
 @dataclass(frozen=True, slots=True)

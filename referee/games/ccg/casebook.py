@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from ...core import casebook_files
+from ...core.errors import RefereeError
 from ...engine import ccg
-from ...engine.battle import RefereeError
 from ...engine.ccg.model import CcgError, Refused
 
 GAME = "l5r-ccg"

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import casebook_files
-from ...engine.battle import RefereeError
+from ...core.errors import RefereeError
 from ...engine.champions import (
     ChampionsError,
     Ending,

@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ... import __version__
-from ...engine.battle import RefereeError
+from ...core.canonical import canonical_json
+from ...core.errors import RefereeError
 from ...engine.champions import (
     Campaign,
     CampaignResult,
@@ -40,7 +41,7 @@ from ...engine.champions import (
     parse_setup,
     set_up,
 )
-from ...store.events import Event, EventType, ReplayError, canonical_json, check_chain
+from ...store.events import Event, EventType, ReplayError, check_chain
 from ...store.storage import Store
 from .. import registry as kinds
 from ..battle.records import RecordError, parse_jsonl

@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+from ....core.canonical import canonical_json
 from .state import GameState
 from .tokens import Token
 
@@ -42,13 +43,6 @@ def _base(state: GameState) -> dict[str, Any]:
         "ronin": sorted(state.ronin),
         "objectives": state.objectives,
     }
-
-
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)  # settings, no state
-
-
-def canonical_json(value: Any) -> str:
-    return _CANONICAL.encode(value)
 
 
 def state_digest(state: GameState) -> str:

@@ -1,4 +1,5 @@
-"""Domain errors. Each carries fields (round, clan, line) and renders one clear line."""
+"""Battle for Rokugan's errors, kinds of the referee's one error base (``referee.core.errors``). Each carries
+fields (round, clan, line) and renders one clear line."""
 
 from __future__ import annotations
 
@@ -6,23 +7,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from ....core.errors import RefereeError
+
 S = TypeVar("S")
 T = TypeVar("T")
-
-
-class RefereeError(Exception):
-    """Base of every error the referee reports to a user (never a traceback)."""
-
-    hint: str | None = None
-
-    def __init__(self, message: str, *, hint: str | None = None):
-        super().__init__(message)
-        self.message = message
-        if hint is not None:
-            self.hint = hint
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class NotationError(RefereeError):

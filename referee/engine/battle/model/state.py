@@ -8,11 +8,11 @@ from enum import StrEnum
 from operator import attrgetter
 from typing import Any
 
+from ....core.value import value
 from .board import Board
 from .options import RulesOptions
 from .tokens import Clan
 from .tracking import CardsLeft, Initiative, Inventory, RoundTable
-from .value import value
 
 
 class Special(StrEnum):

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from ....core.value import value
 from .entry import Entry
 from .tokens import Clan, Kind, Token
-from .value import value
 
 SCOUTS_PER_CLAN = 2  # setup step 4 (p.4)
 SHUGENJA_PER_CLAN = 1

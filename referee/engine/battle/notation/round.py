@@ -10,9 +10,10 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 
+from ....core.errors import RefereeError
 from ..model.board import SEA, Board
 from ..model.entry import Entry
-from ..model.errors import AmbiguousName, NotUnderstood, RefereeError, UnknownName, every_line
+from ..model.errors import AmbiguousName, NotUnderstood, UnknownName, every_line
 from ..model.tokens import ROUNDS, Clan, Kind, Token
 from .number import number
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ....core.value import value
 from ..model.options import Tiebreak
 from ..model.state import GameState, Special, territory_controller
 from ..model.tokens import Clan
-from ..model.value import value
 from .objectives import objective_status
 
 TERRITORY_HONOR = 5
