@@ -56,9 +56,9 @@ def main() -> None:
     from fastapi.testclient import TestClient
 
     from referee.games.battle import entry as en
+    from referee.games.battle.events import EventType
     from referee.games.battle.records import golden
     from referee.games.battle.service import new_game, recorded_header
-    from referee.store.events import EventType
     from referee.store.storage import Store
     from referee.web import venue_app
 

@@ -62,7 +62,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         with Store(str(Path(tmp) / "games.db")) as store:
-            from referee.games.battle.records import export_jsonl
+            from referee.records.jsonl import export_jsonl
 
             import_records(store, export_jsonl(events))
             game = events[0].game

@@ -81,9 +81,9 @@ def form_of(line: str) -> dict[str, str]:
 def make_event(url: str, tables: int) -> tuple[list[dict], dict[str, list[str]]]:
     """The tables' games and links: the seats (for locust) and each game's sheet (what its phones send)."""
     from referee.games.battle import entry as en
+    from referee.games.battle.events import EventType
     from referee.games.battle.records import golden
     from referee.games.battle.service import new_game, recorded_header
-    from referee.store.events import EventType
     from referee.store.storage import Store
 
     events = golden("five-player")
@@ -114,7 +114,7 @@ def check_recorded(url: str, sheets: dict[str, list[str]]) -> tuple[int, int, in
     """(rounds recorded, tokens sent, lost, duplicated): each game's round 1 and each seat's last draft
     against the tokens its phones sent."""
     from referee.games.battle import entry as en
-    from referee.store.events import EventType
+    from referee.games.battle.events import EventType
     from referee.store.storage import Store
 
     rounds = lost = twice = sent = 0

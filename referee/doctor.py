@@ -30,10 +30,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from .games.battle import entry as _entry  # noqa: F401 - its append-only tables
-from .games.battle.replay import verify
-from .games.ccg.service import verify as verify_match
-from .games.champions import service as champions
-from .games.registry import BATTLE, CCG, kind_of
+from .games.kinds import kind_of
+from .games.registry import game_of
 from .records.signing import (
     Ledger,
     Signature,
@@ -379,15 +377,14 @@ def _health(game: str, events: list[Event] | str, sigs: _Signatures | None, how:
     """One game's health: its events read (or why they cannot be), verified by its kind's rules, its signatures."""
     if isinstance(events, str):
         return GameHealth(game, False, events)
-    kind = kind_of(events)
-    if kind not in (BATTLE, CCG):  # a Champions of Rokugan record: its own checks (chain, replay, digest)
-        problems = champions.verify(events)
+    kind = game_of(events)
+    problem = kind.problem(events)  # each stream by its own game's rules
+    if not kind.signed:  # a record never signed (Champions of Rokugan's): its own checks (chain, replay, digest)
         return GameHealth(
-            game, not problems, f"verified ({kind}): {len(events)} events" if not problems else problems[0]
+            game, problem is None, f"verified ({kind_of(events)}): {len(events)} events" if problem is None else problem
         )
-    divergence = (verify_match if kind == CCG else verify)(events)  # each stream by its own rules
-    if divergence is not None:
-        return GameHealth(game, False, str(divergence))
+    if problem is not None:
+        return GameHealth(game, False, problem)
     signed = sigs.of(game) if sigs is not None else []
     checked = (
         check("game", events, signed, key=how.key, known=how.known, open_records=True)

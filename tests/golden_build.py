@@ -27,17 +27,15 @@ from referee.engine.battle.notation.round import parse_entry  # noqa: E402
 from referee.engine.battle.resolution.placement import placed_tokens  # noqa: E402
 from referee.games.battle.boarddata import load_board  # noqa: E402
 from referee.games.battle.ending import (  # noqa: E402
-    game_ended,  # noqa: E402
+    game_ended,
     game_ended_payload,
     game_score,
 )
-from referee.games.battle.records import GOLDEN_GAMES, export_jsonl, export_text, parse_text  # noqa: E402
+from referee.games.battle.events import EventType  # noqa: E402
+from referee.games.battle.records import GOLDEN_GAMES, export_text, parse_text  # noqa: E402
 from referee.games.battle.replay import Fold, states  # noqa: E402
-from referee.store.events import (  # noqa: E402
-    Event,
-    EventType,
-    chain,  # noqa: E402
-)
+from referee.records.jsonl import export_jsonl  # noqa: E402
+from referee.store.events import Event, chain  # noqa: E402
 
 GAMES = ROOT / "referee" / "data" / "games"
 TRANSCRIPTS = Path(__file__).resolve().parent / "golden"

@@ -10,11 +10,10 @@ import os
 import traceback
 
 from referee.engine.battle.model.digest import state_digest
+from referee.games.battle.events import EventType, round_resolved
 from referee.games.battle.records import golden
 from referee.games.battle.replay import Fold, round_outcome
 from referee.games.battle.service import OpenGame, new_game, recorded_header
-from referee.store import events as ev
-from referee.store.events import EventType
 from referee.store.storage import GameChanged, Store
 
 SOURCES = ("two-player", "four-player", "five-player")
@@ -60,7 +59,7 @@ def moderator(url: str, index: int, shared: str, laps: int, barrier, results) ->
                 events = store.events(shared)
                 fold = Fold.of(events)
                 lines, state, report = round_outcome(fold, shared_sheet(fold.state.round, index))
-                payload = ev.round_resolved(report.round, lines, state_digest(state))
+                payload = round_resolved(report.round, lines, state_digest(state))
                 barrier.wait(120)  # everyone has read the same log
                 try:
                     won = store.append(shared, [(EventType.ROUND_RESOLVED, payload)], events[-1])[0]
@@ -91,7 +90,7 @@ def free_moderator(url: str, index: int, shared: str, barrier, results) -> None:
                 if fold.state.round > 5:
                     break
                 lines, state, report = round_outcome(fold, shared_sheet(fold.state.round, index))
-                payload = ev.round_resolved(report.round, lines, state_digest(state))
+                payload = round_resolved(report.round, lines, state_digest(state))
                 try:
                     won = store.append(shared, [(EventType.ROUND_RESOLVED, payload)], events[-1])[0]
                     out.append(("won", shared, won.seq, won.hash))

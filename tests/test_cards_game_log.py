@@ -12,9 +12,10 @@ from referee.engine.battle.notation.round import format_entry
 from referee.engine.battle.notation.table_events import format_table_event
 from referee.games.battle.boarddata import load_board
 from referee.games.battle.gamefile import play_game, read_game
-from referee.games.battle.records import export_jsonl, export_text, import_records
+from referee.games.battle.records import export_text, import_records
 from referee.games.battle.replay import replay, verify
 from referee.games.battle.service import OpenGame, new_game
+from referee.records.jsonl import export_jsonl
 from referee.store.storage import Store
 
 GAME = Path(__file__).parent / "games" / "cards-game.txt"

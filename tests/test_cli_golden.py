@@ -7,9 +7,9 @@ from entry_point import runner
 
 from referee.cli.app import app
 from referee.cli.games import capital_lines
+from referee.games.battle.events import EventType
 from referee.games.battle.records import GOLDEN_GAMES, golden
 from referee.games.battle.replay import score
-from referee.store.events import EventType
 
 
 def run(db, *args, input=None):

@@ -25,8 +25,8 @@ from pathlib import Path
 from moderators import CLI_AT_THE_LINE, SHARED_SOURCE, first_opener, free_moderator, moderator, start_game
 from tally import note
 
+from referee.games.battle.events import EventType
 from referee.games.battle.replay import verify
-from referee.store.events import EventType
 from referee.store.storage import Store
 
 PROCESSES = 8

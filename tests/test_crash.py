@@ -32,9 +32,9 @@ from pathlib import Path
 from moderators import SOURCES, crash_writer
 from tally import note
 
+from referee.games.battle.events import EventType
 from referee.games.battle.records import golden
 from referee.games.battle.replay import verify
-from referee.store.events import EventType
 from referee.store.storage import Store
 
 LIBRARY_TRIALS = 50  # half "timer", half "inside"

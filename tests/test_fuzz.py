@@ -37,8 +37,9 @@ from referee.engine.battle import Clan
 from referee.engine.battle.notation.round import format_entry, parse_entry, parse_round
 from referee.engine.battle.notation.setup import apply_board_fact, format_board_fact, new_state, parse_board_line
 from referee.games.battle.boarddata import load_board
-from referee.games.battle.records import export_jsonl, export_text, golden, import_records, parse_records
+from referee.games.battle.records import export_text, golden, import_records, parse_records
 from referee.games.battle.replay import verify
+from referee.records.jsonl import export_jsonl
 from referee.store.storage import Store
 
 ROOT = Path(__file__).parent.parent

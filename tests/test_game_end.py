@@ -137,7 +137,7 @@ def test_what_if_with_the_unchanged_sheet_changes_nothing_in_the_cards_game(tmp_
 
 
 def _jsonl(name):
-    from referee.games.battle.records import export_jsonl
+    from referee.records.jsonl import export_jsonl
 
     return export_jsonl(golden(name)).splitlines()
 

@@ -9,18 +9,16 @@ from test_log_replay import ROUND2_CHANGED
 
 from referee.games.battle.records import (
     GOLDEN_GAMES,
-    RecordError,
-    export_jsonl,
     export_text,
     golden,
     import_records,
-    parse_jsonl,
     parse_records,
     parse_text,
     relabel,
 )
 from referee.games.battle.replay import verify
 from referee.games.battle.service import OpenGame
+from referee.records.jsonl import RecordError, export_jsonl, parse_jsonl
 from referee.store.events import stored_seal
 from referee.store.storage import GameExists, Store
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from referee.engine.battle import final_score
 from referee.engine.battle.model.digest import state_digest
+from referee.games.battle.events import EventType, entry_corrected, round_resolved
 from referee.games.battle.records import GOLDEN_GAMES, export_text, golden, parse_text
 from referee.games.battle.replay import (
     Fold,
@@ -22,7 +23,7 @@ from referee.games.battle.replay import (
 )
 from referee.games.battle.service import OpenGame, new_game, recorded_header
 from referee.store import events as ev
-from referee.store.events import EventFormatError, EventType, LogError, Problem, upcast
+from referee.store.events import EventFormatError, LogError, Problem, upcast
 from referee.store.storage import Store
 
 
@@ -236,7 +237,7 @@ def test_a_log_with_a_v0_header_replays_and_verifies():
     fold = Fold.of([first, second])
     assert fold.state.options.crab_faceup_bonus == 1
     lines, state, _ = round_outcome(fold, recorded[2].data["entries"])
-    third = ev.chain("old-game", second, EventType.ROUND_RESOLVED, ev.round_resolved(1, lines, state_digest(state)))
+    third = ev.chain("old-game", second, EventType.ROUND_RESOLVED, round_resolved(1, lines, state_digest(state)))
     log = [first, second, third]
     assert first.payload_version == 0 and first.payload == V0_CREATED and first.computed_hash() == first.hash
     assert verify(log) is None
@@ -281,7 +282,7 @@ def test_game_record_round_trips_any_header(event, table, date, crab, crane, rea
             "two-player",
             log[-1],
             EventType.ENTRY_CORRECTED,
-            ev.entry_corrected(1, rerun[0].lines, reason, {1: state_digest(rerun[0].after)}),
+            entry_corrected(1, rerun[0].lines, reason, {1: state_digest(rerun[0].after)}),
         )
     )
     text = export_text(log)

@@ -18,11 +18,11 @@ from referee.cli.app import app
 from referee.core.errors import RefereeError
 from referee.engine.battle.model.digest import state_digest
 from referee.games.battle import service as game_module
+from referee.games.battle.events import EventType, round_resolved
 from referee.games.battle.records import golden
 from referee.games.battle.replay import Fold, round_outcome, verify
 from referee.games.battle.service import OpenGame, new_game
 from referee.store import events as ev, storage as store_module
-from referee.store.events import EventType
 from referee.store.storage import GameChanged, GameExists, Store, StoreError, UnknownGame
 
 replay_module = importlib.import_module(
@@ -287,7 +287,7 @@ def test_a_foreign_sqlite_file_is_a_clear_error(tmp_path):
 def _prepare(store: Store, game: str):
     events = store.events(game)
     lines, state, report = round_outcome(Fold.of(events), ROUND1)
-    return events[-1], ev.round_resolved(report.round, lines, state_digest(state))
+    return events[-1], round_resolved(report.round, lines, state_digest(state))
 
 
 def _race(db: str, game: str, barrier, results) -> None:

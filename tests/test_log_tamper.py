@@ -12,8 +12,9 @@ import sqlite3
 import pytest
 
 from referee.core.canonical import canonical_json
-from referee.games.battle.records import RecordError, export_jsonl, golden, import_records
+from referee.games.battle.records import golden, import_records
 from referee.games.battle.replay import verify
+from referee.records.jsonl import RecordError, export_jsonl
 from referee.store import events as ev
 from referee.store.events import Problem
 from referee.store.storage import Store

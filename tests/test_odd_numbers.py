@@ -22,7 +22,7 @@ from test_phone_entry import five_player_game
 
 from referee.core.numerals import whole
 from referee.games.battle import entry as en
-from referee.games.battle.records import export_jsonl, parse_jsonl
+from referee.records.jsonl import export_jsonl, parse_jsonl
 from referee.store import events as ev
 from referee.store.storage import Store
 

@@ -20,8 +20,8 @@ from test_phone_entry import five_player_game, tracked_four_player_game
 
 from referee.engine.battle import state_digest
 from referee.games.battle import entry as en
+from referee.games.battle.events import EventType
 from referee.games.battle.service import OpenGame
-from referee.store.events import EventType
 from referee.store.storage import Store
 
 PHONE = {"width": 375, "height": 812}

@@ -22,9 +22,10 @@ from fastapi.testclient import TestClient
 
 from referee.engine.battle import state_digest
 from referee.games.battle import entry as en
+from referee.games.battle.events import EventType
 from referee.games.battle.records import golden
 from referee.games.battle.service import OpenGame, new_game, recorded_header
-from referee.store.events import EventType, LogError
+from referee.store.events import LogError
 from referee.store.storage import Store
 from referee.web import venue_app
 

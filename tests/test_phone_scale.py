@@ -21,8 +21,8 @@ from entry_point import ROOT, referee
 from test_phone_entry import env_home, five_player_game, free_port
 
 from referee.games.battle import entry as en
+from referee.games.battle.events import EventType
 from referee.games.battle.service import OpenGame
-from referee.store.events import EventType
 from referee.store.storage import Store
 
 

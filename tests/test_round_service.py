@@ -138,4 +138,4 @@ def test_each_game_over_message_is_written_once(message):
         for path in PACKAGE.rglob("*.py")
         if message in path.read_text(encoding="utf-8")
     ]
-    assert holders == ["store/events.py"]
+    assert holders == ["games/battle/events.py"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from entry_point import referee
 
-from referee.games.battle.records import export_jsonl, parse_jsonl
+from referee.records.jsonl import export_jsonl, parse_jsonl
 from referee.store import events as ev
 
 

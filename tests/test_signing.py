@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from entry_point import referee, referee_process
 
-from referee.games.battle.records import export_jsonl, export_text, parse_jsonl
+from referee.games.battle.records import export_text
+from referee.records.jsonl import export_jsonl, parse_jsonl
 from referee.records.signing import Signature, fingerprint, message, public_hex
 from referee.store import events as ev
 

@@ -176,7 +176,7 @@ def test_verify_checks_every_table_game_log(tmp_path):
 
 def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_path):
     """A file whose chain was recomputed over a payload of the wrong shape: refused in one line, nothing stored."""
-    from referee.games.battle.records import export_jsonl
+    from referee.records.jsonl import export_jsonl
     from referee.tournaments.service import chain
 
     first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})
@@ -204,7 +204,7 @@ def test_an_import_of_a_malformed_event_with_a_valid_chain_is_refused_whole(tmp_
 )
 def test_an_import_of_a_line_that_is_not_an_event_names_the_line(tmp_path, line, problem):
     """Read as a game's export is read: the line and what is wrong with it, exit 1, nothing stored."""
-    from referee.games.battle.records import export_jsonl
+    from referee.records.jsonl import export_jsonl
     from referee.tournaments.service import chain
 
     first = chain("cup", None, "TournamentCreated", {"tournament": "cup", "name": "Cup"})

@@ -256,8 +256,8 @@ def verify(
     json_out: JsonOpt = False,
 ) -> None:
     """Check the hash chain and re-apply every event with the rules; name the first divergence (exit 1)."""
-    from ..games.battle.records import parse_jsonl
     from ..games.ccg.service import verify as verify_match
+    from ..records.jsonl import parse_jsonl
 
     path = Path(target)
     if path.is_file():
@@ -283,8 +283,8 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """Export a match as JSON Lines (one event a line, its chain included): lossless, `ccg import` takes it."""
-    from ..games.battle.records import export_jsonl
     from ..games.ccg.service import OpenMatch
+    from ..records.jsonl import export_jsonl
 
     with refusals(), open_store(db) as store:
         text = export_jsonl(OpenMatch(store, game).events)
@@ -300,8 +300,8 @@ def import_(
     db: DbOpt = None,
 ) -> None:
     """Import a match: verified first; a damaged file is refused (its event named), nothing stored."""
-    from ..games.battle.records import RecordError, parse_jsonl
     from ..games.ccg.service import KIND, verify as verify_match
+    from ..records.jsonl import RecordError, parse_jsonl
 
     events, lines = parse_jsonl(read_input(file))
     if not events:

@@ -213,8 +213,8 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """Export a record (scenario or campaign) as JSON Lines, its chain included."""
-    from ..games.battle.records import export_jsonl
     from ..games.champions import service as log
+    from ..records.jsonl import export_jsonl
 
     with open_store(db) as store:
         events = store.events(game)

@@ -276,9 +276,9 @@ def demo(
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
     from ..games.battle.ending import game_score
+    from ..games.battle.events import EventType
     from ..games.battle.records import golden
     from ..games.battle.service import OpenGame, recorded_header
-    from ..store.events import EventType
     from . import render
 
     events = golden(name)

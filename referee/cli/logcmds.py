@@ -89,9 +89,9 @@ def verify(
     A record (a file) must end with the game's result: one cut anywhere is incomplete. Every organiser's
     signature is checked against the key it names; with --key, the record must be signed by that key."""
     from ..games.battle.ending import check_complete
+    from ..games.battle.events import NO_SEAL_CHECKED
     from ..games.battle.replay import superseded_by, verify as verify_log
     from ..records.signing import read_keys, refusal
-    from ..store.events import NO_SEAL_CHECKED
     from ..views.data import verify_status
     from . import render
 
@@ -155,7 +155,8 @@ def _seal_code(seal: str | None) -> str | None:
 
 def _read_file(path: Path, keys: list[str] | None) -> _Read:
     """An exported record: its signature and key lines read apart, its sections' seals counted."""
-    from ..games.battle.records import RecordError, parse_records, unsealed_sections
+    from ..games.battle.records import parse_records, unsealed_sections
+    from ..records.jsonl import RecordError
     from ..records.signing import check, split_record
 
     unsigned, attached = split_record(read_input(path))
@@ -233,7 +234,8 @@ def export(
 ) -> None:
     """Export a game: JSON Lines (one event a line, chain included), a plain-text game record, or an HTML
     record (every round's board with its tokens, report and seal; the final honor)."""
-    from ..games.battle.records import export_jsonl, export_text
+    from ..games.battle.records import export_text
+    from ..records.jsonl import export_jsonl
 
     if fmt not in ("jsonl", "text", "html"):
         raise typer.BadParameter(f"{fmt!r}: choose jsonl, text or html", param_hint="--format")

@@ -7,16 +7,17 @@ from typing import Annotated
 import typer
 
 from ..core.errors import RefereeError
+from ..games import kinds
 from .common import JsonOpt, read_input
 
 commands = typer.Typer()
 
 
-class Game(StrEnum):
+class Game(StrEnum):  # the games whose casebooks run, by their kinds' names
     ALL = "all"
-    BFR = "battle-for-rokugan"
-    CCG = "l5r-ccg"
-    CHAMPIONS = "champions"
+    BFR = kinds.BATTLE.name
+    CCG = kinds.CCG.name
+    CHAMPIONS = kinds.CHAMPIONS.name
 
 
 CASEBOOK = Path(__file__).parent.parent / "data" / "casebook"  # the project's own casebook, shipped as package data

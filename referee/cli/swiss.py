@@ -329,7 +329,7 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """The tournament's events as JSON Lines."""
-    from ..games.battle.records import export_jsonl
+    from ..records.jsonl import export_jsonl
 
     with open_store(db) as store:
         text = export_jsonl(_open(store, tid).events)

@@ -797,7 +797,7 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """The tournament's event stream as JSON Lines (lossless, chain included, with the organiser's signatures)."""
-    from ..games.battle.records import export_jsonl
+    from ..records.jsonl import export_jsonl
     from ..records.signing import with_signatures
     from ..tournaments.service import read_events
 

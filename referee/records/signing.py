@@ -72,7 +72,7 @@ FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
 KEY_STREAM = "organiser"
 ATTEMPTS = 5
 KEY_FILE_MOST = 64 * 1024  # bytes read of a key file at most: an Ed25519 key's PEM is under 300
-GAME_SIGNED_FROM = ev.EventType.GAME_ENDED.value  # this event and every one after it
+GAME_SIGNED_FROM = "GameEnded"  # a game's closing (Battle for Rokugan's): this event and every one after it
 TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's first seating: it and every later event signed
 
 

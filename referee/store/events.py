@@ -1,20 +1,18 @@
-"""The events of a game's log: past participles with versioned JSON payloads, chained by hash.
+"""The events of a stream: past participles with versioned JSON payloads, chained by hash.
 
     hash = sha256(prev_hash + canonical_json({game, seq, type, payload_version, payload}))
 
 The first event's ``prev_hash`` is ``GENESIS``. An event's seal code is the first 80 bits of its hash in
 Crockford's base 32, four groups of four read aloud (``XXXX-XXXX-XXXX-XXXX``, ``format_seal``): finding
-another log whose event has the same seal takes about 2^80 hashes. A ``RoundResolved`` payload carries
-its seal; because the seal is derived from the hash, the ``seal`` field itself is left out of what is
-hashed, and ``check_chain`` checks that it matches.
+another log whose event has the same seal takes about 2^80 hashes. A payload of a type declared ``sealed``
+carries its seal; because the seal is derived from the hash, the ``seal`` field itself is left out of what is
+hashed, and ``check_chain`` checks that it matches. Its version 1 carries the old 32-bit seal (``XXXX-XXXX``,
+the first 8 hex digits of the hash: ``legacy_seal``). From version 2 the entries of a type declared ``ordered``
+are in the canonical order (sorted), and ``check_chain`` refuses any other.
 
-Version 1 of ``RoundResolved`` and ``EntryCorrected`` (logs written before 80-bit seals) carry the old
-32-bit seal (``XXXX-XXXX``, the first 8 hex digits of the hash: ``legacy_seal``) and their entries in the
-order they were typed; they still verify as written. From version 2 the entries are in the canonical order
-(``ORDERED``: sorted), and a log holding them in any other order is refused: a forger cannot re-order
-a round's tokens to search for a matching hash.
-
-Payloads are stored as written, at the version they were written in; ``Event.data`` upcasts them to
+Each game declares its own event types (``declare``: the fields of the current payload version) and registers
+the upcasters of the older versions (``upcaster``); the games' wings declare theirs when ``referee.games`` is
+imported. Payloads are stored as written, at the version they were written in; ``Event.data`` upcasts them to
 the current version on read (``UPCASTERS``). The hash always covers the payload as stored.
 """
 
@@ -34,6 +32,8 @@ from ..core.errors import RefereeError
 from ..core.value import value
 
 GENESIS = "0" * 64
+DEFAULT_KIND = "battle-for-rokugan"  # the kind of a stream recorded before streams had kinds
+SEAL_BITS = 80
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -73,69 +73,29 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class EventType(StrEnum):
-    GAME_CREATED = "GameCreated"
-    SETUP_RECORDED = "SetupRecorded"
-    ROUND_RESOLVED = "RoundResolved"
-    ENTRY_CORRECTED = "EntryCorrected"
-    OBJECTIVE_SEALED = "ObjectiveSealed"
-    OBJECTIVE_REVEALED = "ObjectiveRevealed"
-    TABLE_EVENTS_RECORDED = "TableEventsRecorded"
-    EVENT_RETRACTED = "EventRetracted"
-    TABLE_EVENTS_CORRECTED = "TableEventsCorrected"
-    SETUP_CORRECTED = "SetupCorrected"
-    GAME_ENDED = "GameEnded"
-    # the card game's matches (referee/games/ccg/service.py): a stream of the kind 'l5r-ccg'
-    MATCH_CREATED = "MatchCreated"
-    MATCH_EVENTS_RECORDED = "MatchEventsRecorded"
-    MATCH_EVENTS_CORRECTED = "MatchEventsCorrected"
+# --- the event types: each game declares its own; the store keeps their payload versions and fields ------
+CURRENT_VERSION: dict[str, int] = {}  # an event type's current payload version
+SCHEMA: dict[str, dict[str, type]] = {}  # the fields of each current payload version
+SEALED: set[str] = set()  # payloads that carry their own seal code
+ORDERED: set[str] = set()  # payloads whose entries are in the canonical order (sorted) from version 2 on
 
 
-CURRENT_VERSION: dict[str, int] = {t.value: 1 for t in EventType} | {"RoundResolved": 2, "EntryCorrected": 2}
-SEALED = frozenset({EventType.ROUND_RESOLVED.value})  # payloads that carry their own seal code
-ORDERED = frozenset({EventType.ROUND_RESOLVED.value, EventType.ENTRY_CORRECTED.value})  # v2+: entries sorted
-NO_SEAL_CHECKED = (  # what `verify` says of a log whose seals nobody gave (the CLI and the JSON API)
-    "no seal checked: the chain and the engine agree, but only a seal noted at the table "
-    "(--seal XXXX-XXXX-XXXX-XXXX) proves these are the events recorded"
-)
-SEAL_BITS = 80
+def declare(
+    type_: str, fields: dict[str, type], *, version: int = 1, sealed: bool = False, ordered: bool = False
+) -> str:
+    """Declare an event type of a game: the fields of its current payload ``version`` (older versions are
+    upcast by the ``upcaster`` functions its game registers), whether its payload carries its own seal (left
+    out of its hash), whether its entries must be sorted. Returns the type."""
+    CURRENT_VERSION[type_], SCHEMA[type_] = version, fields
+    if sealed:
+        SEALED.add(type_)
+    if ordered:
+        ORDERED.add(type_)
+    return type_
 
-SCHEMA: dict[str, dict[str, type]] = {  # the fields of each current payload version
-    EventType.GAME_CREATED: {
-        "game": str,
-        "clans": list,
-        "players": dict,
-        "event": str,
-        "table": str,
-        "date": str,
-        "options": dict,
-        "engine_version": str,
-        "board_version": str,
-    },
-    EventType.SETUP_RECORDED: {"lines": list},
-    EventType.ROUND_RESOLVED: {"round": int, "entries": list, "digest": str, "seal": str},
-    EventType.ENTRY_CORRECTED: {"round": int, "entries": list, "reason": str, "digests": dict},
-    EventType.OBJECTIVE_SEALED: {"clan": str, "commitment": str},
-    EventType.OBJECTIVE_REVEALED: {"clan": str, "objective": str, "code": str},
-    EventType.TABLE_EVENTS_RECORDED: {"round": int, "lines": list},
-    EventType.EVENT_RETRACTED: {"seq": int, "type": str, "reason": str},
-    EventType.TABLE_EVENTS_CORRECTED: {"round": int, "lines": list, "reason": str, "digests": dict},
-    EventType.SETUP_CORRECTED: {"lines": list, "reason": str, "digests": dict},
-    EventType.GAME_ENDED: {"scores": dict, "winners": list, "tiebreak": str, "digest": str},
-    EventType.MATCH_CREATED: {
-        "game": str,
-        "kind": str,
-        "players": list,
-        "setup": list,
-        "first": str,
-        "event": str,
-        "table": str,
-        "date": str,
-        "rules_version": str,
-    },
-    EventType.MATCH_EVENTS_RECORDED: {"turn": int, "lines": list, "digest": str},
-    EventType.MATCH_EVENTS_CORRECTED: {"seq": int, "lines": list, "reason": str, "digest": str},
-}
+
+# a recorded event taken back, with a reason: every game's, nothing recorded being deleted
+EVENT_RETRACTED = declare("EventRetracted", {"seq": int, "type": str, "reason": str})
 
 
 # --- upcasting ------------------------------------------------------------------------------------
@@ -151,30 +111,6 @@ def upcaster(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
         return fn
 
     return register
-
-
-@upcaster(EventType.GAME_CREATED, 0)
-def _game_created_v0(p: dict[str, Any]) -> dict[str, Any]:
-    """v0 (pre-release logs): players as ``[[clan, name], ...]``, options under ``rules``, the engine
-    version under ``engine``, event/table/date optional, no board version."""
-    return {
-        "game": p["game"],
-        "clans": list(p["clans"]),
-        "players": {clan: name for clan, name in p.get("players", [])},
-        "event": p.get("event", ""),
-        "table": str(p.get("table", "")),
-        "date": p.get("date", ""),
-        "options": dict(p.get("rules", {})),
-        "engine_version": str(p.get("engine", "0")),
-        "board_version": p.get("board_version", "unversioned"),
-    }
-
-
-@upcaster(EventType.ROUND_RESOLVED, 1)
-@upcaster(EventType.ENTRY_CORRECTED, 1)
-def _ordered_v1(p: dict[str, Any]) -> dict[str, Any]:
-    """v1: the same fields; the entries in the order typed, a round's seal of 32 bits (see the module's text)."""
-    return p
 
 
 def upcast(type_: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
@@ -392,80 +328,8 @@ def check_game_id(game: str) -> str:
     return game
 
 
-# --- payloads (commands build these; the chain seals them) --------------------------------------------
-def game_created(
-    game: str,
-    clans: Sequence[str],
-    players: dict[str, str],
-    options: dict[str, Any],
-    *,
-    event: str = "",
-    table: str = "",
-    date: str = "",
-    engine_version: str,
-    board_version: str,
-    partial_setup: bool = False,
-) -> dict[str, Any]:
-    payload: dict[str, Any] = {
-        "game": game,
-        "clans": [str(c) for c in clans],
-        "players": {str(k): v for k, v in players.items()},
-        "event": event,
-        "table": str(table),
-        "date": date,
-        "options": options,
-        "engine_version": engine_version,
-        "board_version": board_version,
-    }
-    if partial_setup:  # a game taken over mid-way: its setup is not checked (written only when set)
-        payload["partial_setup"] = True
-    return payload
-
-
-def setup_recorded(lines: Sequence[str]) -> dict[str, Any]:
-    return {"lines": list(lines)}
-
-
-def round_resolved(round_no: int, entries: Sequence[str], digest: str) -> dict[str, Any]:
-    return {"round": round_no, "entries": list(entries), "digest": digest, "seal": ""}
-
-
-def entry_corrected(round_no: int, entries: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
-    return {
-        "round": round_no,
-        "entries": list(entries),
-        "reason": reason,
-        "digests": {str(r): d for r, d in sorted(digests.items())},
-    }
-
-
-def table_events_recorded(round_no: int, lines: Sequence[str]) -> dict[str, Any]:
-    return {"round": round_no, "lines": list(lines)}
-
-
 def event_retracted(seq: int, type_: str, reason: str) -> dict[str, Any]:
     return {"seq": seq, "type": str(type_), "reason": reason}
-
-
-def table_events_corrected(round_no: int, lines: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
-    return {
-        "round": round_no,
-        "lines": list(lines),
-        "reason": reason,
-        "digests": {str(r): d for r, d in sorted(digests.items())},
-    }
-
-
-def setup_corrected(lines: Sequence[str], reason: str, digests: dict[int, str]) -> dict[str, Any]:
-    return {"lines": list(lines), "reason": reason, "digests": {str(r): d for r, d in sorted(digests.items())}}
-
-
-def objective_sealed(clan: str, commitment: str) -> dict[str, Any]:
-    return {"clan": str(clan), "commitment": commitment}
-
-
-def objective_revealed(clan: str, objective: str, code: str) -> dict[str, Any]:
-    return {"clan": str(clan), "objective": objective, "code": code}
 
 
 # --- the chain, checked without the engine ----------------------------------------------------------
@@ -560,10 +424,6 @@ def in_canonical_order(entries: Any) -> bool:
     return not isinstance(entries, list) or all(
         isinstance(a, str) and isinstance(b, str) and a <= b for a, b in zip(entries, entries[1:], strict=False)
     )
-
-
-ENDED = "the game has ended (p.10): only a correction may follow"  # the one message, wherever it is refused
-OVER = "five rounds were played (p.10)"  # the fifth round resolved, the log not closed yet (objectives sealed)
 
 
 class ReplayError(LogError):

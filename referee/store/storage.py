@@ -14,14 +14,14 @@ written, chained, read and verified by one piece of code (the game service is ``
 
 The kind contract (how a new game is added without touching the store):
 
-- A game's **kind** names which game its log records: ``"battle-for-rokugan"`` (``DEFAULT_KIND``, every
-  game recorded before kinds existed), ``"l5r-ccg"``, ``"champions"``. It is given once, when the game is
-  created: ``store.append(game, items, None, kind="l5r-ccg")``; it is stored in the ``game`` row's
+- A game's **kind** names which game its log records (``referee.games.kinds`` names them; ``DEFAULT_KIND``:
+  every game recorded before kinds existed). It is given once, when the game is created:
+  ``store.append(game, items, None, kind=KIND)``; it is stored in the ``game`` row's
   ``kind`` column, is never changed, and is not part of any event or hash. ``store.kind(game)`` reads it,
   ``store.games()`` lists it (``GameInfo.kind``). An older database gets the column on open.
 - ``store.append(game, items, after)`` and ``store.events(game)`` work for every kind. Items are
   ``(type, payload)``: the type a name of at most 40 characters, the payload a JSON object (stored as
-  canonical JSON, hashed into the chain). A type the store knows (``events.EventType``) is written at its
+  canonical JSON, hashed into the chain). A type a game declared (``events.declare``) is written at its
   current payload version, any other type at version 1.
 - The store never reads a payload: folding, validating and verifying the events beyond their chain is the
   kind's own package (its rules pure, its service in ``referee/log`` or its own package), and a command
@@ -68,7 +68,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import SQLModel
 
 from . import append_only, events as ev
-from .events import Event, LogError
+from .events import DEFAULT_KIND, Event, LogError
 from .storage_errors import on_connect, storage_hint
 
 DEFAULT_DB = Path("saves") / "referee.db"
@@ -125,7 +125,6 @@ class GameChanged(LogError):
 
 
 # --- the tables: one pair per family of streams, built from one base ----------------------------------
-DEFAULT_KIND = "battle-for-rokugan"  # the kind of a game recorded before games had kinds
 
 
 def stream_tables(stream: str, events: str, key: str, unique: str, *extra: Column) -> tuple[Table, Table]:

@@ -183,10 +183,7 @@ def load(store: Store, tid: str, t: Tournament | None = None) -> Loaded:
 def parse_jsonl(text_: str) -> list[Event]:
     """The events of an exported tournament, one JSON object a line (as a game's export): a bad line is named and
     nothing is read."""
-    from ..games.battle.records import (  # loaded when needed, as referee.games.battle does
-        RecordError,
-        parse_jsonl as parse_lines,
-    )
+    from ..records.jsonl import RecordError, parse_jsonl as parse_lines  # loaded when needed
 
     try:
         events, _ = parse_lines(text_)

@@ -54,9 +54,9 @@ def games_data(infos: Iterable[Any], status: dict[str, str] | None = None) -> li
 
 
 def games_status(streams: Iterable[Sequence[Event]]) -> dict[str, str]:
-    """Where each game stands (``game_status``), from its events alone: no engine run per game."""
+    """Where each game stands (its game's ``status``), from its events alone: no engine run per game."""
     from ..core.errors import RefereeError
-    from ..games.battle.ending import game_status
+    from ..games.registry import status as game_status
 
     status = {}
     for events in streams:

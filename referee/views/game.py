@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from ..engine.battle import ROUNDS, GameState, RoundReport, final_score, format_entry
 from ..games.battle.ending import game_score
+from ..games.battle.events import EventType
 from ..games.battle.replay import Fold, states
-from ..store.events import Event, EventType
+from ..store.events import Event
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.tournament import posting
+from ..games.kinds import CCG
+from ..games.registry import game_of
 from . import game as gv, swiss as sv, tournament as tview
 from .qr import qr_svg
 
@@ -112,6 +114,21 @@ def match(m: dict) -> Page:
     return Page(("game", m["game"]), "match.html", {"m": m})
 
 
+def _match_of(events: Sequence) -> Page:
+    from .ccg import match_page
+
+    return match(match_page(events))
+
+
+# the page of a record whose game draws it otherwise than Battle for Rokugan's game pages, by the record's kind
+RECORD_PAGES: dict[str, Callable[[Sequence], Page]] = {CCG.name: _match_of}
+
+
+def record_page(events: Sequence) -> Callable[[Sequence], Page] | None:
+    """What draws a record's own page (a card game match's), or None: a Battle for Rokugan game's pages."""
+    return RECORD_PAGES.get(game_of(events).kind.name)
+
+
 def swiss_standings(s: dict) -> Page:
     return Page(("tournament", s["id"]), "swiss.html", {"s": s})
 
@@ -127,9 +144,6 @@ def swiss_player(s: dict, p: dict) -> Page:
 def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
     """Every page of a Swiss tournament: the standings with the cut's bracket, each round's pairing and results,
     each player's page, and each match whose result was taken from its log (``events_of``: a match's events)."""
-    from ..games.ccg.service import is_match
-    from .ccg import match_page
-
     s = sv.header(t)
     yield swiss_standings(sv.standings_page(t))
     for n in sorted(t.rounds):
@@ -138,5 +152,6 @@ def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
         yield swiss_player(s, sv.player_page(t, pid))
     for game_id in sv.match_logs(t):
         events = events_of(game_id)
-        if events and is_match(events):
-            yield match(match_page(events))
+        page = record_page(events) if events else None
+        if page is not None:
+            yield page(events)

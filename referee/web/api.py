@@ -76,9 +76,9 @@ def one_round(game: str, round_no: str, read: Read):
     "/games/{game}/verify", summary="The log checked: chain, hashes, every digest re-run (as `referee verify --json`)"
 )
 def verify(game: str, read: Read):
+    from ..games.battle.events import NO_SEAL_CHECKED
     from ..games.battle.replay import verify as verify_log
     from ..records.signing import check_stored
-    from ..store.events import NO_SEAL_CHECKED
 
     events = read.events_of(game)
     found = verify_log(events)

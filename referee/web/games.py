@@ -46,14 +46,11 @@ def round_picture(game: str, round_no: str, read: Read):
 
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, read: Read):
-    from ..games.ccg.service import is_match
-
     matched = read.events_of(game)
-    if is_match(matched):  # a card game match: its own page
-        from ..views.ccg import match_page
-
-        m = read.cache.get(("match", game, len(matched), matched[-1].hash), lambda: match_page(matched))
-        return respond(site.match(m), heads_url=f"/api/games/{game}/head", etag=read.head(matched))
+    own = site.record_page(matched)
+    if own is not None:  # a record whose game draws its own page: a card game match
+        page = read.cache.get(("record", game, len(matched), matched[-1].hash), lambda: own(matched))
+        return respond(page, heads_url=f"/api/games/{game}/head", etag=read.head(matched))
     events, _, _, g = read.game_page(game)
     at = read.game_table(game) if g.get("table") else None
     signed = read.signature(events)

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...engine.battle import Board, BoardFact, Clan, GameState, apply_board_facts, new_state, parse_board_line
-from ...store.events import ENDED, Event, EventType, ReplayError
+from ...store.events import Event, ReplayError
+from .events import ENDED, EventType
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:

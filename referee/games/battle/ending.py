@@ -20,8 +20,8 @@ import orjson
 
 from ...core.canonical import canonical_json
 from ...engine.battle import ROUNDS
-from ...store.events import Event, EventType, LogError
-from ..registry import BATTLE, CCG, champions_status, kind_of
+from ...store.events import Event, LogError
+from .events import EventType
 
 if TYPE_CHECKING:
     from ...engine.battle import FinalScore, GameState
@@ -109,15 +109,7 @@ def game_status(events: Sequence[Event]) -> str:
     """Where a game stands, in a few words: setup, round N of play, provisional, finished with its winner.
 
     Read from the events alone (no engine run), so that listing a tournament's games stays fast; the events
-    taken back by a retraction do not count. A card game match or a Champions of Rokugan record says where
-    it stands in its own words."""
-    kind = kind_of(events)
-    if kind == CCG:
-        from ..ccg.service import status
-
-        return status(events)
-    if kind != BATTLE:
-        return champions_status(events)
+    taken back by a retraction do not count."""
     live: list[Event] = []
     for e in events:
         if e.type == EventType.EVENT_RETRACTED:

@@ -41,12 +41,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
-from ...core.canonical import canonical_json
 from ...core.errors import RefereeError
 from ...core.shown import CONTROL
 from ...engine.battle import (
@@ -62,11 +61,24 @@ from ...engine.battle import (
     state_digest,
     strip_comment,
 )
+from ...records.jsonl import RecordError, export_jsonl as export_jsonl, parse_jsonl as parse_jsonl
 from ...store import events as ev
-from ...store.events import Event, EventType, LogError
+from ...store.events import Event, LogError
 from ...store.storage import Store
 from .amend import setup_board, to_retract
 from .ending import check_complete, game_ended_payload, game_score, result_line
+from .events import (
+    EventType,
+    entry_corrected,
+    game_created,
+    objective_revealed,
+    objective_sealed,
+    round_resolved,
+    setup_corrected,
+    setup_recorded,
+    table_events_corrected,
+    table_events_recorded,
+)
 from .replay import Fold, ReplayError, round_outcome, verify
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
@@ -84,67 +96,6 @@ REASONED = ("correction", "correction-table", "correction-setup", "retraction")
 # A record's headers, each at most once: a header the referee does not read, or a second one, would show a reader
 # something other than what the record's seals and signature cover
 HEADERS = ("Game", "Event", "Date", "Table", "Clans", "Players", "Options", "Engine", "Board", "Setup")
-EVENT_KEYS = {
-    "game": str,
-    "seq": int,
-    "type": str,
-    "payload_version": int,
-    "payload": dict,
-    "prev_hash": str,
-    "hash": str,
-    "recorded_at": str,
-}
-
-
-class RecordError(LogError):
-    """A file that cannot be imported: names the line and the reason. Nothing was stored."""
-
-    def __init__(self, problem: str, lineno: int | None = None):
-        self.problem = problem
-        self.lineno = lineno
-        super().__init__(
-            f"line {lineno}: {problem}" if lineno is not None else problem,
-            hint="the file was refused whole; nothing was stored",
-        )
-
-
-# --- JSON Lines -----------------------------------------------------------------------------------
-def export_jsonl(events: Iterable[Event]) -> str:
-    return "".join(canonical_json(e.to_dict()) + "\n" for e in events)
-
-
-def parse_jsonl(text: str) -> tuple[list[Event], list[int]]:
-    """The events of a JSON Lines log and the line each came from."""
-    events, lines = [], []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            raw = ev.read_json(line)
-            line.encode("utf-8")  # a lone surrogate written as an escape is no text: nothing could store it
-            json.dumps(raw, ensure_ascii=False).encode("utf-8")
-        except ev.JsonRefused as exc:
-            raise RecordError(str(exc), n) from None
-        except UnicodeEncodeError:
-            raise RecordError("holds a lone surrogate (\\ud800-\\udfff): not text", n) from None
-        except ValueError as exc:
-            raise RecordError(f"not a JSON object ({getattr(exc, 'msg', exc)})", n) from None
-        events.append(_event_from(raw, n))
-        lines.append(n)
-    return events, lines
-
-
-def _event_from(raw: Any, n: int) -> Event:
-    if not isinstance(raw, dict):
-        raise RecordError("not a JSON object", n)
-    for key, kind in EVENT_KEYS.items():
-        value = raw.get(key)
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise RecordError(f"field {key!r} must be {kind.__name__}, got {value!r}", n)
-    extra = sorted(set(raw) - set(EVENT_KEYS))
-    if extra:
-        raise RecordError(f"unknown field(s) {', '.join(extra)}", n)
-    return Event(**{k: raw[k] for k in EVENT_KEYS})
 
 
 # --- the plain-text game record ---------------------------------------------------------------------
@@ -326,7 +277,7 @@ def _created(headers: dict[str, tuple[str, int]]) -> tuple[dict[str, Any], int]:
     except ValueError as exc:
         raise RecordError(f"[Options]: {exc}", headers.get("Options", ("", 1))[1]) from None
     clans = [c.strip() for c in get("Clans").split(",") if c.strip()]
-    payload = ev.game_created(
+    payload = game_created(
         get("Game"),
         clans,
         players,
@@ -416,7 +367,7 @@ def _section_payload(fold: Fold, sec: _Section, *, ordered: bool = True) -> tupl
 
 def _setup(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
     lines = [format_board_fact(parse_board_line(line, fold.board, n)) for n, line in sec.lines]
-    return EventType.SETUP_RECORDED, ev.setup_recorded(lines)
+    return EventType.SETUP_RECORDED, setup_recorded(lines)
 
 
 def _round(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
@@ -424,7 +375,7 @@ def _round(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any
         raise RecordError(f"round {sec.round} found where round {fold.state.round} comes next", sec.lineno)
     entries = [format_entry(parse_entry(line, fold.board, n)) for n, line in sec.lines]
     canonical, state, report = round_outcome(fold, entries, ordered=ordered)
-    return EventType.ROUND_RESOLVED, ev.round_resolved(report.round, canonical, state_digest(state))
+    return EventType.ROUND_RESOLVED, round_resolved(report.round, canonical, state_digest(state))
 
 
 def _objective(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
@@ -437,7 +388,7 @@ def _table(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any
             f"table events of round {sec.round} found where round {fold.state.round} comes next", sec.lineno
         )
     lines = [format_table_event(parse_table_event(line, fold.board, n)) for n, line in sec.lines]
-    return EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(sec.round, lines)
+    return EventType.TABLE_EVENTS_RECORDED, table_events_recorded(sec.round, lines)
 
 
 def _end(fold: Fold, sec: _Section, ordered: bool) -> tuple[str, dict[str, Any]]:
@@ -484,21 +435,21 @@ def _retraction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[
 def _table_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
     table = tuple(format_table_event(parse_table_event(line, fold.board, m)) for m, line in sec.lines[1:])
     digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, table=table)}
-    return EventType.TABLE_EVENTS_CORRECTED, ev.table_events_corrected(sec.round, table, reason, digests)
+    return EventType.TABLE_EVENTS_CORRECTED, table_events_corrected(sec.round, table, reason, digests)
 
 
 def _setup_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
     facts = tuple(format_board_fact(parse_board_line(line, fold.board, m)) for m, line in sec.lines[1:])
     start = setup_board(fold, facts)
     digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
-    return EventType.SETUP_CORRECTED, ev.setup_corrected(facts, reason, digests)
+    return EventType.SETUP_CORRECTED, setup_corrected(facts, reason, digests)
 
 
 def _entry_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
     corrected = tuple(format_entry(parse_entry(line, fold.board, m)) for m, line in sec.lines[1:])
     corrected = tuple(sorted(corrected)) if ordered else corrected
     digests = {p.round: state_digest(p.after) for p in fold.rerun(sec.round, corrected)}
-    return EventType.ENTRY_CORRECTED, ev.entry_corrected(sec.round, corrected, reason, digests)
+    return EventType.ENTRY_CORRECTED, entry_corrected(sec.round, corrected, reason, digests)
 
 
 _PLAIN = {"setup": _setup, "round": _round, "sealed": _objective, "objective": _objective, "table": _table, "end": _end}
@@ -535,10 +486,10 @@ def _objective_payload(sec: _Section) -> tuple[str, dict[str, Any]]:
         )
         raise RecordError(f"expected one line: {form}", sec.lines[0][0] if sec.lines else sec.lineno)
     if sealed:
-        return EventType.OBJECTIVE_SEALED, ev.objective_sealed(m.group(1), m.group(2))
+        return EventType.OBJECTIVE_SEALED, objective_sealed(m.group(1), m.group(2))
     if m.group(5):  # R-28: declared not met, the objective never shown
-        return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), "", "")
-    return EventType.OBJECTIVE_REVEALED, ev.objective_revealed(m.group(1), m.group(3), m.group(4) or "")
+        return EventType.OBJECTIVE_REVEALED, objective_revealed(m.group(1), "", "")
+    return EventType.OBJECTIVE_REVEALED, objective_revealed(m.group(1), m.group(3), m.group(4) or "")
 
 
 # --- import -----------------------------------------------------------------------------------------

@@ -46,22 +46,13 @@ from ...engine.battle import (
     state_digest,
     strip_comment,
 )
-from ...store.events import (
-    ENDED,
-    OVER,
-    Divergence,
-    Event,
-    EventFormatError,
-    EventType,
-    Problem,
-    ReplayError,
-    check_link,
-)
-from ..registry import CREATING, not_battle
+from ...store.events import Divergence, Event, EventFormatError, Problem, ReplayError, check_link
+from ..kinds import CREATING, not_battle
 from . import amend
 from .boarddata import load_board
 from .commitment import matches as opens_commitment
 from .ending import GameScore, game_score
+from .events import ENDED, OVER, EventType
 from .table_lines import apply_table_lines
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ class Recorded:
 
 def recorded_rounds(events: Iterable) -> list[Recorded]:
     """The rounds recorded and still in effect: a round taken back by ``retract`` is not a recorded round."""
-    from ...store.events import EventType
+    from .events import EventType
 
     events = list(events)
     retracted = {e.data["seq"] for e in events if e.type == EventType.EVENT_RETRACTED}
@@ -65,7 +65,7 @@ def last_seal(events: Iterable, round_no: int) -> str | None:
 
 def changes(events: Sequence) -> list[str]:
     """What the given events did, one line each, in the moderator's words."""
-    from ...store.events import EventType
+    from .events import EventType
 
     out = []
     for e in events:

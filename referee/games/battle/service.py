@@ -37,13 +37,26 @@ from ...engine.battle import (
     state_digest,
 )
 from ...store import events as ev
-from ...store.events import ENDED, Event, LogError
+from ...store.events import Event, LogError
 from ...store.storage import GameChanged, Store
 from . import replay
 from .amend import setup_board, setup_missing, to_retract
 from .boarddata import load_board
 from .commitment import canonical_code, commit
 from .ending import game_ended_payload, game_score
+from .events import (
+    ENDED,
+    EventType,
+    entry_corrected,
+    game_created,
+    objective_revealed,
+    objective_sealed,
+    round_resolved,
+    setup_corrected,
+    setup_recorded,
+    table_events_corrected,
+    table_events_recorded,
+)
 from .replay import (
     Correction,
     Fold,
@@ -93,8 +106,8 @@ def new_game(
     board = load_board()
     items = [
         (
-            ev.EventType.GAME_CREATED,
-            ev.game_created(
+            EventType.GAME_CREATED,
+            game_created(
                 game,
                 seats,
                 names,
@@ -110,7 +123,7 @@ def new_game(
     ]
     lines = canonical_setup(setup, board)
     if lines:
-        items.append((ev.EventType.SETUP_RECORDED, ev.setup_recorded(lines)))
+        items.append((EventType.SETUP_RECORDED, setup_recorded(lines)))
         Fold.of(ev.chain_all(game, [(t, p, None) for t, p in items]), board)  # refused before anything is stored
     return store.append(game, items, None)
 
@@ -194,7 +207,7 @@ class OpenGame:
             event = ev.chain(self.game, self.events[-1], type_, payload)
             self.fold.apply(event, outcome)
             if self.fold.complete and not self.fold.ended:  # round 5 or the last reveal: the log is closed
-                items.append((ev.EventType.GAME_ENDED, game_ended_payload(game_score(self.fold))))
+                items.append((EventType.GAME_ENDED, game_ended_payload(game_score(self.fold))))
                 self.fold.apply(ev.chain(self.game, event, *items[-1]))
         except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
             if len(items) > 1:  # the event was folded in, its closing was not: read the game again
@@ -214,7 +227,7 @@ class OpenGame:
             self.reload()
             raise
         self.events += recorded
-        if self.fold.ended or any(e.type == ev.EventType.GAME_ENDED for e in self.events):
+        if self.fold.ended or any(e.type == EventType.GAME_ENDED for e in self.events):
             from ...records.signing import sign_recorded  # a game closed once: its closing and every later event signed
 
             sign_recorded(self.store, "game", self.events, recorded)
@@ -235,7 +248,7 @@ class OpenGame:
             target = to_retract(self.fold)
         except ReplayError as exc:
             raise LogError(f"game {self.game!r}: {exc.problem}") from None
-        event = self._append(ev.EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason.strip()))
+        event = self._append(EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason.strip()))
         return event, target
 
     def correct_table(self, round_no: int, lines: str | Iterable[str], reason: str) -> Event:
@@ -244,8 +257,8 @@ class OpenGame:
             raise LogError(f"game {self.game!r}: a correction needs a reason")
         canonical = canonical_table_lines(lines, self.fold.board)
         digests = {p.round: state_digest(p.after) for p in self.fold.rerun(round_no, table=canonical)}
-        payload = ev.table_events_corrected(round_no, canonical, reason.strip(), digests)
-        return self._append(ev.EventType.TABLE_EVENTS_CORRECTED, payload)
+        payload = table_events_corrected(round_no, canonical, reason.strip(), digests)
+        return self._append(EventType.TABLE_EVENTS_CORRECTED, payload)
 
     def correct_setup(self, lines: str | Iterable[str], reason: str) -> Event:
         """Replace the whole setup (every setup fact); every round played is re-run on it."""
@@ -255,13 +268,13 @@ class OpenGame:
         start = setup_board(self.fold, canonical)
         rerun = self.fold.rerun(1, start=start) if self.fold.rounds else []
         digests = {p.round: state_digest(p.after) for p in rerun}
-        return self._append(ev.EventType.SETUP_CORRECTED, ev.setup_corrected(canonical, reason.strip(), digests))
+        return self._append(EventType.SETUP_CORRECTED, setup_corrected(canonical, reason.strip(), digests))
 
     def record_setup(self, lines: str | Iterable[str]) -> tuple[Event, GameState]:
-        payload = ev.setup_recorded(canonical_setup(lines, self.fold.board))
+        payload = setup_recorded(canonical_setup(lines, self.fold.board))
         if not payload["lines"]:  # an empty file or a closed input records nothing (as an empty round sheet)
             raise LogError(f"game {self.game!r}: the setup file holds no facts; nothing recorded")
-        return self._append(ev.EventType.SETUP_RECORDED, payload), self.state
+        return self._append(EventType.SETUP_RECORDED, payload), self.state
 
     def check_setup(self) -> None:
         """Round 1 is refused while the rulebook's setup is incomplete (p.4), unless the game was taken over
@@ -343,8 +356,8 @@ class OpenGame:
             sheet = self.round_of(sheet.entries)
         assert sheet.outcome is not None
         state, report = sheet.outcome
-        payload = ev.round_resolved(report.round, sheet.lines, state_digest(state))
-        return self._append(ev.EventType.ROUND_RESOLVED, payload, sheet.outcome), state, report
+        payload = round_resolved(report.round, sheet.lines, state_digest(state))
+        return self._append(EventType.ROUND_RESOLVED, payload, sheet.outcome), state, report
 
     def _sheet(self, entries: str | Iterable[str | Entry]) -> RoundSheet:
         if isinstance(entries, str):
@@ -391,7 +404,7 @@ class OpenGame:
         self.check_open()
         applied = apply_table_lines(fold.state, canonical, fold.board)  # the engine's own refusal, one clear line
         event = self._append(
-            ev.EventType.TABLE_EVENTS_RECORDED, ev.table_events_recorded(fold.state.round, canonical), applied
+            EventType.TABLE_EVENTS_RECORDED, table_events_recorded(fold.state.round, canonical), applied
         )
         return event, fold.state, fold.notes
 
@@ -405,16 +418,16 @@ class OpenGame:
         lines = canonical_lines(entries, self.fold.board)
         rerun = self.fold.rerun(round_no, lines)
         digests = {p.round: state_digest(p.after) for p in rerun}
-        payload = ev.entry_corrected(round_no, lines, reason.strip(), digests)
-        recorded = self._append(ev.EventType.ENTRY_CORRECTED, payload)
+        payload = entry_corrected(round_no, lines, reason.strip(), digests)
+        recorded = self._append(EventType.ENTRY_CORRECTED, payload)
         return recorded, Correction(recorded.seq, round_no, reason.strip(), original, rerun[0])
 
     def seal_objective(self, clan: str, objective: str, code: str) -> Event:
         """Log a commitment to ``clan``'s secret objective; ``code`` stays with the player until the end."""
         if objective not in self.fold.board.objectives:
             raise LogError(f"game {self.game!r}, {clan}: unknown objective {objective!r}")
-        payload = ev.objective_sealed(clan, commit(self.game, clan, objective, code))
-        return self._append(ev.EventType.OBJECTIVE_SEALED, payload)
+        payload = objective_sealed(clan, commit(self.game, clan, objective, code))
+        return self._append(EventType.OBJECTIVE_SEALED, payload)
 
     def check_seal(self, clan: str) -> None:
         """Refuse now, before the player types anything, a seal the log would refuse."""
@@ -429,5 +442,5 @@ class OpenGame:
     def reveal_objective(self, clan: str, objective: str, code: str = "") -> Event:
         """Log a secret objective revealed at the end of the game, checked against its seal if sealed. The code
         is kept as the player's sheet prints it (``XXXXX-XXXXX``), however it was typed."""
-        payload = ev.objective_revealed(clan, objective, canonical_code(code) if code else "")
-        return self._append(ev.EventType.OBJECTIVE_REVEALED, payload)
+        payload = objective_revealed(clan, objective, canonical_code(code) if code else "")
+        return self._append(EventType.OBJECTIVE_REVEALED, payload)

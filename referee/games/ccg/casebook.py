@@ -17,8 +17,9 @@ from ...core import casebook_files
 from ...core.errors import RefereeError
 from ...engine import ccg
 from ...engine.ccg.model import CcgError, Refused
+from ..kinds import CCG
 
-GAME = "l5r-ccg"
+GAME = CCG.name
 FOLDER = GAME  # the card game's cases: this folder of a casebook directory
 CITES = ("p.", "pp.", "glossary:", "C-")
 

@@ -23,10 +23,12 @@ from typing import Any
 from ...engine import ccg
 from ...engine.ccg.model import CcgError, Match
 from ...store import events as ev
-from ...store.events import Divergence, Event, EventType, LogError, Problem, ReplayError, check_chain
+from ...store.events import Divergence, Event, LogError, Problem, ReplayError, check_chain
 from ...store.storage import Store
+from ..kinds import CCG
+from .events import EventType
 
-KIND = "l5r-ccg"  # the stream kind of a card game match
+KIND = CCG.name  # the stream kind of a card game match
 RULES_VERSION = "1"  # referee.engine.ccg's rules, as recorded with each match
 TYPES = frozenset({EventType.MATCH_CREATED, EventType.MATCH_EVENTS_RECORDED, EventType.MATCH_EVENTS_CORRECTED})
 

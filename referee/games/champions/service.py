@@ -41,21 +41,21 @@ from ...engine.champions import (
     parse_setup,
     set_up,
 )
-from ...store.events import Event, EventType, ReplayError, check_chain
+from ...records.jsonl import RecordError, parse_jsonl
+from ...store.events import EVENT_RETRACTED, Event, ReplayError, check_chain
 from ...store.storage import Store
-from .. import registry as kinds
-from ..battle.records import RecordError, parse_jsonl
+from .. import kinds
 
-KIND = kinds.CHAMPIONS
-CAMPAIGN_KIND = kinds.CHAMPIONS_CAMPAIGN
-CREATED = "ChampionsScenarioCreated"
+KIND = kinds.CHAMPIONS.name
+CAMPAIGN_KIND = kinds.CHAMPIONS_CAMPAIGN.name
+CREATED = kinds.CHAMPIONS.creating
 REPORTED = "ChampionsReported"
 CORRECTED = "ChampionsCorrected"
 ENDED = "ChampionsEnded"
-C_CREATED = "ChampionsCampaignCreated"
+C_CREATED = kinds.CHAMPIONS_CAMPAIGN.creating
 C_LOGGED = "ChampionsCampaignLogged"
 C_ENDED = "ChampionsCampaignEnded"
-RETRACTED = EventType.EVENT_RETRACTED.value
+RETRACTED = EVENT_RETRACTED
 # The fields of each payload (version 1): the store never reads a payload, so this record checks its own.
 SCHEMA: dict[str, dict[str, type]] = {
     CREATED: {"game": str, "kind": str, "setup": list, "referee_version": str},
@@ -110,7 +110,24 @@ def data(e: Event) -> dict[str, Any]:
 def kind_of(events: Sequence[Event]) -> str | None:
     """The record's kind, from its creating event: 'champions', 'champions-campaign', None for another game's."""
     kind = kinds.kind_of(events)
-    return None if kind == kinds.BATTLE else kind
+    return None if kind == kinds.BATTLE.name else kind
+
+
+def status(events: Sequence[Event]) -> str:
+    """Where a Champions record stands, from its events alone (as `referee games` lists it)."""
+    retracted = {e.payload.get("seq") for e in events if e.type == RETRACTED}
+    live = [e for e in events if e.seq not in retracted]
+    if kind_of(events) == CAMPAIGN_KIND:
+        logged = sum(e.type == C_LOGGED for e in live)
+        ended = next((e for e in live if e.type == C_ENDED), None)
+        if ended is not None:
+            return f"champions campaign: over, the ending chosen by {' and '.join(ended.payload.get('choosers', []))}"
+        return f"champions campaign: {logged} scenario(s) logged"
+    ended = next((e for e in live if e.type == ENDED), None)
+    if ended is not None:
+        return f"champions scenario: ended, {ended.payload.get('result', '?')}"
+    turns = sum(line.startswith("turn end") for e in live if e.type == REPORTED for line in e.payload["lines"])
+    return f"champions scenario: turn {turns + 1}"
 
 
 # --- the store: the one place Champions records are written --------------------------------------------
