@@ -102,8 +102,8 @@ def random_rounds(n: int = 20) -> list:
 def golden_work() -> tuple[list, list, list]:
     """What `verify` asks of the engine for each golden game: each round's board and entries, each round's
     board after it, and the final board."""
+    from referee.games.battle.fold import Fold
     from referee.games.battle.records import GOLDEN_GAMES, golden
-    from referee.games.battle.replay import Fold
 
     rounds, afters, finals = [], [], []
     for name in GOLDEN_GAMES:
@@ -119,7 +119,7 @@ def golden_work() -> tuple[list, list, list]:
 def verify_engine(repeat: int) -> None:
     from referee.engine.battle import final_score
     from referee.engine.battle.model.digest import digest_parts
-    from referee.games.battle.replay import play_round
+    from referee.games.battle.lines import play_round
 
     rounds, afters, finals = golden_work()
     times = []

@@ -44,8 +44,8 @@ def main() -> None:
 
     from fastapi.testclient import TestClient
 
+    from referee.games.battle.fold import Fold
     from referee.games.battle.records import golden, import_records
-    from referee.games.battle.replay import Fold
     from referee.store.storage import Store
     from referee.views.board_svg import board_svg
     from referee.views.html import game_record

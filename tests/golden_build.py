@@ -26,14 +26,14 @@ from referee.engine.battle.model.tokens import PLACEMENTS_PER_ROUND, Kind  # noq
 from referee.engine.battle.notation.round import parse_entry  # noqa: E402
 from referee.engine.battle.resolution.placement import placed_tokens  # noqa: E402
 from referee.games.battle.boarddata import load_board  # noqa: E402
-from referee.games.battle.ending import (  # noqa: E402
-    game_ended,
-    game_ended_payload,
+from referee.games.battle.ending import game_ended, game_ended_payload  # noqa: E402
+from referee.games.battle.events import EventType  # noqa: E402
+from referee.games.battle.fold import (  # noqa: E402
+    Fold,
     game_score,
 )
-from referee.games.battle.events import EventType  # noqa: E402
 from referee.games.battle.records import GOLDEN_GAMES, export_text, parse_text  # noqa: E402
-from referee.games.battle.replay import Fold, states  # noqa: E402
+from referee.games.battle.replay import states  # noqa: E402
 from referee.records.jsonl import export_jsonl  # noqa: E402
 from referee.store.events import Event, chain  # noqa: E402
 

@@ -11,8 +11,9 @@ import traceback
 
 from referee.engine.battle.model.digest import state_digest
 from referee.games.battle.events import EventType, round_resolved
+from referee.games.battle.fold import Fold
 from referee.games.battle.records import golden
-from referee.games.battle.replay import Fold, round_outcome
+from referee.games.battle.replay import round_outcome
 from referee.games.battle.service import OpenGame, new_game, recorded_header
 from referee.store.storage import GameChanged, Store
 

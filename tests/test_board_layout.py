@@ -17,7 +17,7 @@ import pytest
 
 from referee.engine.battle import NotationError, parse_entry, resolve
 from referee.engine.battle.resolution.placement import check_entries
-from referee.games.battle.replay import Fold
+from referee.games.battle.fold import Fold
 from referee.records.jsonl import parse_jsonl
 from referee.views.board_svg import BADGE_H, CELL, COAST, MIN_SHAFT, RADIUS, board_svg, label_width
 

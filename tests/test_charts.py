@@ -75,7 +75,7 @@ def test_each_round_of_the_race_is_the_score_had_the_game_ended_then(league):
     """Round 2's column is the honor `referee score` gives a game ended after round 2 (a copy of its first rounds),
     objectives aside (they count at the end, p.10)."""
     from referee.engine.battle import final_score
-    from referee.games.battle.replay import Fold
+    from referee.games.battle.fold import Fold
     from referee.store.storage import Store
     from referee.views.game import honor_race
 

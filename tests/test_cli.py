@@ -54,8 +54,8 @@ def test_the_readme_worked_example_is_what_the_command_prints():
 def test_the_report_shows_each_token_on_one_line_and_each_battle_with_its_arithmetic():
     """PRODUCT.md's round report: a token's fate and ruling on its line; a battle's sides with their parts
     and totals, then the outcome and its rulings (p.9 step 5, R-14/R-15)."""
+    from referee.games.battle.fold import Fold
     from referee.games.battle.records import golden
-    from referee.games.battle.replay import Fold
 
     log = golden("five-player")
     lines = "\n".join(log[6].data["entries"])

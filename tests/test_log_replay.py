@@ -9,9 +9,9 @@ from hypothesis import given, settings, strategies as st
 from referee.engine.battle import final_score
 from referee.engine.battle.model.digest import state_digest
 from referee.games.battle.events import EventType, entry_corrected, round_resolved
+from referee.games.battle.fold import Fold
 from referee.games.battle.records import GOLDEN_GAMES, export_text, golden, parse_text
 from referee.games.battle.replay import (
-    Fold,
     ReplayError,
     corrections,
     replay,

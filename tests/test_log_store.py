@@ -19,15 +19,15 @@ from referee.core.errors import RefereeError
 from referee.engine.battle.model.digest import state_digest
 from referee.games.battle import service as game_module
 from referee.games.battle.events import EventType, round_resolved
+from referee.games.battle.fold import Fold
 from referee.games.battle.records import golden
-from referee.games.battle.replay import Fold, round_outcome, verify
+from referee.games.battle.replay import round_outcome, verify
 from referee.games.battle.service import OpenGame, new_game
 from referee.store import events as ev, storage as store_module
 from referee.store.storage import GameChanged, GameExists, Store, StoreError, UnknownGame
 
-replay_module = importlib.import_module(
-    "referee.games.battle.replay"
-)  # the module: `referee.games.battle.replay` is also a function
+# the module: `referee.games.battle.replay` is also a function
+replay_module = importlib.import_module("referee.games.battle.replay")
 
 ROUND1 = golden("two-player")[2].data["entries"]
 ROUND2 = golden("two-player")[3].data["entries"]

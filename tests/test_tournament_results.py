@@ -201,7 +201,7 @@ def test_a_call_reveals_each_sealed_objective_with_its_code_or_declares_it_not_m
 def test_the_reveal_and_the_call_ask_one_check(tmp_path, monkeypatch):
     """One function checks a reveal (``Fold.check_reveal``): `referee reveal` asks it through the log's fold, and
     `tournament call` asks it for each objective revealed at the call. Spied on, in process."""
-    from referee.games.battle.replay import Fold
+    from referee.games.battle.fold import Fold
 
     asked = []
     check = Fold.check_reveal

@@ -26,16 +26,15 @@ from referee.cli.app import app
 from referee.core.canonical import canonical_json
 from referee.engine.battle import resolve
 from referee.engine.battle.model.digest import digest_parts
-from referee.games.battle.ending import game_score
+from referee.games.battle.fold import game_score
 from referee.games.battle.records import GOLDEN_GAMES, golden
 from referee.games.battle.replay import states, verify
 from referee.store.events import SEALED, Problem, _hash_of, chain_all, hashed_text
 from referee.store.storage import Store
 
 ROOT = Path(__file__).parent.parent
-replay_module = importlib.import_module(
-    "referee.games.battle.replay"
-)  # the module (``referee.games.battle.replay`` is the function)
+# the module (``referee.games.battle.replay`` is the function)
+replay_module = importlib.import_module("referee.games.battle.replay")
 GAME = "four-player"
 SETUP, ROUND1 = 2, 3  # seqs of the golden game's SetupRecorded and first RoundResolved
 
@@ -173,7 +172,7 @@ def test_orjson_writes_the_canonical_json_of_every_final_score(tmp_path):
     from test_cards_game_log import _record
 
     from referee.games.battle.ending import fast_score_digest, score_digest
-    from referee.games.battle.replay import Fold
+    from referee.games.battle.fold import Fold
 
     with Store(str(tmp_path / "cards.db")) as store:
         logs = [golden(name) for name in GOLDEN_GAMES] + [_record(store)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from referee.games.battle.replay import Fold
+from referee.games.battle.fold import Fold
 from referee.store.storage import Store
 
 
@@ -51,7 +51,7 @@ def setup_sheet(url: str, game: str, rng: random.Random) -> str:
     """The rest of the rulebook's setup (p.4 step 7, p.5 step 10) for a table's new game: each clan's set-aside
     control tokens, one a province, on provinces no one controls yet (no capital, no Shadowlands province). Empty
     when the setup is complete."""
-    from referee.games.battle.amend import setup_missing
+    from referee.games.battle.fold import setup_missing
 
     with Store(url) as store:
         fold = Fold.of(store.events(game))

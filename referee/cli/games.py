@@ -97,7 +97,7 @@ def capital_lines(seats) -> list[str]:
 
 def create_game(store, game: str, seats, **header):
     """Record a new game and populate its capitals: the one way a game is started."""
-    from ..games.battle.replay import Fold
+    from ..games.battle.fold import Fold
     from ..games.battle.service import new_game
 
     return Fold.of(new_game(store, game, seats, setup=capital_lines(seats), **header)).state
@@ -118,7 +118,7 @@ def list_games(db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @commands.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """A game's header, rounds played and seal codes; whether the organiser signed its record."""
-    from ..games.battle.replay import Fold
+    from ..games.battle.fold import Fold
     from ..records.signing import check_stored
     from . import render
 
@@ -134,7 +134,6 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
     """Record the setup, one line each in the order it was done: board facts (control tokens, cards,
     objectives) and the setup steps (`setup: tokens`, `initiative: <clan>`, `<clan>: starts @ <province>`)."""
-    from ..games.battle.amend import setup_board
     from ..games.battle.setupfile import read_setup_file
     from ..games.battle.table_lines import apply_table_lines
     from . import render
@@ -149,7 +148,7 @@ def setup(game: GameArg, sheet: SheetArg, db: DbOpt = None) -> None:
         fold = log.fold
         lines = read_setup_file(text, fold.board, facts_first=not fold.pending)
         if lines.facts and lines.events:  # the table events checked on the board the facts make, before either
-            apply_table_lines(setup_board(fold, [*fold.setup_lines, *lines.facts]), lines.events, fold.board)
+            apply_table_lines(fold.setup_board([*fold.setup_lines, *lines.facts]), lines.events, fold.board)
         state = log.state
         if lines.facts or not lines.events:
             _, state = log.record_setup(lines.facts)
@@ -228,7 +227,8 @@ def board(
 ) -> None:
     """The board by territory (control, faceup tokens, special tokens, cards), and as a picture. With --round N:
     the board after round N as corrected (the corrections named), or --as-recorded as first recorded."""
-    from ..games.battle.replay import Fold, board_after
+    from ..games.battle.fold import Fold
+    from ..games.battle.replay import board_after
     from ..views.board_svg import board_svg
     from . import render
 
@@ -258,8 +258,7 @@ def board(
 def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Honor per player, line by line, each objective with why it is met or not; the winner and the tie-break
     (R-24, R-25) once the game is complete, until then a provisional score with no winner (R-28)."""
-    from ..games.battle.ending import game_score
-    from ..games.battle.replay import Fold
+    from ..games.battle.fold import Fold, game_score
     from . import render
 
     with open_store(db) as store:
@@ -275,8 +274,8 @@ def demo(
     ] = "five-player",
 ) -> None:
     """Play a bundled, complete game round by round into the database and print the final honor."""
-    from ..games.battle.ending import game_score
     from ..games.battle.events import EventType
+    from ..games.battle.fold import game_score
     from ..games.battle.records import golden
     from ..games.battle.service import OpenGame, recorded_header
     from . import render
@@ -383,7 +382,8 @@ def reveal(
 
 def _print_result_if_closed(log, game: str) -> None:
     """The step that completes the game closes its log (GameEnded): say so, with the record's result line."""
-    from ..games.battle.ending import game_score, result_line
+    from ..games.battle.ending import result_line
+    from ..games.battle.fold import game_score
 
     if log.ended is not None:
         typer.echo(f"game {game!r} is finished: {result_line(game_score(log.fold))}")

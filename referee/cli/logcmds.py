@@ -296,13 +296,14 @@ def import_(
 @commands.command("what-if")
 def what_if(game: GameArg, round_no: RoundArg, sheet: SheetArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Re-run a round with a changed entry and show both outcomes side by side. Nothing is recorded."""
-    from ..games.battle.replay import Fold
+    from ..games.battle.fold import Fold
+    from ..games.battle.replay import round_what_if
     from . import render
 
     with open_store(db) as store:
         fold = Fold.of(store.events(game))
     _played(fold, game, round_no)
-    render.what_if(fold.what_if(round_no, read_input(sheet)), json_out=json_out)
+    render.what_if(round_what_if(fold, round_no, read_input(sheet)), json_out=json_out)
 
 
 @commands.command()

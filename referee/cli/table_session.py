@@ -98,7 +98,7 @@ def _resolve(session: TableSession, word: str) -> None:
 
 def _command(session: TableSession, line: str, word: str) -> None:
     from ..engine.battle import format_entry
-    from ..games.battle.ending import game_score
+    from ..games.battle.fold import game_score
     from . import render
 
     if word == "help":

@@ -15,7 +15,8 @@ from typing import Any
 from ..core.errors import RefereeError
 from ..engine.tournament.model import SIGNED_EVENTS, Tournament, TournamentError, event_of, payload_of
 from ..engine.tournament.standings import LiveGame, Loaded, rows_from_scores
-from ..games.battle.replay import Fold, verify as verify_game
+from ..games.battle.fold import Fold
+from ..games.battle.replay import verify as verify_game
 from ..games.battle.service import new_game
 from ..store.events import Event, chain as chain_event, check_chain
 from ..store.storage import Family, Store

@@ -16,7 +16,7 @@ from ..engine.battle import Entry, GameState, RoundReport, board_changes as chan
 
 if TYPE_CHECKING:  # the game log (and its database driver) loads only where a function reads a log
     from ..games.battle.ending import GameScore
-    from ..games.battle.replay import Fold
+    from ..games.battle.fold import Fold
     from ..store.events import Event
 
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.battle import ROUNDS, GameState, RoundReport, final_score, format_entry
-from ..games.battle.ending import game_score
 from ..games.battle.events import EventType
-from ..games.battle.replay import Fold, states
+from ..games.battle.fold import Fold, game_score
+from ..games.battle.replay import states
 from ..store.events import Event
 from . import data
 from .board_svg import CLAN_INITIAL, board_svg

@@ -91,7 +91,7 @@ def tournament_site(loaded, venue, *, url: str, events_of: Callable[[str], Seque
     """Every page of a tournament as the venue may see it (``posting``: nothing of an unposted round): the
     standings, each posted round's seating, tables and printable sheet, each player's page, and each game of a
     posted round with its rounds. ``events_of``: a game's events (none: the game is not begun)."""
-    from ..games.battle.replay import Fold
+    from ..games.battle.fold import Fold
 
     tp = tview.tournament_page(loaded, venue)
     yield standings(tp)

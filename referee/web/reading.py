@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from sqlalchemy import inspect
 
-from ..games.battle.replay import Fold
+from ..games.battle.fold import Fold
 from ..store.storage import Store, UnknownGame
 from ..views import game as gv, tournament as tview
 

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..games.battle.replay import Fold
+from ..games.battle.fold import Fold
 from ..views import game as gv, site, tournament as tview
 from . import swiss
 from .pages import fresh, html, respond

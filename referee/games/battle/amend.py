@@ -11,15 +11,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from ...core.errors import RefereeError
 from ...engine.battle import Board, BoardFact, Clan, GameState, apply_board_facts, new_state, parse_board_line
 from ...store.events import Event, ReplayError
 from .events import ENDED, EventType
+from .lines import Header, Played, play_round, played, read_entries
 from .table_lines import apply_table_lines
-
-if TYPE_CHECKING:
-    from .replay import Fold
 
 RETRACTABLE = frozenset(
     {
@@ -57,10 +55,10 @@ def describe(e: Event) -> str:
     return e.type
 
 
-def to_retract(fold: Fold) -> Event:
+def to_retract(live: Sequence[Event]) -> Event:
     """The event a retraction takes back now: the last one in effect (raises when there is none)."""
 
-    last = fold.live[-1] if fold.live else None
+    last = live[-1] if live else None
     if last is None or last.type == EventType.GAME_CREATED:
         raise ReplayError("nothing to retract: only the game's creation is in effect")
     if last.type == EventType.GAME_ENDED:
@@ -70,18 +68,41 @@ def to_retract(fold: Fold) -> Event:
     return last
 
 
-def retract(fold: Fold, seq: int) -> None:
-    """Take back event ``seq``, which must be the last in effect: the fold is rebuilt without it."""
+def rerun(
+    rounds: Sequence[Played],
+    board: Board,
+    round_no: int,
+    lines: tuple[str, ...] | None = None,
+    *,
+    table: tuple[str, ...] | None = None,
+    start: GameState | None = None,
+) -> list[Played]:
+    """Round ``round_no`` with ``lines`` (its tokens), ``table`` (its table events) or ``start`` (the board
+    before it) instead, then every later round as recorded."""
+    first = played(rounds, round_no)
+    state = start or (first.start if first.start is not None else first.before)
+    out: list[Played] = []
+    for p in rounds[round_no - 1 :]:
+        use = lines if p.round == round_no and lines is not None else p.lines
+        events = table if p.round == round_no and table is not None else p.table
+        try:
+            before, _ = apply_table_lines(state, events, board)
+            after, report = play_round(before, read_entries(use, board))
+        except RefereeError as exc:
+            raise ReplayError(f"round {p.round} cannot be re-run after the change: {exc}") from None
+        out.append(Played(p.round, use, before, after, report, events, state))
+        state = after
+    return out
 
-    target = to_retract(fold)
-    if target.seq != seq:
-        raise ReplayError(f"retracts event {seq}, but the last event in effect is event {target.seq}")
-    fresh = type(fold)(fold.board)  # a fresh fold of the same kind
-    for e in fold.live[:-1]:
-        fresh.apply(e)
-    seq_now = fold.seq
-    fold.__dict__.update(fresh.__dict__)
-    fold.seq = seq_now
+
+def reapplied(pending: Sequence[str], resolved: GameState, board: Board, round_no: int) -> tuple[GameState, list[str]]:
+    """After a correction: the table events of round ``round_no``, under way, on the corrected board."""
+    try:
+        return apply_table_lines(resolved, pending, board)
+    except RefereeError as exc:
+        raise ReplayError(
+            f"the table events of round {round_no} cannot be re-applied after the change: {exc}"
+        ) from None
 
 
 # --- setup facts ---------------------------------------------------------------------------------------
@@ -139,32 +160,11 @@ def first_foreign(facts: Sequence[BoardFact], clans: Sequence[Clan]) -> int | No
     return next((i for i, f in enumerate(facts) if f.clan is not None and f.clan not in clans), None)
 
 
-def setup_missing(fold: Fold) -> list[str]:
-    """What the rulebook's setup still lacks (p.4 steps 6-7, p.5 step 10): every clan's capital token and its
-    set-aside control tokens for this number of players, counted on the setup board (setup facts and the
-    setup's table events; a card played in round 1 does not count against it)."""
-    from ...engine.battle import FACTS, SETUP_ONLY, parse_table_event
-
-    header, state = fold._created_game
-    board, clans = fold.board, header.clans
-    setup = [line for line in fold.pending if isinstance(parse_table_event(line, board), SETUP_ONLY + FACTS)]
-    if setup:
-        state, _ = apply_table_lines(state, setup, board)
-    need = 1 + board.control_set_aside.get(len(clans), 0)
-    out = []
-    for c in clans:
-        have = state.control_tokens_on_board(c)
-        if have < need:
-            out.append(f"{c} has {have} of its {need} starting control tokens on the board ({need - have} to place)")
-    return out
-
-
-def setup_board(fold: Fold, lines: Sequence[str]) -> GameState:
+def setup_board(h: Header, board: Board, lines: Sequence[str]) -> GameState:
     """The board before round 1 with ``lines`` as the whole setup (the game's creation, then the facts)."""
 
-    h = fold._created_game[0]
-    state = new_state(fold.board, h.clans, options=h.options)
-    facts = check_new_facts((), lines, fold.board)
+    state = new_state(board, h.clans, options=h.options)
+    facts = check_new_facts((), lines, board)
     bad = first_foreign(facts, h.clans)
     state = apply_board_facts(state, facts[:bad])  # a conflict before the foreign fact is refused first
     if bad is not None:

@@ -1,9 +1,10 @@
 """The score of a logged game and its sealed end.
 
-- ``game_score(fold, state=None)`` is the one way honor is computed for a logged game: ``score``,
-  ``what-if``, ``replay``, the table session and the export all call it. The objectives revealed at
-  the end count on any board it is given (a what-if's board included), and the score is provisional
-  (R-28: no winner named) until five rounds are played and no objective is still sealed.
+- ``game_score(fold, state=None)`` (in ``fold``) is the one way honor is computed for a logged game:
+  ``score``, ``what-if``, ``replay``, the table session and the export all call it; it builds a
+  ``GameScore``. The objectives revealed at the end count on any board it is given (a what-if's board
+  included), and the score is provisional (R-28: no winner named) until five rounds are played and no
+  objective is still sealed.
 - ``GameEnded`` closes the log when the game is complete: it holds the final score and its digest, so
   a record cut anywhere lacks it and is known to be incomplete. ``game_ended(events)`` says whether a
   log is closed (the one question "is this game finished?").
@@ -24,8 +25,7 @@ from ...store.events import Event, LogError
 from .events import EventType
 
 if TYPE_CHECKING:
-    from ...engine.battle import FinalScore, GameState
-    from .replay import Fold
+    from ...engine.battle import FinalScore
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,23 +86,6 @@ class GameScore:
                 for s in self.final.scores
             ],
         }
-
-
-def with_objectives(fold: Fold, state: GameState) -> GameState:
-    """``state`` with the objectives revealed at the end of the game (setup objectives are on it already)."""
-    shown = {c: o for c, o in fold.revealed.items() if o}  # "": declared not met (R-28)
-    return state.with_(objectives={**state.objectives, **shown}) if shown else state
-
-
-def game_score(fold: Fold, state: GameState | None = None) -> GameScore:
-    """Honor of the logged game on its current board, or on ``state`` (a what-if's final board): the
-    one scoring path of every command."""
-    from ...engine.battle import final_score
-
-    board = fold.state if state is None else with_objectives(fold, state)
-    header = fold._created_game[0]
-    sealed = tuple(map(str, fold.sealed_left))
-    return GameScore(final_score(board), len(fold.rounds), sealed, dict(header.players), header.partial_setup)
 
 
 def game_status(events: Sequence[Event]) -> str:

@@ -45,7 +45,7 @@ from ...engine.battle import (
 )
 from ...store.events import Event, LogError
 from ...store.storage import Family, Store, StoreError, UnknownGame
-from .replay import Fold
+from .fold import Fold
 from .round_identity import last_seal
 from .service import OpenGame, check_token as game_check_token
 

@@ -65,8 +65,8 @@ from ...records.jsonl import RecordError, export_jsonl as export_jsonl, parse_js
 from ...store import events as ev
 from ...store.events import Event, LogError
 from ...store.storage import Store
-from .amend import setup_board, to_retract
-from .ending import check_complete, game_ended_payload, game_score, result_line
+from .amend import to_retract
+from .ending import check_complete, game_ended_payload, result_line
 from .events import (
     EventType,
     entry_corrected,
@@ -79,7 +79,8 @@ from .events import (
     table_events_corrected,
     table_events_recorded,
 )
-from .replay import Fold, ReplayError, round_outcome, verify
+from .fold import Fold, game_score
+from .replay import ReplayError, round_outcome, verify
 
 GOLDEN_GAMES = ("two-player", "four-player", "five-player")
 # possessive: a header's text matched in memory linear in its length (a repeated group of one character
@@ -426,7 +427,7 @@ def _reason_of(sec: _Section) -> str:
 def _retraction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
     if len(sec.lines) > 1:
         raise RecordError("a retraction holds only its reason", sec.lines[1][0])
-    target = to_retract(fold)
+    target = to_retract(fold.live)
     if target.seq != sec.round:
         raise RecordError(f"retracts event {sec.round}, but the last event in effect is event {target.seq}", sec.lineno)
     return EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason)
@@ -440,7 +441,7 @@ def _table_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> 
 
 def _setup_correction(fold: Fold, sec: _Section, reason: str, ordered: bool) -> tuple[str, dict[str, Any]]:
     facts = tuple(format_board_fact(parse_board_line(line, fold.board, m)) for m, line in sec.lines[1:])
-    start = setup_board(fold, facts)
+    start = fold.setup_board(facts)
     digests = {p.round: state_digest(p.after) for p in fold.rerun(1, start=start)} if fold.rounds else {}
     return EventType.SETUP_CORRECTED, setup_corrected(facts, reason, digests)
 

@@ -37,13 +37,13 @@ from ...engine.battle import (
     state_digest,
 )
 from ...store import events as ev
-from ...store.events import Event, LogError
+from ...store.events import Event, LogError, ReplayError
 from ...store.storage import GameChanged, Store
 from . import replay
-from .amend import setup_board, setup_missing, to_retract
+from .amend import to_retract
 from .boarddata import load_board
 from .commitment import canonical_code, commit
-from .ending import game_ended_payload, game_score
+from .ending import game_ended_payload
 from .events import (
     ENDED,
     EventType,
@@ -57,16 +57,11 @@ from .events import (
     table_events_corrected,
     table_events_recorded,
 )
-from .replay import (
-    Correction,
-    Fold,
-    ReplayError,
-    apply_table_lines,
-    canonical_lines,
-    canonical_setup,
-    canonical_table_lines,
-)
+from .fold import Fold, game_score, setup_missing
+from .lines import canonical_lines, canonical_setup, canonical_table_lines
+from .replay import Correction
 from .round_identity import Recorded, changes, last_seal, named_round, same_sheet
+from .table_lines import apply_table_lines
 
 HEADER = ("players", "event", "table", "date", "options")  # new_game's keywords that a GameCreated payload records
 
@@ -245,7 +240,7 @@ class OpenGame:
         try:
             if self.fold.ended:
                 raise ReplayError(ENDED)
-            target = to_retract(self.fold)
+            target = to_retract(self.fold.live)
         except ReplayError as exc:
             raise LogError(f"game {self.game!r}: {exc.problem}") from None
         event = self._append(EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason.strip()))
@@ -265,7 +260,7 @@ class OpenGame:
         if not reason.strip():
             raise LogError(f"game {self.game!r}: a correction needs a reason")
         canonical = canonical_setup(lines, self.fold.board)
-        start = setup_board(self.fold, canonical)
+        start = self.fold.setup_board(canonical)
         rerun = self.fold.rerun(1, start=start) if self.fold.rounds else []
         digests = {p.round: state_digest(p.after) for p in rerun}
         return self._append(EventType.SETUP_CORRECTED, setup_corrected(canonical, reason.strip(), digests))
