@@ -154,66 +154,12 @@ class Fold:
         elif type_ == EventType.OBJECTIVE_REVEALED:
             self._revealed(data["clan"], data["objective"], data["code"])
         elif type_ == EventType.GAME_ENDED:
-            self._ended(data)
+            _close(self, data)
         else:
-            report = self._corrected(type_, data)
+            report = _corrected(self, type_, data)
             self.ended = False  # a correction re-opens a finished game until it is closed again
             return report
         return None
-
-    def _corrected(self, type_: str, data: dict) -> RoundReport | None:
-        """A correction of the setup, of a round's table events or of its tokens: every round after it re-run."""
-        if type_ == EventType.SETUP_CORRECTED:
-            return self._setup_corrected(tuple(data["lines"]))
-        table = type_ == EventType.TABLE_EVENTS_CORRECTED
-        if table:
-            objectives.unsealed_only(data["lines"], self.seals, self.board)
-        rounds = (
-            self.rerun(data["round"], table=tuple(data["lines"]))
-            if table
-            else self.rerun(data["round"], tuple(data["entries"]))
-        )
-        old = self.rounds[:]
-        self.rounds[data["round"] - 1 :] = rounds
-        try:
-            self._reapply_pending()
-        except ReplayError:
-            self.rounds[:] = old
-            raise
-        return rounds[0].report
-
-    def _ended(self, data: dict) -> None:
-        if self.ended:
-            raise ReplayError("the game is closed already")
-        if not self.complete:
-            left = (
-                f"round {len(self.rounds) + 1} is to play"
-                if len(self.rounds) < ROUNDS
-                else "objectives are still sealed"
-            )
-            raise ReplayError(f"the game is closed, but {left}")
-        score = game_score(self)
-        if data == game_ended_payload(score, fast_score_digest):  # the everyday case, at orjson's speed
-            self.ended = True
-            return
-        computed = game_ended_payload(score)  # the engine's canonical digest decides
-        if data != computed:
-            raise ReplayError(
-                f"the recorded final score {data['scores']} (digest {data['digest'][:12]}...) is not the "
-                f"engine's {computed['scores']} (digest {computed['digest'][:12]}...)"
-            )
-        self.ended = True
-
-    def _setup_corrected(self, lines: tuple[str, ...]) -> RoundReport | None:
-        objectives.unsealed_only(lines, self.seals, self.board, setup=True)
-        start = self.setup_board(lines)
-        rounds = self.rerun(1, start=start) if self.rounds else []
-        if self.pending:  # checked before anything changes: a refused correction leaves the fold as it was
-            amend.reapplied(self.pending, rounds[-1].after if rounds else start, self.board, len(self.rounds) + 1)
-        self.rounds[:] = rounds
-        self.start, self.setup_lines = start, list(lines)
-        self._reapply_pending()
-        return self.rounds[0].report if self.rounds else None
 
     def _table(self, round_no: int, lines: list[str], outcome: tuple[GameState, list[str]] | None) -> None:
         """Table events of the round under way (R-22): applied now, re-applied when a round is re-run."""
@@ -333,13 +279,6 @@ class Fold:
         """The board before round 1 with ``lines`` as the whole setup (the game's creation, then the facts)."""
         return amend.setup_board(self._created_game[0], self.board, lines)
 
-    def _reapply_pending(self) -> None:
-        """After a correction: the table events of the round under way, on the corrected board."""
-        if self.pending:
-            self.pending_state, self.notes = amend.reapplied(
-                self.pending, self._resolved, self.board, len(self.rounds) + 1
-            )
-
 
 def with_objectives(fold: Fold, state: GameState) -> GameState:
     """``state`` with the objectives revealed at the end of the game (setup objectives are on it already)."""
@@ -376,3 +315,63 @@ def setup_missing(fold: Fold) -> list[str]:
         if have < need:
             out.append(f"{c} has {have} of its {need} starting control tokens on the board ({need - have} to place)")
     return out
+
+
+# --- a correction, and the closing: what the fold does with them -------------------------------------------
+def _corrected(fold: Fold, type_: str, data: dict) -> RoundReport | None:
+    """A correction of the setup, of a round's table events or of its tokens: every round after it re-run."""
+    if type_ == EventType.SETUP_CORRECTED:
+        return _setup_corrected(fold, tuple(data["lines"]))
+    table = type_ == EventType.TABLE_EVENTS_CORRECTED
+    if table:
+        objectives.unsealed_only(data["lines"], fold.seals, fold.board)
+    rounds = (
+        fold.rerun(data["round"], table=tuple(data["lines"]))
+        if table
+        else fold.rerun(data["round"], tuple(data["entries"]))
+    )
+    old = fold.rounds[:]
+    fold.rounds[data["round"] - 1 :] = rounds
+    try:
+        _reapply_pending(fold)
+    except ReplayError:
+        fold.rounds[:] = old
+        raise
+    return rounds[0].report
+
+
+def _setup_corrected(fold: Fold, lines: tuple[str, ...]) -> RoundReport | None:
+    objectives.unsealed_only(lines, fold.seals, fold.board, setup=True)
+    start = fold.setup_board(lines)
+    rounds = fold.rerun(1, start=start) if fold.rounds else []
+    if fold.pending:  # checked before anything changes: a refused correction leaves the fold as it was
+        amend.reapplied(fold.pending, rounds[-1].after if rounds else start, fold.board, len(fold.rounds) + 1)
+    fold.rounds[:] = rounds
+    fold.start, fold.setup_lines = start, list(lines)
+    _reapply_pending(fold)
+    return fold.rounds[0].report if fold.rounds else None
+
+
+def _reapply_pending(fold: Fold) -> None:
+    """After a correction: the table events of the round under way, on the corrected board."""
+    if fold.pending:
+        fold.pending_state, fold.notes = amend.reapplied(fold.pending, fold._resolved, fold.board, len(fold.rounds) + 1)
+
+
+def _close(fold: Fold, data: dict) -> None:
+    if fold.ended:
+        raise ReplayError("the game is closed already")
+    if not fold.complete:
+        left = "objectives are still sealed" if fold.rounds_over else f"round {len(fold.rounds) + 1} is to play"
+        raise ReplayError(f"the game is closed, but {left}")
+    score = game_score(fold)
+    if data == game_ended_payload(score, fast_score_digest):  # the everyday case, at orjson's speed
+        fold.ended = True
+        return
+    computed = game_ended_payload(score)  # the engine's canonical digest decides
+    if data != computed:
+        raise ReplayError(
+            f"the recorded final score {data['scores']} (digest {data['digest'][:12]}...) is not the "
+            f"engine's {computed['scores']} (digest {computed['digest'][:12]}...)"
+        )
+    fold.ended = True
