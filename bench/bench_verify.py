@@ -40,6 +40,8 @@ from referee.doctor import processors  # noqa: E402
 from referee.games.battle.records import GOLDEN_GAMES, golden, relabel  # noqa: E402
 from referee.games.battle.replay import verify  # noqa: E402
 from referee.records import signing  # noqa: E402
+from referee.records.keys import declare, public_hex  # noqa: E402
+from referee.store.signatures import ensure_schema, fingerprint, store_signatures, stream_signatures  # noqa: E402
 from referee.store.storage import Store  # noqa: E402
 
 CHUNK = 500
@@ -55,20 +57,20 @@ def organiser():
 def fill(store: Store, n: int, batch: int = 500) -> int:
     sources = [golden(name) for name in GOLDEN_GAMES]
     key = organiser()
-    signing.ensure_schema(store)
-    signing.declare(store, "Bench archive", key)  # the database's organiser key: doctor checks each signer against it
+    ensure_schema(store)
+    declare(store, "Bench archive", key)  # the database's organiser key: doctor checks each signer against it
     events = 0
     for start in range(0, n, batch):
         logs = [relabel(sources[i % len(sources)], f"bench-{i:06d}") for i in range(start, min(n, start + batch))]
         store.import_logs(logs)
-        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
+        store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
         events += sum(len(log) for log in logs)
     return events
 
 
 def games_and_signatures(store: Store, key: list[str]):
     """Each game's log with its signature check, the signatures streamed beside the games (same order)."""
-    signed = signing.stream_signatures(store, "game")
+    signed = stream_signatures(store, "game")
     pending = next(signed, None)
     for log in store.stream():
         game = log[0].game
@@ -134,7 +136,7 @@ def verify_pass(store: Store, games: int, label: str, signed: bool = False) -> t
         start = chunk_start = time.perf_counter()
         count = 0
         if signed:
-            logs = games_and_signatures(store, [signing.fingerprint(signing.public_hex(organiser().public_key()))])
+            logs = games_and_signatures(store, [fingerprint(public_hex(organiser().public_key()))])
         else:
             logs = ((log, None) for log in store.stream())
         for log, checked in logs:

@@ -43,7 +43,8 @@ def profile_verify(games: int, signed: bool = False) -> cProfile.Profile:
     from bench_verify import fill, games_and_signatures, organiser
 
     from referee.games.battle.replay import verify
-    from referee.records import signing
+    from referee.records.keys import public_hex
+    from referee.store.signatures import fingerprint
     from referee.store.storage import Store
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,7 +55,7 @@ def profile_verify(games: int, signed: bool = False) -> cProfile.Profile:
             profile = cProfile.Profile()
             profile.enable()
             if signed:  # each game's signatures checked as `verify --key` checks them
-                key = [signing.fingerprint(signing.public_hex(organiser().public_key()))]
+                key = [fingerprint(public_hex(organiser().public_key()))]
                 logs = games_and_signatures(store, key)
             else:
                 logs = ((log, None) for log in store.stream())

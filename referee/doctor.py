@@ -32,19 +32,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from .games.battle import entry as _entry  # noqa: F401 - its append-only tables
 from .games.kinds import kind_of
 from .games.registry import game_of
-from .records.signing import (
-    Ledger,
-    Signature,
-    SignatureRow,
-    SigningError,
-    accepted_keys,
-    check,
-    ledger_on,
-    signatures_of,
-    unendorsed,
-)
+from .records.keys import Ledger, accepted_keys, ledger_on
+from .records.signing import check, unendorsed
 from .store.append_only import GUARDED, trigger_names
 from .store.events import Event
+from .store.signatures import Signature, SignatureRow, SigningError, signatures_of
 from .store.storage import (
     CREATE_HINT,
     EVENTS_BETWEEN,

@@ -17,8 +17,10 @@ import pytest
 from entry_point import referee
 from fastapi.testclient import TestClient
 
-from referee.records.signing import fingerprint, public_hex, sign
+from referee.records.keys import public_hex
+from referee.records.signing import sign
 from referee.store import events as ev
+from referee.store.signatures import fingerprint
 from referee.store.storage import Store
 from referee.web import venue_app
 

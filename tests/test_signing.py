@@ -17,8 +17,9 @@ from entry_point import referee, referee_process
 
 from referee.games.battle.records import export_text
 from referee.records.jsonl import export_jsonl, parse_jsonl
-from referee.records.signing import Signature, fingerprint, message, public_hex
+from referee.records.keys import public_hex
 from referee.store import events as ev
+from referee.store.signatures import Signature, fingerprint, message
 
 GAME = "demo-five-player-1"
 
@@ -228,15 +229,17 @@ def _signed_archive(db: str, games: int, key) -> list:
     declared organiser key: their logs."""
     from referee.games.battle.records import GOLDEN_GAMES, golden, relabel
     from referee.records import signing
+    from referee.records.keys import declare
+    from referee.store.signatures import ensure_schema, store_signatures
     from referee.store.storage import Store
 
     sources = [golden(name) for name in GOLDEN_GAMES]
     logs = [relabel(sources[i % len(sources)], f"g-{i:04d}") for i in range(games)]
     with Store(db) as store:
-        signing.ensure_schema(store)
-        signing.declare(store, "Archive", key)
+        ensure_schema(store)
+        declare(store, "Archive", key)
         store.import_logs(logs)
-        signing.store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
+        store_signatures(store, [signing.sign(key, "game", log[0].game, log[-1]) for log in logs])
     return logs
 
 
@@ -672,12 +675,13 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
     import sqlite3
 
     from referee.core.canonical import canonical_json
-    from referee.records import signing
+    from referee.records.keys import write_key
+    from referee.store.signatures import KEYS
     from referee.store.storage import Store
 
     db = tmp_path / "older.db"
     ok(db, "demo")  # no key file at hand: closed unsigned
-    key = signing.write_key(home / ".referee" / "organiser.key", None)
+    key = write_key(home / ".referee" / "organiser.key", None)
     public = public_hex(key.public_key())
     fp = fingerprint(public)
     payload = {"name": "Spring Open 2025", "public_key": public, "fingerprint": fp, "replaces": "", "endorsement": ""}
@@ -700,7 +704,7 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
     out = ok(db, "key", "change", "--name", "Spring Open 2026", "--new-key-file", str(new_file))
     new_fp = out.split("\nkey ")[1].split()[0]
     with Store(str(db)) as store:
-        moved = store.events("organiser", signing.KEYS)
+        moved = store.events("organiser", KEYS)
     assert [(e.seq, e.type, e.hash, e.recorded_at) for e in moved[:1]] == [
         (1, "KeyDeclared", digest, "2025-04-01T09:00:00+00:00")
     ]
@@ -717,7 +721,7 @@ def test_an_older_databases_keys_are_read_on_open_and_moved_to_the_store_unchang
 def test_the_signed_message_is_the_canonical_json_of_its_fields():
     """``message`` writes the common case directly: the same bytes as the canonical JSON it stands for."""
     from referee.core.canonical import canonical_json
-    from referee.records.signing import MESSAGE_PREFIX
+    from referee.store.signatures import MESSAGE_PREFIX
 
     for kind, stream, seq, head in [
         ("game", "demo-five-player-1", 9, "ab" * 32),

@@ -35,7 +35,7 @@ PassphraseOpt = Annotated[
 
 
 def _passphrase(wanted: bool) -> str | None:
-    from ..records.signing import PASSPHRASE_ENV
+    from ..records.keys import PASSPHRASE_ENV
 
     if not wanted:
         return None
@@ -51,7 +51,7 @@ def _say(text: str) -> None:
 
 
 def _show(k, *, qr: bool = True) -> None:
-    from ..records.signing import words
+    from ..records.keys import words
 
     _say(f"key {k.fingerprint} ({k.name}), declared {k.declared_at[:19].replace('T', ' ')}")
     w = words(k.fingerprint)
@@ -78,7 +78,8 @@ def new(
     """Make the organiser's key pair: the private key in a file of its own (mode 0600), its public half beside
     it (FILE.pub), the public key and its fingerprint declared in the database. From then on every record that
     closes is signed while the key file is at hand."""
-    from ..records.signing import declare, ensure_schema, key_file as where, keys, write_key
+    from ..records.keys import declare, key_file as where, keys, write_key
+    from ..store.signatures import ensure_schema
 
     path = where(key_file)
     with open_store(db, create=True) as store:
@@ -105,7 +106,7 @@ def show(
     a QR code; earlier keys, replaced or lost."""
     import json
 
-    from ..records.signing import keys, words
+    from ..records.keys import keys, words
 
     with open_store(db) as store:
         state = keys(store)
@@ -158,7 +159,7 @@ def change(
     """Declare a new key replacing the current one, endorsed by the old key when its file is at hand (a record
     checked with the old key's fingerprint then accepts what the new key signs). Records signed before stay
     valid."""
-    from ..records.signing import declare, key_file as where, keys, read_key, write_key
+    from ..records.keys import declare, key_file as where, keys, read_key, write_key
 
     with open_store(db) as store:
         current = keys(store).current
@@ -185,7 +186,7 @@ def lost(
 ) -> None:
     """Declare the current key lost, with a reason: nothing more is signed with it, what it signed before
     stays valid. `referee key new` then makes its successor (not endorsed: the old key is gone)."""
-    from ..records.signing import declare_lost
+    from ..records.keys import declare_lost
 
     with open_store(db) as store:
         k = declare_lost(store, reason)
@@ -203,7 +204,8 @@ def sign(
     """Sign a record's head now: a game closed (or corrected), or a tournament's events recorded after its first
     seating (results, adjustments, closes), while the key file was not at hand. Nothing else is recorded; what
     was signed before stays."""
-    from ..records.signing import check_stored, needs_signature, organiser_key, sign as sign_event, store_signatures
+    from ..records.signing import check_stored, needs_signature, organiser_key, sign as sign_event
+    from ..store.signatures import store_signatures
 
     kind = "tournament" if tournament else "game"
     with open_store(db) as store:
@@ -225,7 +227,7 @@ def sign(
             raise RefereeError(f"{kind} {target!r}: already signed at its last event ({checked.status})")
         key = organiser_key(store, key_file)
         if key is None:
-            from ..records.signing import key_file as where
+            from ..records.keys import key_file as where
 
             raise RefereeError(f"{where(key_file)}: no usable organiser key; nothing was signed")
         head = events[needed[-1] - 1]

@@ -33,516 +33,52 @@ signature over a stream's chain head closes that gap for anyone holding the orga
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import stat
 import sys
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from functools import lru_cache
-from importlib import resources
-from itertools import groupby
-from json.encoder import encode_basestring as _text  # canonical_json's string form (ensure_ascii off)
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import UniqueConstraint, bindparam, text
-from sqlalchemy.exc import DatabaseError
-from sqlmodel import Field, SQLModel
+from sqlalchemy import text
 
 from ..core.canonical import canonical_json
 from ..core.numerals import whole
 from ..engine.tournament.model import SIGNED_EVENTS
-from ..store import append_only, events as ev
+from ..store import events as ev
 from ..store.events import Event, LogError
-from ..store.storage import Family, Store, StoreError, _event
+from ..store.storage import Store, utc_now
 
 if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-    from nacl.signing import VerifyKey
-
-KEY_ENV = "REFEREE_KEY_FILE"
-PASSPHRASE_ENV = "REFEREE_KEY_PASSPHRASE"
-MESSAGE_PREFIX = b"referee signed record v1\n"
-ENDORSEMENT_PREFIX = b"referee key change v1\n"
-FINGERPRINT_BYTES = 10  # 80 bits: ten words read aloud
-KEY_STREAM = "organiser"
-ATTEMPTS = 5
-KEY_FILE_MOST = 64 * 1024  # bytes read of a key file at most: an Ed25519 key's PEM is under 300
-GAME_SIGNED_FROM = "GameEnded"  # a game's closing (Battle for Rokugan's): this event and every one after it
-TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's first seating: it and every later event signed
-
-
-class SigningError(LogError):
-    """A key that cannot be made, read or used; a signature that cannot be checked."""
-
-
-# --- the tables -----------------------------------------------------------------------------------------
-class KeyStreamChanged(SigningError):
-    """Another command wrote to the organiser's key stream first: read again and retry."""
-
-
-def _key_stream_changed(stream: str, seq: int) -> Exception:
-    return KeyStreamChanged(f"the organiser's key stream changed at event {seq}")
-
-
-def _key_stream_exists(stream: str, where: str | None) -> Exception:
-    return KeyStreamChanged(f"{where}: the organiser's key stream was made by another command first")
-
-
-def _no_key_stream(stream: str, where: str | None) -> Exception:
-    return KeyStreamChanged(f"{where}: no organiser's key stream")
-
-
-# The organiser's keys: one stream (``KEY_STREAM``) of a family of the one event store, written, chained and
-# read by the store's own code (``Store.insert``, ``Store.events``), its (stream, seq) key the version check.
-KEYS = Family(
-    "key_stream",
-    "key_stream_event",
-    "stream_id",
-    "key_stream_event_seq",
-    "the organiser keys are append-only",
-    "referee_keys_append_only",
-    unknown=_no_key_stream,
-    exists=_key_stream_exists,
-    changed=_key_stream_changed,
-    version=lambda type_: 1,
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from ..store.signatures import (
+    Signature,
+    SigningError,
+    ensure_schema,
+    fingerprint,
+    message,
+    signatures,
+    store_signatures,
 )
-# Before the key stream was a family it had a table of its own; a database that has it is read from it until
-# its first key event is written, which copies those events, as they are, to the family's stream.
-LEGACY_KEY_TABLE = "organiser_key_event"
-LEGACY_SELECT = f"SELECT seq, type, payload, prev_hash, hash, recorded_at FROM {LEGACY_KEY_TABLE} ORDER BY seq"
-
-
-class SignatureRow(SQLModel, table=True):
-    __tablename__ = "record_signature"
-    __table_args__ = (UniqueConstraint("kind", "stream", "seq", name="record_signature_point"),)
-    id: int | None = Field(default=None, primary_key=True)
-    kind: str = Field(max_length=16)
-    stream: str = Field(index=True, max_length=64)
-    seq: int
-    head: str = Field(max_length=64)
-    public_key: str = Field(max_length=64)
-    signature: str = Field(max_length=128)
-    signed_at: str = Field(max_length=40)
-
-
-class KeyChangeRow(SQLModel, table=True):
-    """A key change that came with an imported record: another organiser's (or this one's) new key, the key
-    it replaced and the old key's endorsement, kept so that ``verify --key OLD`` follows it in this database
-    too (each endorsement is checked on import and again by every check that uses it)."""
-
-    __tablename__ = "record_key_change"
-    __table_args__ = (UniqueConstraint("public_key", "replaces", name="record_key_change_pair"),)
-    id: int | None = Field(default=None, primary_key=True)
-    public_key: str = Field(max_length=64)
-    replaces: str = Field(max_length=64)
-    endorsement: str = Field(max_length=128)
-    recorded_at: str = Field(max_length=40)
-
-
-TABLES = [
-    SQLModel.metadata.tables[SignatureRow.__tablename__],
-    SQLModel.metadata.tables[KeyChangeRow.__tablename__],
-]
-TABLE_NAMES = frozenset(t.name for t in TABLES)
-REFUSED = "the signatures and key changes are append-only"
-append_only.guard(TABLES, REFUSED, "referee_signing_append_only")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def ensure_schema(store: Store) -> None:
-    for attempt in range(1, ATTEMPTS + 1):
-        try:
-            SQLModel.metadata.create_all(store.engine, tables=TABLES)
-            if store.is_sqlite:  # triggers dropped by hand come back
-                with store.engine.begin() as conn:
-                    for table in TABLES:
-                        for sql in append_only.sqlite_triggers(table.name, REFUSED):
-                            conn.execute(text(sql))
-            return
-        except DatabaseError as exc:
-            if attempt == ATTEMPTS:
-                reason = str(getattr(exc, "orig", exc)).splitlines()[0]
-                raise StoreError(f"{store.where}: cannot use this database ({reason})") from None
-            time.sleep(0.05 * attempt)
-
-
-def _has_tables(store: Store, name: str = "record_signature") -> bool:
-    with store.engine.connect() as conn:
-        if store.is_sqlite:
-            query = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = :name"
-        else:
-            query = "SELECT count(*) FROM pg_tables WHERE tablename = :name"
-        return bool(conn.execute(text(query), {"name": name}).scalar())
-
-
-# --- fingerprints ---------------------------------------------------------------------------------------
-@lru_cache(maxsize=64)
-def fingerprint(public_key: str) -> str:
-    """The short fingerprint of a public key (64 hex digits): 80 bits of its SHA-256, ``XXXX-XXXX-...``."""
-    digest = hashlib.sha256(bytes.fromhex(public_key)).hexdigest()[: 2 * FINGERPRINT_BYTES].upper()
-    return "-".join(digest[i : i + 4] for i in range(0, len(digest), 4))
-
-
-@lru_cache(maxsize=1)
-def _word_lists() -> tuple[list[str], list[str]]:
-    data = json.loads(resources.files("referee").joinpath("data/pgp_words.json").read_text("utf-8"))
-    return data["even"], data["odd"]
-
-
-def words(fp: str) -> list[str]:
-    """The fingerprint as the PGP word list reads it: one word per byte, alternating two- and
-    three-syllable lists so that a dropped or swapped word is heard."""
-    even, odd = _word_lists()
-    raw = bytes.fromhex(fp.replace("-", ""))
-    return [(odd if i % 2 else even)[b] for i, b in enumerate(raw)]
-
-
-def normal_fingerprint(value: str) -> str | None:
-    """``value`` as a fingerprint (any case, dashes or spaces optional), or None when it is not one."""
-    hexed = value.replace("-", "").replace(" ", "").upper()
-    if len(hexed) != 2 * FINGERPRINT_BYTES or any(c not in "0123456789ABCDEF" for c in hexed):
-        return None
-    return "-".join(hexed[i : i + 4] for i in range(0, len(hexed), 4))
-
-
-def public_hex(key: Ed25519PublicKey) -> str:
-    from cryptography.hazmat.primitives import serialization
-
-    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
-
-
-# --- key files ------------------------------------------------------------------------------------------
-def default_key_file() -> Path:
-    return Path.home() / ".referee" / "organiser.key"
-
-
-def key_file(given: Path | None = None) -> Path:
-    """Where the private key is looked for: the option, else $REFEREE_KEY_FILE, else ~/.referee/organiser.key."""
-    if given is not None:
-        return given
-    env = os.environ.get(KEY_ENV)
-    return Path(env) if env else default_key_file()
-
-
-def write_key(path: Path, passphrase: str | None) -> Ed25519PrivateKey:
-    """A new key pair; the private key written to ``path`` (a new file, mode 0600), and the public key beside
-    it (``path`` + ``.pub``, PEM, a new file, mode 0644): the file to hand to whoever checks the records. Neither
-    file may be there already: nothing is written over (a file left by someone else keeps its own mode)."""
-    public_path = Path(f"{path}.pub")
-    for there in (path, public_path):
-        if there.exists() or there.is_symlink():
-            raise SigningError(f"{there}: a file is already there; nothing was written", hint="name another --key-file")
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    if not path.parent.is_dir():
-        path.parent.mkdir(parents=True, mode=0o700)
-    key = Ed25519PrivateKey.generate()
-    encryption = (
-        serialization.BestAvailableEncryption(passphrase.encode()) if passphrase else serialization.NoEncryption()
-    )
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        raise SigningError(f"{path}: cannot write the key ({exc.strerror or exc})") from None
-    with os.fdopen(fd, "wb") as f:
-        f.write(pem)
-    os.chmod(path, 0o600)  # whatever the umask
-    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-    try:
-        fd = os.open(public_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except OSError as exc:  # made meanwhile: the private key is taken back, nothing is left half done
-        path.unlink()
-        raise SigningError(f"{public_path}: cannot write the public key ({exc.strerror or exc})") from None
-    with os.fdopen(fd, "wb") as f:
-        f.write(public)
-    os.chmod(public_path, 0o644)  # whatever the umask: readable by whoever checks, written by the organiser only
-    return key
-
-
-def key_file_bytes(path: Path) -> bytes:
-    """A key file's bytes, read up to ``KEY_FILE_MOST`` (an organiser's key file is a few hundred bytes): a
-    larger file is refused as not a key file, having read no more than that."""
-    try:
-        with path.open("rb") as f:
-            data = f.read(KEY_FILE_MOST + 1)
-    except OSError as exc:
-        raise SigningError(f"{path}: cannot read the key file ({exc.strerror or exc})") from None
-    if len(data) > KEY_FILE_MOST:
-        raise SigningError(
-            f"{path}: larger than {KEY_FILE_MOST // 1024} KiB: not a key file (an organiser's key file is a few "
-            "hundred bytes); nothing more was read"
-        )
-    return data
-
-
-def read_key(path: Path, passphrase: str | None = None, data: bytes | None = None) -> Ed25519PrivateKey:
-    """The private key in ``path`` (``data``: its bytes, when already read); an encrypted one takes
-    ``passphrase`` (else $REFEREE_KEY_PASSPHRASE). A file that holds no private key is refused as such before
-    its mode is looked at; a private key file readable by others is not used."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    if passphrase is None:
-        passphrase = os.environ.get(PASSPHRASE_ENV) or None
-    if data is None:
-        data = key_file_bytes(path)
-    if b"-----BEGIN " not in data or b"PRIVATE KEY-----" not in data:
-        raise SigningError(f"{path}: not an organiser's key file (no PEM private key in it)")
-    mode = path.stat().st_mode
-    if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise SigningError(
-            f"{path}: the key file is readable by others (mode {stat.S_IMODE(mode):o}); it was not used",
-            hint=f"chmod 600 {path}",
-        )
-    try:
-        key = serialization.load_pem_private_key(data, passphrase.encode() if passphrase else None)
-    except TypeError:
-        raise SigningError(
-            f"{path}: the key is protected by a passphrase", hint=f"give it in ${PASSPHRASE_ENV} or when asked"
-        ) from None
-    except ValueError:
-        raise SigningError(f"{path}: not an organiser key, or a wrong passphrase") from None
-    if not isinstance(key, Ed25519PrivateKey):
-        raise SigningError(f"{path}: not an Ed25519 key")
-    return key
-
-
-def key_from_file(path: Path) -> str:
-    """The public key (hex) of a public key file (PEM) or of a private key file."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    data = key_file_bytes(path)
-    if b"PUBLIC KEY" in data:
-        try:
-            public = serialization.load_pem_public_key(data)
-        except ValueError:
-            raise SigningError(f"{path}: not a public key file") from None
-        if not isinstance(public, Ed25519PublicKey):
-            raise SigningError(f"{path}: not an Ed25519 key")
-        return public_hex(public)
-    return public_hex(read_key(path, data=data).public_key())
-
-
-# --- the key stream -------------------------------------------------------------------------------------
-@dataclass
-class OrganiserKey:
-    name: str
-    public_key: str
-    fingerprint: str
-    declared_at: str
-    replaces: str = ""  # the fingerprint of the key it replaced
-    endorsed: bool = False  # the replaced key signed the change
-    endorsement: str = ""
-    lost: str = ""  # the reason, when declared lost
-    replaced_by: str = ""
-
-
-@dataclass
-class Keys:
-    keys: list[OrganiserKey] = field(default_factory=list)
-    head: Event | None = None
-
-    def by_fingerprint(self, fp: str) -> OrganiserKey | None:
-        return next((k for k in self.keys if k.fingerprint == fp), None)
-
-    @property
-    def current(self) -> OrganiserKey | None:
-        """The key the organiser signs with: the last declared, unless it was declared lost."""
-        last = self.keys[-1] if self.keys else None
-        return last if last is not None and not last.lost else None
-
-
-def key_events(store: Store) -> list[Event]:
-    """The organiser's key events: the family's stream, else (an older database, never written to since) the
-    legacy table's, else none. Nothing is written here."""
-    if _has_tables(store, KEYS.events_table):
-        try:
-            return store.events(KEY_STREAM, KEYS)
-        except KeyStreamChanged:  # the family's tables, made by another stream's write, hold no key event yet
-            pass
-    return _legacy_key_events(store)
-
-
-def _legacy_key_events(store: Store) -> list[Event]:
-    if not _has_tables(store, LEGACY_KEY_TABLE):
-        return []
-    with store.engine.connect() as conn:
-        rows = conn.execute(text(LEGACY_SELECT)).all()
-    return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
-
-
-def key_events_on(conn: Any, tables: set[str]) -> list[Event]:
-    """``key_events`` read on an open (read-only) connection whose database holds ``tables``: ``doctor``'s."""
-    if KEYS.events_table in tables:
-        rows = conn.execute(KEYS.select_events, {"id": KEY_STREAM}).all()
-        if rows:
-            return [_event(r) for r in rows]
-    if LEGACY_KEY_TABLE in tables:
-        rows = conn.execute(text(LEGACY_SELECT)).all()
-        return [Event(KEY_STREAM, seq, t, 1, json.loads(p), prev, h, at) for seq, t, p, prev, h, at in rows]
-    return []
-
-
-def keys(store: Store) -> Keys:
-    """The organiser's keys in this database, checked link by link."""
-    return fold_keys(key_events(store), store.where)
-
-
-def fold_keys(events: Sequence[Event], where: str | None) -> Keys:
-    """The organiser's keys declared by a key stream's events, checked link by link."""
-    out = Keys()
-    prev = ev.GENESIS
-    for e in events:
-        computed = ev.event_hash(prev, KEY_STREAM, e.seq, e.type, e.payload_version, e.payload)
-        if e.prev_hash != prev or e.hash != computed:
-            raise SigningError(f"{where}: the organiser's key stream is broken at event {e.seq}")
-        prev = e.hash
-        p = e.payload
-        if e.type == "KeyDeclared":
-            old = out.by_fingerprint(p["replaces"]) if p["replaces"] else None
-            if old is not None:
-                old.replaced_by = p["fingerprint"]
-            out.keys.append(
-                OrganiserKey(
-                    p["name"],
-                    p["public_key"],
-                    p["fingerprint"],
-                    e.recorded_at,
-                    p["replaces"],
-                    bool(p["endorsement"]),
-                    p["endorsement"],
-                )
-            )
-        elif e.type == "KeyLost":
-            lost = out.by_fingerprint(p["fingerprint"])
-            if lost is not None:
-                lost.lost = p["reason"]
-        out.head = e
-    return out
-
-
-def _append_key_event(store: Store, type_: str, payload: dict[str, Any]) -> Event:
-    """One key event appended to the organiser's stream in the event store. The first write to an older
-    database copies its legacy table's events first, unchanged (their hashes are the family's chain: the same
-    stream id, numbers and payloads), in the same insert; the legacy table stays as it was."""
-    for _ in range(ATTEMPTS):
-        stored = _has_tables(store, KEYS.events_table) and store.exists(KEY_STREAM, KEYS)
-        events = key_events(store)
-        new = ev.chain(KEY_STREAM, events[-1] if events else None, type_, payload, version=1, recorded_at=_now())
-        try:
-            store.insert([[new]] if stored else [[*events, new]], KEYS)
-            return new
-        except KeyStreamChanged:  # another organiser's command wrote first: read again
-            continue
-    raise SigningError(f"{store.where}: the organiser's key stream kept changing; nothing was recorded")
-
-
-def _endorsement_message(public_key: str, old_fingerprint: str) -> bytes:
-    return ENDORSEMENT_PREFIX + canonical_json({"new": public_key, "old": old_fingerprint}).encode()
-
-
-def declare(store: Store, name: str, key: Ed25519PrivateKey, old: Ed25519PrivateKey | None = None) -> OrganiserKey:
-    """Record the public key of ``key`` as the organiser's current key; with a current key already declared,
-    the new one replaces it, endorsed by ``old`` (the current key's private half) when it is given."""
-    if not name.strip():
-        raise SigningError("a key needs a name (--name): the tournament or organiser it signs for")
-    state = keys(store)
-    public = public_hex(key.public_key())
-    fp = fingerprint(public)
-    if state.by_fingerprint(fp):
-        raise SigningError(f"key {fp} is already declared in this database")
-    current = state.current
-    endorsement = ""
-    if current is not None and old is not None:
-        if public_hex(old.public_key()) != current.public_key:
-            raise SigningError(f"the old key file does not hold the current key {current.fingerprint}")
-        endorsement = old.sign(_endorsement_message(public, current.fingerprint)).hex()
-    payload = {
-        "name": name.strip(),
-        "public_key": public,
-        "fingerprint": fp,
-        "replaces": current.fingerprint if current else "",
-        "endorsement": endorsement,
-    }
-    _append_key_event(store, "KeyDeclared", payload)
-    declared = keys(store).by_fingerprint(fp)
-    assert declared is not None
-    return declared
-
-
-def declare_lost(store: Store, reason: str) -> OrganiserKey:
-    """The current key declared lost, with the organiser's reason: nothing is signed with it any more; what it
-    signed before stays valid."""
-    if not reason.strip():
-        raise SigningError("a lost key is declared with a reason (--reason)")
-    current = keys(store).current
-    if current is None:
-        raise SigningError("no current organiser key in this database to declare lost")
-    _append_key_event(store, "KeyLost", {"fingerprint": current.fingerprint, "reason": reason.strip()})
-    current.lost = reason.strip()
-    return current
-
-
-# --- signatures -----------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Signature:
-    kind: str
-    stream: str
-    seq: int
-    head: str
-    public_key: str
-    value: str
-
-    @property
-    def fingerprint(self) -> str:
-        return fingerprint(self.public_key)
-
-    def message(self) -> bytes:
-        return message(self.kind, self.stream, self.seq, self.head)
-
-    def valid(self) -> bool:
-        return _verifies(self.public_key, self.value, self.message())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "stream": self.stream,
-            "seq": self.seq,
-            "head": self.head,
-            "public_key": self.public_key,
-            "signature": self.value,
-        }
-
-    @classmethod
-    def from_dict(cls, raw: Any) -> Signature:
-        if not isinstance(raw, dict) or set(raw) != {"kind", "stream", "seq", "head", "public_key", "signature"}:
-            raise ValueError("a signature holds kind, stream, seq, head, public_key and signature")
-        seq, texts = raw["seq"], ("kind", "stream", "head", "public_key", "signature")
-        if type(seq) is not int or seq < 1 or not all(isinstance(raw[k], str) for k in texts):  # not true, 9.0, "9"
-            raise ValueError("a signature's fields are text, and its seq an event's number (1, 2, ...)")
-        return cls(raw["kind"], raw["stream"], raw["seq"], raw["head"], raw["public_key"], raw["signature"])
-
-
-def message(kind: str, stream: str, seq: int, head: str) -> bytes:
-    """What a signature signs: the stream's kind and id and its chain head (the event's number and hash), as
-    canonical JSON; written directly when the fields are plain text and a plain number (every check of an
-    archive builds one per signature), else by ``canonical_json`` itself."""
-    if type(seq) is int and type(kind) is str and type(stream) is str and type(head) is str:
-        body = f'{{"head":{_text(head)},"kind":{_text(kind)},"seq":{seq},"stream":{_text(stream)}}}'
-    else:
-        body = canonical_json({"head": head, "kind": kind, "seq": seq, "stream": stream})
-    return MESSAGE_PREFIX + body.encode()
+from .keys import (
+    IMPORTED_SIGNER,
+    Ledger,
+    accepted_keys,
+    endorsed,
+    fingerprint_or_raw,
+    key_file,
+    key_from_file,
+    keys,
+    known_key_changes,
+    ledger,
+    normal_fingerprint,
+    public_hex,
+    read_key,
+)
+
+GAME_SIGNED_FROM = "GameEnded"  # a game's closing (Battle for Rokugan's): this event and every one after it
+
+
+TOURNAMENT_SIGNED = SIGNED_EVENTS  # a tournament's first seating: it and every later event signed
 
 
 def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
@@ -553,60 +89,6 @@ def needs_signature(kind: str, events: Sequence[Event]) -> list[int]:
     first = (lambda e: e.type in TOURNAMENT_SIGNED) if kind == "tournament" else (lambda e: e.type == GAME_SIGNED_FROM)
     start = next((i for i, e in enumerate(events) if first(e)), None)
     return [] if start is None else [e.seq for e in events[start:]]
-
-
-SIGNATURES_OF = text(  # plain SQL, as the store's statements are: nothing to compile again in each process
-    "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
-    "WHERE kind = :kind AND stream IN :streams ORDER BY stream, seq"
-).bindparams(bindparam("streams", expanding=True))
-
-
-def signatures(store: Store, kind: str, stream: str) -> list[Signature]:
-    if not _has_tables(store):
-        return []
-    with store.engine.connect() as conn:
-        return signatures_of(conn, kind, [stream]).get(stream, [])
-
-
-def signatures_of(conn: Any, kind: str, streams: Sequence[str]) -> dict[str, list[Signature]]:
-    """Streams' signatures, by stream, read on an open connection in one query (one stream's; ``referee doctor``'s,
-    read-only, a few hundred streams at a time)."""
-    out: dict[str, list[Signature]] = {}
-    for row in conn.execute(SIGNATURES_OF, {"kind": kind, "streams": list(streams)}).all():
-        out.setdefault(row[1], []).append(Signature(*row))
-    return out
-
-
-def stream_signatures(store: Store, kind: str) -> Iterator[tuple[str, list[Signature]]]:
-    """Every signed stream of one kind with its signatures, in the order of the streams' ids (``Store.stream``'s
-    order), one stream at a time: an archive is checked without holding its signatures in memory."""
-    if not _has_tables(store):
-        return
-    with store.engine.connect() as conn:
-        rows = conn.execution_options(yield_per=2000).execute(
-            text(
-                "SELECT kind, stream, seq, head, public_key, signature FROM record_signature "
-                "WHERE kind = :kind ORDER BY stream, seq"
-            ),
-            {"kind": kind},
-        )
-        for stream, group in groupby(rows, key=lambda r: r[1]):
-            yield stream, [Signature(*r) for r in group]
-
-
-def store_signatures(store: Store, sigs: Iterable[Signature]) -> None:
-    rows = [{**s.to_dict(), "signed_at": _now()} for s in sigs]
-    if not rows:
-        return
-    ensure_schema(store)
-    with store.engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO record_signature (kind, stream, seq, head, public_key, signature, signed_at) "
-                "VALUES (:kind, :stream, :seq, :head, :public_key, :signature, :signed_at)"
-            ),
-            rows,
-        )
 
 
 def sign(key: Ed25519PrivateKey, kind: str, stream: str, event: Event) -> Signature:
@@ -669,87 +151,6 @@ def sign_recorded(store: Store, kind: str, events: Sequence[Event], recorded: Se
     return True
 
 
-# --- the keys a database knows -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Ledger:
-    """The organiser keys a database knows, to check its stored records' signers against: the keys its key stream
-    declared (current, replaced or lost; ``lost``: the reasons) and the keys that came with imported records
-    (their key changes, and the keys that signed them: ``record_key_change``); ``changes``: every endorsed key
-    change it knows (its own and imported), for ``--key``."""
-
-    declared: frozenset[str] = frozenset()
-    imported: frozenset[str] = frozenset()
-    lost: dict[str, str] = field(default_factory=dict)
-    changes: tuple[dict[str, Any], ...] = ()
-
-    def knows(self, fp: str) -> bool:
-        return fp in self.declared or fp in self.imported
-
-    def note(self, fp: str) -> str:
-        """What the status adds to a signer's fingerprint: a loss declared here, or that it came with a record."""
-        if fp in self.lost:
-            return f" (key declared lost: {self.lost[fp]})"
-        return "" if fp in self.declared else " (a key that came with an imported record)"
-
-
-KEY_CHANGE_ROWS = text("SELECT public_key, replaces, endorsement FROM record_key_change ORDER BY id")
-IMPORTED_SIGNER = ""  # ``replaces`` of a record_key_change row that records the key that signed an imported record
-
-
-def ledger(store: Store) -> Ledger:
-    """The organiser keys this database knows (``Ledger``)."""
-    rows: Sequence[Any] = []
-    if _has_tables(store, KeyChangeRow.__tablename__):
-        with store.engine.connect() as conn:
-            rows = conn.execute(KEY_CHANGE_ROWS).all()
-    return _ledger(keys(store), rows)
-
-
-def ledger_on(conn: Any, tables: set[str], where: str | None) -> Ledger:
-    """``ledger`` read on an open (read-only) connection whose database holds ``tables``: ``doctor``'s."""
-    rows = conn.execute(KEY_CHANGE_ROWS).all() if KeyChangeRow.__tablename__ in tables else []
-    return _ledger(fold_keys(key_events_on(conn, tables), where), rows)
-
-
-def _ledger(state: Keys, rows: Sequence[Any]) -> Ledger:
-    changes = []
-    for k in state.keys:
-        old = state.by_fingerprint(k.replaces) if k.endorsement else None
-        if old is not None:
-            changes.append({"public_key": k.public_key, "replaces": old.public_key, "endorsement": k.endorsement})
-    imported: set[str] = set()
-    for public_key, replaces, endorsement in rows:
-        imported.add(_fingerprint_or_raw(public_key))
-        if replaces != IMPORTED_SIGNER:
-            imported.add(_fingerprint_or_raw(replaces))
-            change = {"public_key": public_key, "replaces": replaces, "endorsement": endorsement}
-            if change not in changes:
-                changes.append(change)
-    return Ledger(
-        frozenset(k.fingerprint for k in state.keys),
-        frozenset(imported),
-        {k.fingerprint: k.lost for k in state.keys if k.lost},
-        tuple(changes),
-    )
-
-
-# --- exports --------------------------------------------------------------------------------------------
-def known_key_changes(store: Store, known: Ledger | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Every endorsed key change this database knows, by the new key's fingerprint: its own organiser's (the
-    key stream) and those that came with imported records (``record_key_change``)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for change in (known or ledger(store)).changes:
-        out.setdefault(_fingerprint_or_raw(change["public_key"]), []).append(change)
-    return out
-
-
-def _fingerprint_or_raw(public_key: str) -> str:
-    try:
-        return fingerprint(public_key)
-    except ValueError:  # not hex: kept as it is, and refused by the check that uses it
-        return public_key
-
-
 def key_lines(store: Store, sigs: Sequence[Signature], ledger_: Ledger | None = None) -> list[dict[str, Any]]:
     """The key changes a record's signatures need: each signing key that replaced another, with the old key's
     endorsement, back to the first key (so that ``verify --key OLD`` accepts what a later key signed)."""
@@ -765,7 +166,7 @@ def key_lines(store: Store, sigs: Sequence[Signature], ledger_: Ledger | None = 
         seen.add(fp)
         for change in known.get(fp, []):
             out.append(change)
-            todo.append(_fingerprint_or_raw(change["replaces"]))
+            todo.append(fingerprint_or_raw(change["replaces"]))
     return out
 
 
@@ -777,7 +178,7 @@ def store_attached(store: Store, attached: Attached) -> None:
     store_signatures(store, attached.signatures)
     known = ledger(store)
     new = [c for c in attached.key_changes if c not in known.changes]
-    brought = {_fingerprint_or_raw(c[k]) for c in new for k in ("public_key", "replaces")}
+    brought = {fingerprint_or_raw(c[k]) for c in new for k in ("public_key", "replaces")}
     for s in attached.signatures:
         if not known.knows(s.fingerprint) and s.fingerprint not in brought:
             new.append({"public_key": s.public_key, "replaces": IMPORTED_SIGNER, "endorsement": ""})
@@ -792,7 +193,7 @@ def store_attached(store: Store, attached: Attached) -> None:
                 "INSERT INTO record_key_change (public_key, replaces, endorsement, recorded_at) "
                 "VALUES (:public_key, :replaces, :endorsement, :recorded_at)"
             ),
-            [{**c, "recorded_at": _now()} for c in new],
+            [{**c, "recorded_at": utc_now()} for c in new],
         )
 
 
@@ -959,51 +360,6 @@ class Checked:
         return "unsigned: no organiser's signature" if self.closed else "unsigned: a record is signed when it closes"
 
 
-def accepted_keys(given: Iterable[str], key_changes: Sequence[dict[str, Any]]) -> set[str]:
-    """The fingerprints ``--key`` accepts: the given keys and every key they endorsed, in turn."""
-    accepted = set(given)
-    grew = True
-    while grew:
-        grew = False
-        for k in key_changes:
-            new, old = fingerprint(k["public_key"]), fingerprint(k["replaces"])
-            if old in accepted and new not in accepted and _endorsed(k):
-                accepted.add(new)
-                grew = True
-    return accepted
-
-
-def _endorsed(k: dict[str, Any]) -> bool:
-    try:
-        signed = _endorsement_message(k["public_key"], fingerprint(k["replaces"]))
-    except ValueError:  # a key that is not hex
-        return False
-    return _verifies(k["replaces"], k["endorsement"], signed)
-
-
-def _verifies(public_key: str, signature: str, signed: bytes) -> bool:
-    """Whether ``signature`` (hex) is ``public_key``'s (hex) Ed25519 signature of ``signed``: the one check of a
-    signature, by libsodium (PyNaCl). Keys are made and records signed with ``cryptography``; a signature is
-    checked by libsodium, which checks Ed25519 (RFC 8032) about twice as fast as OpenSSL (45 against 95 us
-    on the benchmarks' machine: an archive checks one per game) and refuses the non-canonical signatures and
-    small-order keys that make a signature malleable."""
-    from nacl.exceptions import CryptoError
-
-    try:
-        _verify_key(public_key).verify(signed, bytes.fromhex(signature))
-    except (CryptoError, ValueError, TypeError):
-        return False
-    return True
-
-
-@lru_cache(maxsize=64)
-def _verify_key(public_key: str) -> VerifyKey:
-    """A public key read once (an archive is signed by one or two keys)."""
-    from nacl.signing import VerifyKey
-
-    return VerifyKey(bytes.fromhex(public_key))
-
-
 def check(
     kind: str,
     events: Sequence[Event],
@@ -1066,11 +422,11 @@ def _undeclared(s: Signature, known: Ledger) -> str:
 def unendorsed(key_changes: Sequence[dict[str, Any]]) -> str | None:
     """The refusal of a key change whose endorsement is not the old key's signature of it, or None."""
     for k in key_changes:
-        if not _endorsed(k):
+        if not endorsed(k):
             new, old = k["public_key"], k["replaces"]
             return (
-                f"the key change to {_fingerprint_or_raw(new)} is not endorsed by the key it replaces "
-                f"({_fingerprint_or_raw(old)}): its endorsement does not verify"
+                f"the key change to {fingerprint_or_raw(new)} is not endorsed by the key it replaces "
+                f"({fingerprint_or_raw(old)}): its endorsement does not verify"
             )
     return None
 

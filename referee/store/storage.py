@@ -252,7 +252,8 @@ def _lock_timeout() -> float:
         raise StoreError(f"{ENV_TIMEOUT}={os.environ[ENV_TIMEOUT]!r}: expected a number of seconds") from None
 
 
-def _now() -> str:
+def utc_now() -> str:
+    """The database's clock for a recorded row: UTC, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
@@ -656,7 +657,7 @@ class Store:
             raise family.unknown(game, self.where)
         if kind is not None and (after is not None or not family.kinds):
             raise ValueError("a kind is given when a game is created, and only to a game")
-        now = _now()
+        now = utc_now()
         out: list[Event] = []
         for type_, payload in items:
             after = ev.chain(game, after, type_, payload, version=family.version(type_), recorded_at=now)
@@ -684,7 +685,7 @@ class Store:
         cut of the server's machine may lose the last moments of such writes, never a round nor anything
         written synced (SQLite: ``synchronous=NORMAL`` for this commit, which in WAL mode syncs at the
         next synced commit or checkpoint; PostgreSQL: ``synchronous_commit = off`` for this transaction)."""
-        now = _now()
+        now = utc_now()
         new = logs[0][0].seq == 1
         streams = [{"id": log[0].game, "created_at": log[0].recorded_at or now, "kind": kind} for log in logs]
         rows = [_row(e, family.key) for log in logs for e in log]
