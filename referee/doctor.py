@@ -35,19 +35,11 @@ from .games.registry import game_of
 from .records.keys import Ledger, accepted_keys, ledger_on
 from .records.signing import check, unendorsed
 from .store.append_only import GUARDED, trigger_names
+from .store.database import CREATE_HINT, StoreError, database_url
 from .store.events import Event
+from .store.families import EVENTS_BETWEEN, EVENTS_OF_GAME, MIGRATED, TABLES, is_referee_table
+from .store.rows import _event
 from .store.signatures import Signature, SignatureRow, SigningError, signatures_of
-from .store.storage import (
-    CREATE_HINT,
-    EVENTS_BETWEEN,
-    EVENTS_OF_GAME,
-    MIGRATED,
-    TABLES,
-    StoreError,
-    _event,
-    database_url,
-    is_referee_table,
-)
 from .tournaments import service as _tournaments, venue as _venue  # noqa: F401 - their append-only tables
 
 

@@ -15,7 +15,8 @@ from referee.games.battle.fold import Fold
 from referee.games.battle.records import golden
 from referee.games.battle.replay import round_outcome
 from referee.games.battle.service import OpenGame, new_game, recorded_header
-from referee.store.storage import GameChanged, Store
+from referee.store.families import GameChanged
+from referee.store.storage import Store
 
 SOURCES = ("two-player", "four-player", "five-player")
 SHARED_SOURCE = "five-player"

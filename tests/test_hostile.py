@@ -446,7 +446,7 @@ def _pragma_on_connect(store, sql):
 
 def test_a_full_disk_and_a_read_only_database_say_so(tmp_path):
     from referee.games.battle.records import relabel
-    from referee.store.storage import StoreError
+    from referee.store.database import StoreError
 
     db = str(tmp_path / "t.db")
     ok(db, "new", "g", "--clans", "crab,crane", "--partial-setup")

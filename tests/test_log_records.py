@@ -20,7 +20,8 @@ from referee.games.battle.replay import verify
 from referee.games.battle.service import OpenGame
 from referee.records.jsonl import RecordError, export_jsonl, parse_jsonl
 from referee.store.events import stored_seal
-from referee.store.storage import GameExists, Store
+from referee.store.families import GameExists
+from referee.store.storage import Store
 
 
 def _data(name: str) -> str:

@@ -24,7 +24,9 @@ from referee.games.battle.records import golden
 from referee.games.battle.replay import round_outcome, verify
 from referee.games.battle.service import OpenGame, new_game
 from referee.store import events as ev, storage as store_module
-from referee.store.storage import GameChanged, GameExists, Store, StoreError, UnknownGame
+from referee.store.database import StoreError
+from referee.store.families import GameChanged, GameExists, UnknownGame
+from referee.store.storage import Store
 
 # the module: `referee.games.battle.replay` is also a function
 replay_module = importlib.import_module("referee.games.battle.replay")
@@ -437,7 +439,7 @@ def test_a_payload_is_read_as_json_reads_it():
     beyond 64 bits, NaN, huge exponents and lone surrogates included, and what is not JSON is refused alike."""
     import json
 
-    from referee.store.storage import _loads
+    from referee.store.rows import _loads
 
     for raw in (
         '{"a":1,"a":2}',

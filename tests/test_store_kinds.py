@@ -11,9 +11,10 @@ import pytest
 
 from referee.games.battle.records import golden
 from referee.games.battle.service import OpenGame, new_game
-from referee.store import storage
+from referee.store import families
 from referee.store.events import check_chain
-from referee.store.storage import DEFAULT_KIND, GameChanged, Store, UnknownGame
+from referee.store.families import GameChanged, UnknownGame
+from referee.store.storage import DEFAULT_KIND, Store
 from referee.tournaments import service as tournaments
 from referee.tournaments.service import TOURNAMENTS, TournamentChanged, read_events
 
@@ -73,7 +74,7 @@ def test_an_older_database_that_cannot_take_the_column_reads_the_default_kind(tm
         new_game(store, "g1", ["crab", "crane"])
     with sqlite3.connect(path) as conn:
         conn.executescript(OLD_GAME_TABLE)
-    monkeypatch.setitem(storage.MIGRATED, ("game", "kind"), "NOT A COLUMN (((")
+    monkeypatch.setitem(families.MIGRATED, ("game", "kind"), "NOT A COLUMN (((")
     with Store(str(path), create=False) as store:
         assert store.unmigrated == {("game", "kind")}
         assert store.kind("g1") == DEFAULT_KIND
@@ -103,4 +104,4 @@ def test_no_second_copy_of_the_store_in_the_tournament_service():
     code = "".join(line for line in code.splitlines(True) if not line.lstrip().startswith("from "))  # not its imports
     for word in ("SQLModel", "create_all", "INSERT", "SELECT", "event_hash", "engine.", "sqlalchemy"):
         assert word not in code, word
-    assert storage.TOURNAMENT_TABLES == {t.name for t in TOURNAMENTS.tables}
+    assert families.TOURNAMENT_TABLES == {t.name for t in TOURNAMENTS.tables}

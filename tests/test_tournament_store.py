@@ -219,7 +219,7 @@ def test_an_import_of_a_line_that_is_not_an_event_names_the_line(tmp_path, line,
 
 def test_a_database_holding_tournaments_is_still_a_referee_database(started):
     """The store's foreign-table check knows the tournament tables: the game commands and doctor open it."""
-    from referee.store.storage import TOURNAMENT_TABLES, VENUE_TABLES
+    from referee.store.families import TOURNAMENT_TABLES, VENUE_TABLES
     from referee.tournaments.service import STORE_TABLES as TABLES
     from referee.tournaments.venue import VenueNoticeRow
 

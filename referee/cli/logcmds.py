@@ -178,7 +178,7 @@ def _read_file(path: Path, keys: list[str] | None) -> _Read:
 def _read_stored_or_file(target: str, keys: list[str] | None, db: str | None) -> _Read:
     """A game in the database; a target that names a file (a path, a record's suffix) and is neither a file here
     nor a stored game is refused as the missing file it was meant to be."""
-    from ..store.storage import UnknownGame
+    from ..store.families import UnknownGame
 
     try:
         return _read_stored(target, keys, db)

@@ -54,7 +54,7 @@ def site_pages(store, tid: str, *, url: str = ""):
 
 def _match_events(store, game: str) -> list:
     """A match's events, none when the database does not hold it (a tournament imported without its matches)."""
-    from ..store.storage import UnknownGame
+    from ..store.families import UnknownGame
 
     try:
         return store.events(game)

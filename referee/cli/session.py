@@ -151,7 +151,7 @@ class TableSession:
         return event, state, report
 
     def _write(self, write):
-        from ..store.storage import GameChanged
+        from ..store.families import GameChanged
 
         known = len(self.log.events)
         try:

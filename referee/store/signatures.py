@@ -31,8 +31,11 @@ from sqlmodel import Field, SQLModel
 
 from ..core.canonical import canonical_json
 from . import append_only, events as ev
+from .database import StoreError
 from .events import Event, LogError
-from .storage import Family, Store, StoreError, _event, utc_now
+from .families import Family
+from .rows import _event
+from .storage import Store, utc_now
 
 if TYPE_CHECKING:  # `cryptography` loads when a key or a signature is used (about 8 MB of resident memory)
     from nacl.signing import VerifyKey

@@ -19,7 +19,8 @@ from ..games.battle.fold import Fold
 from ..games.battle.replay import verify as verify_game
 from ..games.battle.service import new_game
 from ..store.events import Event, chain as chain_event, check_chain
-from ..store.storage import Family, Store
+from ..store.families import Family
+from ..store.storage import Store
 
 PAYLOAD_VERSION = 1
 

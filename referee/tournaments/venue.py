@@ -15,7 +15,8 @@ from sqlalchemy.exc import DatabaseError
 from sqlmodel import Field, SQLModel
 
 from ..store import append_only
-from ..store.storage import Store, StoreError
+from ..store.database import StoreError
+from ..store.storage import Store
 
 ATTEMPTS = 5  # creating the table while another process does: retried
 

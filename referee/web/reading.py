@@ -18,7 +18,8 @@ from fastapi import Depends, Request
 from sqlalchemy import inspect
 
 from ..games.battle.fold import Fold
-from ..store.storage import Store, UnknownGame
+from ..store.families import UnknownGame
+from ..store.storage import Store
 from ..views import game as gv, tournament as tview
 
 GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # the log's game id grammar

@@ -43,8 +43,10 @@ from ...engine.battle import (
     parse_entry,
     placement_count,
 )
+from ...store.database import StoreError
 from ...store.events import Event, LogError
-from ...store.storage import Family, Store, StoreError, UnknownGame
+from ...store.families import Family, UnknownGame
+from ...store.storage import Store
 from .fold import Fold
 from .round_identity import last_seal
 from .service import OpenGame, check_token as game_check_token

@@ -38,7 +38,8 @@ from ...engine.battle import (
 )
 from ...store import events as ev
 from ...store.events import Event, LogError, ReplayError
-from ...store.storage import GameChanged, Store
+from ...store.families import GameChanged
+from ...store.storage import Store
 from . import replay
 from .amend import to_retract
 from .boarddata import load_board
