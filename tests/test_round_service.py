@@ -1,6 +1,7 @@
 """The game service owns a round: one `referee round` reads its sheet once, checks the placements once and
-resolves the round once; the table session asks the same service; "is the game finished", "the board after
-round N" and "the score" are each answered in one place (the code is searched for a second one)."""
+resolves the round once, and so does `referee confirm` with the phones' round; the table session asks the same
+service; "is the game finished", "the board after round N" and "the score" are each answered in one place (the
+code is searched for a second one)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,32 @@ def test_one_round_is_parsed_checked_and_resolved_exactly_once(db, tmp_path, mon
     assert len(sheets) == 1  # the sheet read once
     assert len(lines) == 2  # each of its two lines parsed once
     assert len(checks) == 1  # the placements checked once (R-08), not again by the engine
+    assert len(resolved) == 1  # the round resolved once, before the record
+    assert shown(db)["round"] == 2
+
+
+def test_confirm_reads_checks_and_resolves_the_phones_round_once(db, monkeypatch):
+    """`referee confirm`: the round the phones entered is read from the seats' drafts, its placements checked
+    and resolved once, on the one fold the command opened, and recorded as it was read."""
+    from referee.games.battle import entry as en
+    from referee.games.battle.service import OpenGame
+    from referee.store.storage import Store
+
+    with Store(db) as store:
+        for line in ROUND1.splitlines():
+            clan = line.split(":")[0]
+            en.write_draft(store, en.draft_of(store, "g", 1, clan), [line], True, 0, "phone")
+    opened: list[int] = []
+    real_init = OpenGame.__init__
+    monkeypatch.setattr(OpenGame, "__init__", lambda self, *a: opened.append(1) or real_init(self, *a))
+    sheets = _count(monkeypatch, "referee.engine.battle.notation.round", "parse_round")
+    checks = _count(monkeypatch, "referee.engine.battle.resolution.inventory", "check_placements")
+    resolved = _count(monkeypatch, "referee.engine.battle.resolution.resolve", "resolve")
+    result = runner.invoke(app, ["confirm", "g", "--yes", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert len(opened) == 1  # the log read and folded once
+    assert len(sheets) == 1  # the phones' sheet read once
+    assert len(checks) == 1  # its placements checked once (R-08)
     assert len(resolved) == 1  # the round resolved once, before the record
     assert shown(db)["round"] == 2
 

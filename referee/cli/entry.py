@@ -102,7 +102,7 @@ def confirm(
     """Show the round the players are entering on their phones; once every clan submitted and the round
     passes the placement check, confirm it: recorded exactly as the same sheet typed (`referee round`)."""
     from ..games.battle import entry as en
-    from .round_entry import play
+    from .round_entry import settle
 
     with open_store(db) as store:
         t = en.table_state(store, game)
@@ -123,4 +123,5 @@ def confirm(
             )
         if t.problems:
             raise RefereeError("\n".join(t.problems), hint="the seat corrects it on its phone (Change my tokens)")
-        play(store, game, t.sheet, t.round, yes, json_out)
+        assert t.log is not None and t.read is not None  # every clan submitted and the round passes its check
+        settle(t.log, t.read, from_sheet=True, yes=yes, json_out=json_out)

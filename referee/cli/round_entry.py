@@ -18,25 +18,35 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     """Enter a round (``sheet``: a file, or the sheet's text itself): read by the game service (one parse, R-27,
     one placement check, the game-over guard), confirmed when asked, recorded by the service; what it did printed."""
     from ..games.battle.service import OpenGame
-    from . import render
-    from .checks import no_tokens_on_purpose
     from .common import read_input
 
+    text = sheet if sheet is None or isinstance(sheet, str) else read_input(sheet)
     log = OpenGame(store, game)
-    if sheet is not None:
-        read = log.read_round(sheet if isinstance(sheet, str) else read_input(sheet), round_opt)
+    if text is not None:
+        read = log.read_round(text, round_opt)
     else:
         log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
         read = log.read_round(enter_round(log.state), round_opt)
+    settle(log, read, from_sheet=text is not None, yes=yes, json_out=json_out, no_tokens=no_tokens)
+
+
+def settle(log, read, *, from_sheet: bool, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
+    """A round read by the game service (``read``, on ``log``'s fold): confirmed when asked, recorded as it was
+    read (never read or resolved again), and what it did printed. ``from_sheet``: read from a sheet (a file,
+    standard input or the phones'), not typed at the prompt."""
+    from . import render
+    from .checks import no_tokens_on_purpose
+
+    game = log.game
     if read.recorded is None:
         no_tokens_on_purpose(read.lines, no_tokens, f"game {game!r}, round {read.round}")
-    if read.recorded is None and sheet is not None and not yes and not sys.stdin.isatty():
+    if read.recorded is None and from_sheet and not yes and not sys.stdin.isatty():
         raise RefereeError(  # a pipe cannot answer the confirmation
             f"game {game!r}, round {read.round}: standard input is not a terminal, so nobody can confirm the "
             "round; nothing recorded",
             hint="pass --yes to record the sheet without asking",
         )
-    ask = sheet is None or (not yes and not json_out)
+    ask = not from_sheet or (not yes and not json_out)
     if read.recorded is None and ask and not confirm_entry(log.state, read.lines):
         raise RefereeError(f"game {game!r}, round {read.round}: not confirmed; nothing recorded")
     try:

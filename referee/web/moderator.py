@@ -3,8 +3,8 @@
 (not started / entering / submitted, the page refreshing itself), the merged sheet, the placement check of the
 whole round once every clan submitted, an edit of any seat's list (version-checked against the phones: the
 second write is refused with what the first wrote), and ``Resolve round N?``, which records the merged sheet
-through the game service exactly as `referee confirm` and a typed sheet do (``OpenGame.read_round`` then
-``record_sheet``). The phones then show the round's seal.
+through the game service exactly as `referee confirm` and a typed sheet do (the round read and resolved once,
+by ``table_state``, then ``record_sheet``). The phones then show the round's seal.
 
 The same guards as a seat's page (``web.entry``): the link looked up by its hash, CSRF tokens bound to the
 link and the session cookie, the body size and the per-link rate limits, every string escaped."""
@@ -129,7 +129,7 @@ async def resolve(secret: str, request: Request):
     if isinstance(checked, Response):
         return checked
     form, (store, game, _, log) = checked
-    t = en.table_state(store, game)
+    t = en.table_state(store, game, log)
     if form.get("round") != str(t.round) or form.get("version") != str(table_version(t)):
         message = "The table changed since this page was read (a seat's list, or the round): nothing recorded."
         return _moderator_page(request, secret, game, "moderator.html", 409, message=message)
@@ -138,7 +138,8 @@ async def resolve(secret: str, request: Request):
         said = f"Not every clan has submitted ({', '.join(waiting)})" if waiting else "; ".join(t.problems)
         return _moderator_page(request, secret, game, "moderator.html", 409, message=f"{said}: nothing recorded.")
     try:
-        log.record_sheet(log.read_round(t.sheet, t.round))
+        assert t.read is not None  # the game open (``checked_form``), every clan submitted, the round's check passed
+        log.record_sheet(t.read)
     except (RefereeError, LogError) as exc:
         return _moderator_page(request, secret, game, "moderator.html", 409, message=str(exc).splitlines()[0])
     return RedirectResponse(f"/m/{secret}", status_code=303)

@@ -25,7 +25,7 @@ import hmac
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.errors import RefereeError
@@ -49,7 +49,7 @@ from ...store.families import Family, UnknownGame
 from ...store.storage import Store
 from .fold import Fold
 from .round_identity import last_seal
-from .service import OpenGame, check_token as game_check_token
+from .service import OpenGame, RoundSheet, check_token as game_check_token
 
 LINK_KIND = "entry-link"
 DRAFT_KIND = "entry-draft"
@@ -397,6 +397,10 @@ class TableState:
     problems: tuple[str, ...]  # the placement check of the whole round (once every clan submitted)
     closed: str | None  # why no round can be entered (the game over), else None
     counts: tuple[PlacementCount, ...] = ()  # each draft's tokens, blessings included (``token_count``)
+    # once every clan submitted and the round passes its check: the round read and resolved on ``log``'s fold,
+    # which records it as it is (``OpenGame.record_sheet``): the table's round is read and resolved once
+    read: RoundSheet | None = field(default=None, compare=False, repr=False)
+    log: OpenGame | None = field(default=None, compare=False, repr=False)
 
     @property
     def all_submitted(self) -> bool:
@@ -407,8 +411,9 @@ def merged_sheet(round_no: int, drafts: list[Draft]) -> str:
     return "\n".join([f"round: {round_no}", *(line for d in drafts for line in d.lines)]) + "\n"
 
 
-def table_state(store: Store, game: str) -> TableState:
-    log = OpenGame(store, game)
+def table_state(store: Store, game: str, log: OpenGame | None = None) -> TableState:
+    """The table as the phones entered its round; ``log``: the game open already (a moderator's page)."""
+    log = log or OpenGame(store, game)
     r = log.state.round
     closed = None
     try:
@@ -418,13 +423,14 @@ def table_state(store: Store, game: str) -> TableState:
     drafts = [draft_of(store, game, r, str(c)) for c in log.state.clans]
     sheet = merged_sheet(r, drafts)
     problems: list[str] = []
+    read = None
     if closed is None and all(d.submitted for d in drafts):
         try:
-            log.read_round(sheet, r)
+            read = log.read_round(sheet, r)
         except (RefereeError, LogError) as exc:
             problems = str(exc).splitlines()
     counts = tuple(token_count(log.state, d.clan, d.lines) for d in drafts)
-    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed, counts)
+    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed, counts, read, log)
 
 
 def seal_of(store: Store, game: str, round_no: int) -> str | None:
