@@ -84,8 +84,8 @@ def test_an_event_reads_back_as_printed(event):
 
 
 def test_objective_lines_read_back():
-    line = "Matsu Tsuko: objective Unbroken Line, end, 3/1"
-    event = parse_line("matsu: objective Unbroken Line , END , 3 / 1", NAMES)
+    line = "Matsu Tsuko: objective Unbroken Line, revealed, end, 3/1"
+    event = parse_line("matsu: objective Unbroken Line , END , 1 / 3", NAMES)  # the two values in either order
     assert isinstance(event, ObjectiveTaken) and format_event(event) == line
 
 
