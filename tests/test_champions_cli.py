@@ -329,3 +329,38 @@ def test_a_campaign_notices_a_scenario_corrected_after_it_was_logged(home):
     other.mkdir()
     (other / "c.jsonl").write_text(exported)
     assert "imported c: 4 events" in referee(str(other / "x.db"), "champions", "import", "c.jsonl", home=other).stdout
+
+
+LEGACY = ROOT / "tests" / "golden" / "champions-legacy"
+
+
+def test_records_made_before_the_turn_was_refereed_still_verify_and_replay(home):
+    """Records exported by the referee before issue 38 (the demo and the README's campaign of that time: Honor
+    changes without a cause, a Unit's `last of unit` without its size, Clan Objectives reported after the
+    setup sheet) import, verify and show the very results they were recorded with; the replay notes the
+    `last of unit` paid without the Unit's size (p.27, CH-09)."""
+    expected = json.loads((LEGACY / "expected.json").read_text())
+    for game in ("champions-demo", "wc-1", "wc-2", "wc-2-replay", "wc-3", "winter-court"):
+        assert "verified" in ok(home, "champions", "import", str(LEGACY / f"{game}.jsonl")).stdout
+        assert "verified" in ok(home, "champions", "verify", game).stdout
+    for game, want in expected.items():
+        got = reads(home, "champions", "show", game)
+        assert {k: got[k] for k in want} == want, game
+    steps = reads(home, "champions", "replay", "wc-1")["steps"]
+    noted = [n for s in steps for n in s["notes"] if "recorded without the Unit's size" in n]
+    assert noted == [
+        "recorded without the Unit's size: +1 as recorded; p.27 pays it only for a Unit of several miniatures "
+        "(if it had one, correct this report) (p.27, CH-09)"
+    ]
+    # the fix the note offers: the end taken back, the report corrected in today's notation, the end again
+    before = reads(home, "champions", "show", "wc-1")["final_glory"]["Minor Clan Bushi 2"]
+    ok(home, "champions", "retract", "wc-1", "5", "--reason", "the Samurai Unit's size")
+    lines = [
+        "Asahina Takako: honor +2, scenario", "Minor Clan Bushi 2: eliminates Samurai, 1 glory, unit of 2",
+        "Minor Clan Bushi 2: eliminates Samurai, 1 glory, unit of 2", "Matsu Tsuko: eliminates Oni Lord, 8 glory",
+        "Matsu Tsuko: honor +2, scenario", "Matsu Tsuko: completes Unbroken Line", "Isawa Kaede: purity -1",
+    ]  # fmt: skip
+    ok(home, "champions", "correct", "wc-1", "4", *lines, "--reason", "the Samurai Unit's size")
+    after = reads(home, "champions", "end", "wc-1", "--objectives", "met", "--yes")
+    assert after["final_glory"]["Minor Clan Bushi 2"] == before == 3  # a Unit of two: its last miniature's +1
+    assert "verified" in ok(home, "champions", "verify", "wc-1").stdout
