@@ -162,7 +162,8 @@ def test_a_turn_on_a_wrong_count_is_refused_so_that_no_turn_advances_twice(home)
     live, steps = board["group_honor"], len(reads(home, "champions", "replay", "g")["steps"])
     done = refused(home, "champions", "turn", "g", "--group-honor", str(live - 1))
     assert done.stderr.strip().splitlines() == [
-        f"error: g, turn 1, line 1: the board shows Group Honor {live - 1}, the Champions' Honor makes {live}: "
+        f"error: g, turn 1, line 1: 'turn end, group honor {live - 1}': the board shows Group Honor {live - 1}, "
+        f"the Champions' Honor makes {live}: "
         f"turn 1 goes on; move the counter +1 to {live}, then end the turn with the count {live} (if the board is "
         "right, a report is missing: record it first) (p.31, CR-01)",
         "hint: nothing was recorded",

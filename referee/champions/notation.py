@@ -126,7 +126,7 @@ TURN = re.compile(r"turn end(?:\s*,\s*group honor\s+(-?\d{1,3}))?$", re.I)
 ENEMIES = re.compile(r"enem(?:y|ies)(?: phase)?$", re.I)
 ATTACK = re.compile(r"(?P<enemy>.+?)\s+attacks\s+(?P<who>[^,]+?)(?P<mods>(?:\s*,\s*[^,]*)*)$", re.I)
 FALLS = re.compile(r"(?P<enemy>.+?)\s+eliminated(?:\s*,\s*unit of\s+(?P<size>\d{1,2}))?$", re.I)
-ALLY_KILL = re.compile(r"eliminates\s+(?P<enemy>.+?)(?:\s*,\s*unit of\s+(?P<size>\d{1,2}))?$", re.I)
+ALLY_KILL = re.compile(r"eliminates\s+(?P<enemy>[^,]+?)(?:\s*,\s*unit of\s+(?P<size>\d{1,2}))?$", re.I)
 SHORT_HINT = (
     "not a report: e.g. 'Matsu Tsuko: melee Armored Oni, wound', 'Matsu Tsuko: honor +1, clan power', "
     "'Matsu Tsuko: eliminates Samurai, 1 glory, unit of 3', 'Goblin attacks Matsu Tsuko', 'turn end' "

@@ -98,11 +98,11 @@ def event(
     with open_store(db) as store:
         fold, notes = log.report(store, game, _reports(lines, sheet))
     if json_out:
-        _json({"notes": [str(n) for n in notes], **_board_data(fold)})
+        _json({"notes": [str(n) for n in notes], **(_ending_data(fold) if fold.ended else _board_data(fold))})
         return
     for n in notes:
         _print(f"  {n}")
-    _board(fold, False)
+    _ending(fold, False) if fold.ended else _board(fold, False)
 
 
 @champions.command()
@@ -178,6 +178,7 @@ def _ask_end_objectives(fold, named: list[str]) -> list[str]:
         try:
             if o.lower != o.glory:
                 got = typer.prompt(f"{question} {o.glory}, {o.lower} or n", default="n").strip().lower()
+                got = str(o.glory) if got in ("y", "yes") else got
                 if got not in ("n", "no", str(o.glory), str(o.lower)):
                     raise typer.BadParameter(f"{got!r}: {o.glory}, {o.lower} or n", param_hint="the answer")
                 if got not in ("n", "no"):

@@ -378,7 +378,9 @@ def canonical_reports(fold: ScenarioFold, text_lines: Sequence[str]) -> tuple[li
             result = apply(scenario, event)
         except ChampionsError as exc:
             where = "after the end" if after_end else f"turn {scenario.turn}"
-            problems.append(f"{fold.game}, {where}, line {n}: {exc.message}")
+            said = " ".join(line.split())
+            quoted = exc.message if exc.message.startswith(repr(said)) else f"{said!r}: {exc.message}"
+            problems.append(f"{fold.game}, {where}, line {n}: {quoted}")
             continue
         scenario = result.scenario
         out.append(format_event(event))
@@ -402,6 +404,7 @@ def report(store: Store, game: str, text_lines: Sequence[str]) -> tuple[Scenario
         again = fold_scenario([*events, candidate])
         assert again.ending is not None
         payload |= {"result": "victory" if again.ending.victory else "defeat", "digest": ending_digest(again.ending)}
+        notes.append(Note("the end of the game made again with it", "p.32, CH-08"))
     new = store_append(store, game, [(REPORTED, payload)], events[-1], KIND)
     return fold_scenario([*events, *new]), notes
 
