@@ -5,23 +5,33 @@ campaign of such plays. ``referee casebook`` runs it with the Battle for Rokugan
 ```toml
 [[case]]
 id = "threshold-worked-example"        # unique, kebab-case
-cites = ["p.11"]                       # rulebook pages ("p.N") and rulings ("CR-xx"), required
+cites = ["p.11"]                       # rulebook pages ("p.N"), rulings ("CR-xx") and the referee's ("CH-xx")
+origin = "rulebook alone"              # optional: written from the rulebook alone, by someone who had not
+                                       #   read the code (the blind casebook's cases)
+as_recorded = true                     # optional: the reports read as a stored record replays them (the forms
+                                       #   of older records accepted); otherwise checked as the table enters them
 summary = "..."
 setup = \"\"\"...\"\"\"                        # a setup sheet (referee/champions/notation.py)
-reports = \"\"\"...\"\"\"                      # the table's reports, one a line (optional)
+reports = \"\"\"...\"\"\"                      # the table's reports, one a line (optional); or a list of such
+                                       #   texts, one report each (each ends the action under way)
 end = "met"                            # optional: the game ends, objectives "met" or "missed"
+fulfilled = ["Matsu Tsuko: Unbroken Line for 1"]   # optional: the End Objectives `end --fulfilled` names
+after_end = \"\"\"...\"\"\"                    # optional: a report after the end (End Objectives only, CH-08)
 [case.expect]                          # every key optional; names are the Champions'
 threshold = 24                         # the Threshold (after the end, when the case ends the game)
 group_honor = 18
 turn = 2
+favor = "Matsu Tsuko"                  # who holds the Imperial Favor
 honor = { "Matsu Tsuko" = 5 }          # on the gauge (after the end: after its Purity adjustment)
 glory = { "Matsu Tsuko" = 3 }          # on the track
 purity = { "Matsu Tsuko" = 4 }
 status = { "Matsu Tsuko" = "eliminated" }
+dishonored = { "Bayushi Aramoro" = true }   # the standing (p.14, CR-11)
 bonuses = { "Matsu Tsuko" = [3] }      # the Glory track's bonus tokens earned
+objectives_shown = { "Togashi Mitsu" = ["Dragon-1 (instant 2)", "hidden (face down)"] }  # as the table sees them
 notes_say = ["substring"]              # each found in what the referee said about the reports
-refused = "p.16"                       # the LAST report line is refused, citing this rule
-refused_says = ["substring"]
+refused = "p.16"                       # the LAST report line (or the setup, the end, the report after it) is
+refused_says = ["substring"]           #   refused, citing this rule and saying these
 final_glory = { "Matsu Tsuko" = -1 }   # end-of-game Glory
 victory = false
 reasons_say = ["substring"]            # each found in the reasons for a defeat
@@ -31,7 +41,7 @@ lines_say = ["Matsu Tsuko | glory | -1 Glory per Destiny Point (1) | -1 | p.15, 
 ```
 
 A campaign case has ``players`` and ``[[case.play]]`` tables (each a ``setup``, ``reports``, ``end``,
-and an optional ``game`` id), with ``campaign_end = true`` to end it; it expects ``totals``,
+``fulfilled`` and an optional ``game`` id), with ``campaign_end = true`` to end it; it expects ``totals``,
 ``choosers``, ``logged`` (each play's ``"scenario: victory|defeat, difference D, glory P=G ...,
 glorified P, intermission P"``), ``refused``/``refused_says`` (the last play refused).
 """
@@ -50,6 +60,7 @@ from .champions import (
     Scenario,
     add_play,
     apply,
+    check_after_end,
     check_can_end,
     check_new_setup,
     check_reported,
@@ -78,6 +89,7 @@ CASE_KEYS = {
     "reports",
     "end",
     "fulfilled",
+    "after_end",
     "expect",
     "players",
     "play",
@@ -169,11 +181,13 @@ def play_scenario(
     *,
     entered: bool = True,
     fulfilled: list[str] | None = None,
+    after_end: str = "",
 ) -> tuple[Scenario, list[str], Ending | None]:
     """Set up, apply every report, end if asked: what the command line does, without a store. ``reports``: one
     report, or a list of them (each ends the action under way, as an ``event`` command does); ``entered``:
     checked as the table enters them (``False``: read as a stored record replays, its older forms accepted);
-    ``fulfilled``: the End Objectives `end --fulfilled` reports (``"NAME: OBJECTIVE[ for N]"``)."""
+    ``fulfilled``: the End Objectives `end --fulfilled` reports (``"NAME: OBJECTIVE[ for N]"``); ``after_end``: a
+    report after the end (End Objectives only, the settlement made again: CH-08)."""
     scenario = set_up(parse_setup(setup_text))
     if entered:
         check_new_setup(scenario)
@@ -207,6 +221,18 @@ def play_scenario(
         if entered:
             check_can_end(scenario)
         ending = end(scenario, end_as == "met")
+        for n, line in lines(after_end):
+            try:
+                event = parse_line(line, names)
+                check_after_end(scenario, event)
+                out = apply(scenario, event)
+            except ChampionsError as exc:
+                refused = ChampionsError(f"after the end, line {n}: {exc.message}")
+                refused.rule = exc.rule  # type: ignore[attr-defined]
+                raise refused from None
+            scenario = out.scenario
+            notes += [str(x) for x in out.notes]
+            ending = end(scenario, end_as == "met")
         scenario = ending.scenario
     return scenario, notes, ending
 
@@ -236,6 +262,7 @@ def run_case(case: Case) -> list[str]:
             case.data.get("end"),
             entered=not case.data.get("as_recorded", False),
             fulfilled=case.data.get("fulfilled"),
+            after_end=case.data.get("after_end", ""),
         )
     except ChampionsError as exc:
         if "refused" not in exp:
@@ -268,7 +295,8 @@ def _scenario_refusal(case: Case, exc: ChampionsError, exp: dict[str, Any]) -> l
     """An expected refusal of a scenario case: the rule and the words, and that the last report line (or
     the end) was the one refused."""
     problems = _refusal(exc, exp)
-    numbered = lines(case.data.get("reports", ""))
+    reports = case.data.get("reports", "")
+    numbered = lines(reports if isinstance(reports, str) else reports[-1])
     at = getattr(exc, "line", None)
     if at is not None and "end" not in case.data and at != numbered[-1][0]:
         problems.append(f"refused at report line {at}, not at the last line ({numbered[-1][0]})")

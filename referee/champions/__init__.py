@@ -3,7 +3,7 @@ the end of the game) and the campaign. Pure: no I/O, clock or randomness; it nev
 Rokugan engine, nor the engine it (pyproject.toml's import contracts)."""
 
 from .campaign import Campaign, CampaignResult, Play, add_play, end_campaign, log_line, new_campaign
-from .entry import check_can_end, check_form, check_reported
+from .entry import check_after_end, check_can_end, check_form, check_reported
 from .model import (
     OPTIONS,
     ChampionCard,
@@ -44,6 +44,7 @@ __all__ = [
     "add_play",
     "apply",
     "apply_all",
+    "check_after_end",
     "check_can_end",
     "check_form",
     "check_new_setup",

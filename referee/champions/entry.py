@@ -4,9 +4,9 @@ type instead."""
 
 from __future__ import annotations
 
-from .events import EnemyEliminated, Event, HonorChanged, ObjectiveTaken, TurnEnded
+from .events import EnemyEliminated, Event, HonorChanged, ObjectiveCompleted, ObjectiveTaken, TurnEnded
 from .honor import CAUSES
-from .model import ChampionsError, Scenario
+from .model import ChampionsError, Scenario, Timing
 from .objectives import check_kept
 
 
@@ -61,3 +61,14 @@ def check_form(event: Event) -> None:
 def check_can_end(scenario: Scenario) -> None:
     """The end as the table enters it: every player's Champion keeps a Clan Objective (p.10-11, CH-04)."""
     check_kept(scenario, "record the card kept with 'NAME: objective NAME, revealed, instant, 2', then end")
+
+
+def check_after_end(scenario: Scenario, event: Event) -> None:
+    """After the end, a report holds End Objectives fulfilled, and nothing else (p.31, CH-08). ``scenario``: as
+    it was when the game ended."""
+    if not isinstance(event, ObjectiveCompleted):
+        raise ChampionsError("the scenario has ended: after it, a report holds End Objectives fulfilled only", "p.31")
+    held = scenario.champion(event.champion).objectives
+    o = next((x for x in held if x.name.casefold() == event.objective.casefold()), None)
+    if o is not None and o.timing is not Timing.END:
+        raise ChampionsError(f"{o.name} is an Instant Objective: its Glory came when it was completed", "p.15, CH-08")

@@ -65,10 +65,12 @@ def check_amount(amount: int, cause: str) -> None:
         raise ChampionsError("an Honor change of 0 changes nothing", "p.14")
 
 
-def change(scenario: Scenario, name: str, amount: int, cause: str) -> Outcome:
+def change(scenario: Scenario, name: str, amount: int, cause: str, *, step_two: bool = True) -> Outcome:
     """One Honor change of ``name`` with its cause, in the action under way when the cause needs one. The
     standing follows at once outside any action, at step 2 for Outnumbered and Numerical Superiority, and at
-    the end of the action otherwise (``turn.close``). ``cause`` "": an older record's change without one."""
+    the end of the action otherwise (``turn.close``). ``cause`` "": an older record's change without one.
+    ``step_two`` False: the caller settles step 2 itself, once its changes are all made (an action line's
+    Outnumbered and Clan Power, as p.25's example counts them)."""
     champion = scenario.champion(name)
     if not cause:
         if amount == 0:
@@ -90,7 +92,7 @@ def change(scenario: Scenario, name: str, amount: int, cause: str) -> Outcome:
     scenario, notes = move_honor(scenario, name, amount, why, c.rule)
     if action is not None and mine and c.once:
         scenario = replace(scenario, table=replace(scenario.table, action=replace(action, used=(*action.used, c.once))))
-    if c.once == "numbers":  # p.24 step 2: "may therefore become Dishonored or be Honorable again" at once
+    if c.once == "numbers" and step_two:  # p.24 step 2: "may therefore become Dishonored or Honorable again"
         scenario, more = settle(scenario, [name], "at step 2 of the Combat", combat=True)
         notes += more
     elif not mine:

@@ -24,6 +24,7 @@ class ChampionsError(Exception):
 
     def __init__(self, message: str, rule: str = ""):
         self.rule = rule
+        self.text = message  # without the rule
         super().__init__(f"{message} ({rule})" if rule else message)
         self.message = str(self)
 

@@ -356,7 +356,7 @@ def parse_line(line: str, names: tuple[str, ...]) -> Event:
     try:
         return _parse(text, names)
     except ChampionsError as exc:
-        raise ChampionsError(f"{text!r}: {exc.message}") from None
+        raise ChampionsError(f"{text!r}: {exc.text}", exc.rule) from None
 
 
 def _parse(text: str, names: tuple[str, ...]) -> Event:
@@ -395,6 +395,8 @@ def _enemy_line(text: str, names: tuple[str, ...]) -> Event:
 
 
 def _ally_line(ally: str, rest: str) -> Event:
+    if rest.lower().startswith(("draw objectives", "draws objectives")):
+        raise ChampionsError("an Ally cannot take the Draw Objectives action", "p.29-30")
     m = ALLY_KILL.match(rest)
     if m:
         return AllyEliminates(ally, m["enemy"].strip(), int(m["size"] or 0))

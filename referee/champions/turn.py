@@ -253,12 +253,19 @@ def _check_modifiers(kind: str, modifiers: tuple[str, ...]) -> None:
 
 
 def _modifiers(scenario: Scenario, name: str, modifiers: tuple[str, ...]) -> Outcome:
+    """An action line's Honor in the Combat's order: step 2 (Outnumbered or Numerical Superiority, and a Clan
+    Power beside them, as p.25's example counts Matsu Tsuko's), the standing settled there; step 7 (Deception);
+    step 10 (the wound)."""
     notes: list[Note] = []
+    numbers = any(m in modifiers for m in NUMBERS)
     for cause in STEP_ORDER:
         if cause in modifiers:
-            out = honor.change(scenario, name, honor.CAUSES[cause].amount, cause)
+            out = honor.change(scenario, name, honor.CAUSES[cause].amount, cause, step_two=False)
             scenario = out.scenario
             notes += out.notes
+        if cause == "clan power" and numbers:
+            scenario, more = settle(scenario, [name], "at step 2 of the Combat", combat=True)
+            notes += more
     return Outcome(scenario, tuple(notes))
 
 

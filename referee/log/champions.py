@@ -29,6 +29,7 @@ from ..champions import (
     Scenario,
     add_play,
     apply,
+    check_after_end,
     check_can_end,
     check_form,
     check_new_setup,
@@ -298,18 +299,6 @@ def _replay_after_end(fold: ScenarioFold, e: Event, seq: int, lines: tuple[str, 
         fold.digest_ok = False
     notes.append(Note("the end of the game made again with it", "p.32, CH-08"))
     return Step(seq, e.type, lines, tuple(notes))
-
-
-def check_after_end(scenario: Scenario, event: object) -> None:
-    """After the end, a report holds End Objectives fulfilled, and nothing else (p.31, CH-08)."""
-    from ..champions.events import ObjectiveCompleted
-
-    if not isinstance(event, ObjectiveCompleted):
-        raise ChampionsError("the scenario has ended: after it, a report holds End Objectives fulfilled only", "p.31")
-    held = scenario.champion(event.champion).objectives
-    o = next((x for x in held if x.name.casefold() == event.objective.casefold()), None)
-    if o is not None and o.timing.value != "end":
-        raise ChampionsError(f"{o.name} is an Instant Objective: its Glory came when it was completed", "p.15, CH-08")
 
 
 def _taken_back(events: Sequence[Event], live: Live) -> list[Step]:
