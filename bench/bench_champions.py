@@ -61,7 +61,9 @@ def main() -> None:
         def command(*argv: str) -> None:
             subprocess.run([sys.executable, "-m", "referee", *argv], env=env, capture_output=True, check=True)
 
-        event_ms = median_ms(lambda: command("champions", "event", "bench", "Matsu Tsuko: honor +1, scenario"), args.runs)
+        event_ms = median_ms(
+            lambda: command("champions", "event", "bench", "Matsu Tsuko: honor +1, scenario"), args.runs
+        )
         show_ms = median_ms(lambda: command("champions", "show", "bench"), args.runs)
         casebook_ms = median_ms(
             lambda: command("casebook", str(ROOT / "referee" / "data" / "casebook" / "champions")), args.runs
