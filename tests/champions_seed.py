@@ -1,5 +1,5 @@
 """Champions of Rokugan records for the page tests, made through the commands as a moderator types them: the
-README's campaign (tests/test_champions_cli.py runs it as printed), a scenario still being played, and one
+manual's campaign (tests/test_champions_cli.py runs it as printed), a scenario still being played, and one
 whose every name is markup (names typed at a table are hostile input)."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+import manual
 from serving import EVIL, ROOT, cli
 
 HOSTILE = '"><img src=x onerror=alert(2)>'  # a second markup name, an attribute breaker
@@ -38,15 +39,10 @@ PLAYING_REPORTS = [  # The Fallen Lion's first turn and a start of the second: A
 ]
 
 
-def walkthrough(readme: str) -> list[str]:
-    block = readme.split("A whole campaign, as the table reports it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.startswith("referee ")]
-
-
 def seed(db: str, folder: Path) -> None:
-    """The README's campaign (``winter-court``, scenarios ``wc-1`` to ``wc-3``), ``playing`` (The Fallen Lion
+    """The manual's campaign (``winter-court``, scenarios ``wc-1`` to ``wc-3``), ``playing`` (The Fallen Lion
     after its first turn) and ``hostile`` (every name markup), in ``db``; the example files read from ROOT."""
-    for command in walkthrough((ROOT / "README.md").read_text()):
+    for command in manual.commands("docs/champions/moderator.md", "A whole campaign, as the table reports it"):
         args = shlex.split(command)[1:]
         if args[0] == "games" or args[1] in ("export", "publish", "replay", "verify", "show"):
             continue

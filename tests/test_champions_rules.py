@@ -183,7 +183,11 @@ def test_every_ruling_the_code_cites_is_written():
     """Every CH-xx a message, a docstring or a test names is in referee/data/champions/rulings.md, with its ids in
     order and each once."""
     assert RULINGS == [f"CH-{n:02d}" for n in range(1, len(RULINGS) + 1)]
-    sources = [*(ROOT / "referee").rglob("*.py"), *(ROOT / "tests").glob("test_champions*.py"), ROOT / "README.md"]
+    sources = [
+        *(ROOT / "referee").rglob("*.py"),
+        *(ROOT / "tests").glob("test_champions*.py"),
+        *(ROOT / "docs").rglob("*.md"),
+    ]
     named = {m for p in sources for m in re.findall(r"CH-\d\d", p.read_text())}
     assert named <= set(RULINGS), sorted(named - set(RULINGS))
 
