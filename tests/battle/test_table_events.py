@@ -32,6 +32,7 @@ from referee.engine.notation.table_parts import (
 from referee.engine.scoring.honor import final_score
 from referee.engine.table.apply import apply_table_event
 from referee.gamefile import play_game, read_game
+from tests.support import manual
 
 BOARD = load_board()
 PROVINCES = sorted(BOARD.provinces)
@@ -260,9 +261,9 @@ def test_the_cards_game_does_not_depend_on_entry_order():
         assert _final(record)[:2] == (want, digest)
 
 
-def test_every_readme_table_event_example_parses():
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    block = readme.split("## The table-event notation", 1)[1].split("```")[3]
+def test_every_table_event_example_of_the_manual_parses():
+    """docs/notation/table-events.md: every line of its example of each phase's events."""
+    block = next(b.body for b in manual.blocks("docs/notation/table-events.md") if "# setup (pp.4-5)" in b.body)
     lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
     parsed = [parse_table_event(line, BOARD) for line in lines if line]
     assert len(parsed) >= 14

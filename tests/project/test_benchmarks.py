@@ -1,10 +1,10 @@
-"""The benchmarks still run: each script in bench/, at its smallest sizes, prints every figure `bench/run.py`
-reads from it, as a number.
+"""The benchmarks run: each script in bench/, at its smallest sizes, prints every figure `bench/run.py` reads
+from it, as a number.
 
-Not a timed test: no figure is compared with anything. A script that breaks (as bench_tournament.py did when
-the setup-completeness rule came in) fails here, not at the next measurement. bench_cli.py is left out: it
-times real commands and compiles the package's bytecode in place, which a test must not write; its figures
-are still required to be the ones `bench/run.py` lists.
+Not a timed test: no figure is compared with anything. A script that breaks (a rule a benchmark's games do not
+follow yet, say) fails here, not at the next measurement. bench_cli.py is left out: it times real commands and
+compiles the package's bytecode in place, which a test must not write; its figures are still required to be the
+ones `bench/run.py` lists.
 """
 
 import importlib.util

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from referee.log import Store, events as ev
 from referee.log.signing import fingerprint, public_hex, sign
 from referee.web import venue_app
+from tests.support import manual
 from tests.support.entry_point import referee
 
 GAME = "demo-five-player-1"
@@ -199,6 +200,6 @@ def test_a_keys_name_and_a_losss_reason_reach_the_terminal_escaped(lost):
     assert shown[0]["lost"] == HOSTILE  # the JSON keeps the text exactly
 
 
-def test_the_readme_says_whoever_writes_the_database_can_declare_a_key():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    assert "whoever can write the database can declare a new key" in " ".join(readme.split())
+def test_the_manual_says_whoever_writes_the_database_can_declare_a_key():
+    signed = manual.read("docs/signed-records.md")
+    assert "whoever can write the database can declare a new key" in " ".join(signed.split())

@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 
 from referee.tournament.swiss import Result, bracket_order, standings
+from tests.support import manual
 from tests.support.entry_point import referee, run_in_process
 
 NAMES = [f"Player {i:02d}" for i in range(1, 33)]
@@ -254,24 +255,21 @@ def test_a_pairing_is_found_again_by_the_version_that_recorded_it():
     assert "swiss-blossom has versions 1, 2, not 7" in problems(replace(recorded, version=7))[0]
 
 
-def readme_kotei() -> list[str]:
-    from pathlib import Path
-
-    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
-    block = readme.split("A whole Kotei, as the organiser types it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.startswith("referee ")]
+def manual_kotei() -> list[str]:
+    return manual.commands("docs/l5r-ccg/organiser.md", "A whole Kotei, as the organiser types it")
 
 
-def test_the_readme_kotei_runs_as_printed(tmp_path):
-    """The README's whole Kotei, every command as printed, by the real entry point in a fresh folder holding
-    a copy of examples/: the match's result accepted, the rounds paired with no rematch, the cut seeded by the
-    standings, the winner named; the export verifies and imports elsewhere; the site is written."""
+def test_the_manuals_kotei_runs_as_printed(tmp_path):
+    """The manual's whole Kotei (docs/l5r-ccg/organiser.md), every command as printed, by the real entry point in
+    a fresh folder holding a copy of examples/: the match's result accepted, the rounds paired with no rematch, the
+    cut seeded by the standings, the winner named; the export verifies and imports elsewhere; the site is
+    written."""
     import os
     import shlex
     import shutil
     from pathlib import Path
 
-    commands = readme_kotei()
+    commands = manual_kotei()
     assert len(commands) >= 25 and sum("swiss pair" in c for c in commands) == 8
     shutil.copytree(Path(__file__).parents[2] / "examples", tmp_path / "examples")
     env = {**os.environ, "COLUMNS": "120", "HOME": str(tmp_path)}
