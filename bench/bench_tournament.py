@@ -26,9 +26,7 @@ from itertools import combinations
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
-
-from tournament_play import random_sheet, setup_sheet  # noqa: E402
+sys.path.insert(0, str(HERE.parent))
 
 from referee.engine.tournament.model import PlayersRegistered, Tournament, TournamentCreated  # noqa: E402
 from referee.engine.tournament.rounds import plan_round, seed_of  # noqa: E402
@@ -37,6 +35,7 @@ from referee.engine.tournament.standings import standings  # noqa: E402
 from referee.games.battle.service import OpenGame  # noqa: E402
 from referee.store.storage import Store  # noqa: E402
 from referee.tournaments.service import OpenTournament, close_round, create, create_games, load  # noqa: E402
+from tests.support.tournament_play import random_sheet, setup_sheet  # noqa: E402
 
 
 def median_ms(fn, runs: int) -> float:

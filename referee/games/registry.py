@@ -14,7 +14,7 @@ from typing import Any
 
 from ..store.events import Event
 from ..store.storage import Store
-from .kinds import BATTLE, CCG, CHAMPIONS, CHAMPIONS_CAMPAIGN, Kind, kind_of
+from .kinds import BATTLE, CCG, CHAMPIONS, CHAMPIONS_CAMPAIGN, Kind, kind_of, not_battle
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,13 @@ def game_of(events: Sequence[Event]) -> Game:
     creating event naming a kind this referee does not know is read by Champions of Rokugan's checks, which
     find no record of theirs in it."""
     return GAMES.get(kind_of(events), GAMES[CHAMPIONS.name])
+
+
+def foreign(events: Sequence[Event]) -> str | None:
+    """None for a Battle for Rokugan game; for a record of another kind, the line naming what reads it (a
+    Battle for Rokugan command or page refuses it with that line)."""
+    kind = kind_of(events)
+    return None if kind == BATTLE.name else not_battle(kind)
 
 
 def status(events: Sequence[Event]) -> str:

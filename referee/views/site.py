@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.tournament import posting
-from ..games.kinds import CCG
-from ..games.registry import game_of
+from ..games.kinds import CCG, CHAMPIONS, CHAMPIONS_CAMPAIGN, kind_of
 from . import game as gv, swiss as sv, tournament as tview
 from .qr import qr_svg
 
@@ -114,21 +113,6 @@ def match(m: dict) -> Page:
     return Page(("game", m["game"]), "match.html", {"m": m})
 
 
-def _match_of(events: Sequence) -> Page:
-    from .ccg import match_page
-
-    return match(match_page(events))
-
-
-# the page of a record whose game draws it otherwise than Battle for Rokugan's game pages, by the record's kind
-RECORD_PAGES: dict[str, Callable[[Sequence], Page]] = {CCG.name: _match_of}
-
-
-def record_page(events: Sequence) -> Callable[[Sequence], Page] | None:
-    """What draws a record's own page (a card game match's), or None: a Battle for Rokugan game's pages."""
-    return RECORD_PAGES.get(game_of(events).kind.name)
-
-
 def swiss_standings(s: dict) -> Page:
     return Page(("tournament", s["id"]), "swiss.html", {"s": s})
 
@@ -152,6 +136,65 @@ def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
         yield swiss_player(s, sv.player_page(t, pid))
     for game_id in sv.match_logs(t):
         events = events_of(game_id)
-        page = record_page(events) if events else None
-        if page is not None:
-            yield page(events)
+        own = record_site(events) if events else None
+        if own is not None:
+            yield next(own.pages(events, events_of=events_of))
+
+
+# --- Champions of Rokugan -----------------------------------------------------------------------------------
+def champions_scenario(p: dict) -> Page:
+    """A Champions scenario's page: the tracking board, the Champions, Glory and Group Honor turn by turn."""
+    return Page(("game", p["game"]), "champions.html", {"p": p})
+
+
+def champions_campaign(c: dict) -> Page:
+    """A Champions campaign's page: its Campaign Log and each player's Glory play by play."""
+    return Page(("game", c["campaign"]), "champions_campaign.html", {"c": c})
+
+
+def champions_site(events: Sequence, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
+    """A Champions record's pages: a scenario's, or a campaign's and each logged scenario's the database holds
+    (``events_of``: a record's events, none when it is not held)."""
+    from ..games.champions.service import is_scenario
+    from .champions import campaign_page, scenario_page
+
+    if is_scenario(events):
+        yield champions_scenario(scenario_page(events))
+        return
+    held = {}
+
+    def exists(game: str) -> bool:
+        if game not in held:
+            held[game] = list(events_of(game))
+        return bool(held[game]) and is_scenario(held[game])
+
+    c = campaign_page(events, exists)
+    yield champions_campaign(c)
+    for play in c["plays"]:
+        if play["linked"]:
+            yield champions_scenario(scenario_page(held[play["game"]]))
+
+
+# --- a record whose game draws its own pages (not a Battle for Rokugan game's) ---------------------------------
+def _match_site(events: Sequence, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
+    from .ccg import match_page
+
+    yield match(match_page(events))
+
+
+@dataclass(frozen=True)
+class RecordSite:
+    pages: Callable[..., Iterator[Page]]  # the record's pages, its own first (``events_of``: another record's)
+    own_head: bool  # its pages are its own events' alone: the same while its head is (a campaign reads others)
+
+
+RECORD_SITES = {  # by the record's kind; a Battle for Rokugan game's pages are the game pages above
+    CCG.name: RecordSite(_match_site, True),
+    CHAMPIONS.name: RecordSite(champions_site, True),
+    CHAMPIONS_CAMPAIGN.name: RecordSite(champions_site, False),
+}
+
+
+def record_site(events: Sequence) -> RecordSite | None:
+    """The pages of a record whose game draws its own, by its kind; None for a Battle for Rokugan game."""
+    return RECORD_SITES.get(kind_of(events))

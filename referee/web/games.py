@@ -47,9 +47,8 @@ def round_picture(game: str, round_no: str, read: Read):
 @router.get("/games/{game}", response_class=HTMLResponse)
 def game_page(game: str, read: Read):
     matched = read.events_of(game)
-    own = site.record_page(matched)
-    if own is not None:  # a record whose game draws its own page: a card game match
-        page = read.cache.get(("record", game, len(matched), matched[-1].hash), lambda: own(matched))
+    page = read.record_page(matched)
+    if page is not None:  # a record whose game draws its own page: a card game match, a Champions record
         return respond(page, heads_url=f"/api/games/{game}/head", etag=read.head(matched))
     events, _, _, g = read.game_page(game)
     at = read.game_table(game) if g.get("table") else None

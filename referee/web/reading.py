@@ -112,8 +112,19 @@ class Reader:
             raise NotFound(f"No game {game!r} in this database.")
         return events
 
-    def fold_of(self, game: str):
+    def battle_events_of(self, game: str):
+        """A Battle for Rokugan game's events; a record of another kind has no board, rounds, score or replay
+        of that game's (``NotFound`` naming what reads it: its page is ``/games/ID``)."""
+        from ..games.registry import foreign
+
         events = self.events_of(game)
+        why = foreign(events)
+        if why is not None:
+            raise NotFound(f"{game!r} is {why}; its page is /games/{game}.")
+        return events
+
+    def fold_of(self, game: str):
+        events = self.battle_events_of(game)
         key = (game, len(events), events[-1].hash)
         return events, self.cache.get(("fold",) + key, lambda: Fold.of(events)), key
 
@@ -134,6 +145,27 @@ class Reader:
 
     def round_svg(self, fold, key, n: int) -> str:
         return self.cache.get(("svg", n) + key, lambda: gv.round_svg(fold, n))
+
+    def held(self, game: str) -> list:
+        """Another record's events, none when the database does not hold it (a campaign's logged scenarios)."""
+        try:
+            return self.store.events(game) if GAME_ID.fullmatch(game) and self.store.exists(game) else []
+        except UnknownGame:
+            return []
+
+    def record_page(self, events):
+        """The page of a record whose game draws its own (``site.record_site``: a card game match, a Champions
+        scenario or campaign), folded once per state (a campaign's with the logged scenarios it links, folded
+        each time: they may move); None for a Battle for Rokugan game."""
+        from ..views import site
+
+        own = site.record_site(events)
+        if own is None:
+            return None
+        build = lambda: next(own.pages(events, events_of=self.held))  # noqa: E731 - asked by the cache
+        if not own.own_head:
+            return build()
+        return self.cache.get(("record", events[0].game, len(events), events[-1].hash), build)
 
     @staticmethod
     def head(events) -> str:
