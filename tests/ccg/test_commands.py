@@ -197,3 +197,20 @@ def test_deck_command(tmp_path):
     assert len(problems) == 4 and any("Hida Yakamo: 4 copies" in p for p in problems)
     deck.write_text("3 Ashigaru\n")
     assert deck_check(str(deck)).stderr.startswith('error: line 1: "3 Ashigaru"')
+
+
+def test_each_line_of_an_entry_is_read_once(db, monkeypatch):
+    """`referee ccg event`: each line of the entry is read once by the notation: the line recorded is the line
+    read, and the match it leaves is the one the rules played (not read and played again to fold it in)."""
+    import referee.games.ccg.service as service
+
+    ok(db, "ccg", "new", "m1", *PLAYERS)
+    reads: list[str] = []
+    real = ccg.parse_event
+    monkeypatch.setattr(service.ccg, "parse_event", lambda line, **kw: reads.append(line) or real(line, **kw))
+    lines = ["honor alice +3: Lobby", "pass"]
+    ok(db, "ccg", "event", "m1", *lines)
+    assert reads == lines
+    monkeypatch.undo()
+    score = json.loads(ok(db, "ccg", "score", "m1", "--json").stdout)
+    assert {p["name"]: p["honor"] for p in score["players"]}["alice"] == 9

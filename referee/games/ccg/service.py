@@ -109,10 +109,15 @@ class MatchFold:
     def players(self) -> list[str]:
         return list(self.header["players"]) if self.header else []
 
-    def apply(self, event: Event) -> list[tuple[str, ccg.Outcome]]:
-        """Fold one event in; ``ReplayError`` names the event when the rules refuse it."""
+    def apply(self, event: Event, played: Played | None = None) -> list[tuple[str, ccg.Outcome]]:
+        """Fold one event in; ``ReplayError`` names the event when the rules refuse it. ``played``: a recorded
+        entry's lines already applied to this fold's match (``OpenMatch.record``), not applied again."""
         try:
             data = event.data
+            if played is not None and event.type == EventType.MATCH_EVENTS_RECORDED:
+                self.match, outcomes = played
+                self.entries.append(Entry(event.seq, list(data["lines"])))
+                return outcomes
             return self._apply(event, data)
         except ReplayError as exc:
             raise ReplayError(exc.problem, seq=event.seq) from None
@@ -191,27 +196,41 @@ def create(setup: Sequence[str], first: str) -> Match:
     return ccg.new_match((players[0], players[1]), first or None)
 
 
-def play(match: Match, lines: Sequence[str]) -> tuple[Match, list[tuple[str, ccg.Outcome]]]:
-    """Apply lines in order; the first refused line refuses them all (``CcgError`` naming it)."""
+Played = tuple[Match, list[tuple[str, ccg.Outcome]]]  # the match after an entry, and what each of its lines did
+
+
+def play(match: Match, lines: Sequence[str]) -> Played:
+    """Apply lines in order, each read as it comes; the first refused line refuses them all (``CcgError``
+    naming it)."""
+    many = len(lines) > 1
+    return play_events(
+        match, (ccg.parse_event(line, lineno=n if many else None) for n, line in enumerate(lines, 1)), many
+    )
+
+
+def play_events(match: Match, events: Iterable[ccg.Event], many: bool) -> Played:
+    """Apply the events of an entry's lines in order (``many``: of more than one line, each then named by its
+    number); the first refused one refuses them all (``CcgError`` naming it)."""
     outcomes = []
-    for n, line in enumerate(lines, 1):
-        event = ccg.parse_event(line, lineno=n if len(lines) > 1 else None)
+    for n, event in enumerate(events, 1):
         try:
             match, outcome = ccg.apply(match, event)
         except CcgError as exc:
-            where = f"line {n}: " if len(lines) > 1 else ""
+            where = f"line {n}: " if many else ""
             raise CcgError(f"{where}{exc}", hint=exc.hint) from None
         outcomes.append((ccg.format_event(event), outcome))
     return match, outcomes
 
 
+def read(lines: Iterable[str]) -> list[ccg.Event]:
+    """The events of an entry's lines, each read once (blank lines and '#' comments dropped)."""
+    kept = [ln for ln in lines if ln.strip() and not ln.strip().startswith("#")]
+    return [ccg.parse_event(line, lineno=n if len(kept) > 1 else None) for n, line in enumerate(kept, 1)]
+
+
 def canonical(lines: Iterable[str]) -> list[str]:
     """The lines as the notation prints them (blank lines and '#' comments dropped)."""
-    out = []
-    kept = [ln for ln in lines if ln.strip() and not ln.strip().startswith("#")]
-    for n, line in enumerate(kept, 1):
-        out.append(ccg.format_event(ccg.parse_event(line, lineno=n if len(kept) > 1 else None)))
-    return out
+    return [ccg.format_event(e) for e in read(lines)]
 
 
 def steps(events: Sequence[Event]) -> list[Step]:
@@ -312,15 +331,15 @@ class OpenMatch:
 
     def record(self, lines: Iterable[str]) -> tuple[Event, list[tuple[str, ccg.Outcome]]]:
         try:
-            kept = canonical(lines)
-            if not kept:
+            events = read(lines)  # each line read once: recorded as the notation prints it, and applied
+            if not events:
                 raise CcgError("no event to record")
-            after, outcomes = play(self.match, kept)
+            after, outcomes = play_events(self.match, events, len(events) > 1)
         except CcgError as exc:
             raise LogError(f"match {self.game!r}, turn {self.match.turn}: {exc}", hint=exc.hint) from None
-        payload = {"turn": self.match.turn, "lines": kept, "digest": match_digest(after)}
+        payload = {"turn": self.match.turn, "lines": [line for line, _ in outcomes], "digest": match_digest(after)}
         event = self._write(EventType.MATCH_EVENTS_RECORDED, payload)
-        self.fold.apply(event)
+        self.fold.apply(event, (after, outcomes))  # the entry as played above, not played again
         return event, outcomes
 
     def correct(self, seq: int, lines: Iterable[str], reason: str) -> tuple[Event, list[str]]:
