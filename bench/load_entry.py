@@ -266,12 +266,14 @@ def desk(url: str) -> None:
                 print("ready", flush=True)
                 continue
             try:
-                t = en.table_state(store, line.strip())
+                log = OpenGame(store, line.strip())
+                t = en.table_state(log)
                 waiting = [d.clan for d in t.drafts if not d.submitted]
                 why = t.closed or (f"not every clan has submitted ({', '.join(waiting)})" if waiting else "")
                 why = why or "; ".join(t.problems)
                 if not why:
-                    OpenGame(store, t.game).enter_round(t.sheet, t.round)
+                    assert t.read is not None
+                    log.record_sheet(t.read)
             except Exception as exc:  # noqa: BLE001 - told to the load client as this game's failure
                 why = f"{type(exc).__name__}: {exc}"
             print((why or "ok").replace("\n", " "), flush=True)

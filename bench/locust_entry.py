@@ -84,11 +84,13 @@ def confirm_in_process(game: str) -> str | None:
 
     if _store is None:
         _store = Store(DB, create=False)
-    t = en.table_state(_store, game)
+    log = OpenGame(_store, game)
+    t = en.table_state(log)
     waiting = [d.clan for d in t.drafts if not d.submitted]
     if t.closed or waiting or t.problems:
         return t.closed or f"not every clan has submitted ({', '.join(waiting)})" or "; ".join(t.problems)
-    OpenGame(_store, game).enter_round(t.sheet, t.round)
+    assert t.read is not None
+    log.record_sheet(t.read)
     return None
 
 

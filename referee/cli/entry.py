@@ -102,10 +102,12 @@ def confirm(
     """Show the round the players are entering on their phones; once every clan submitted and the round
     passes the placement check, confirm it: recorded exactly as the same sheet typed (`referee round`)."""
     from ..games.battle import entry as en
+    from ..games.battle.service import OpenGame
     from .round_entry import settle
 
     with open_store(db) as store:
-        t = en.table_state(store, game)
+        log = OpenGame(store, game)
+        t = en.table_state(log)
         if t.closed:
             raise RefereeError(t.closed)
         if not json_out:
@@ -123,5 +125,5 @@ def confirm(
             )
         if t.problems:
             raise RefereeError("\n".join(t.problems), hint="the seat corrects it on its phone (Change my tokens)")
-        assert t.log is not None and t.read is not None  # every clan submitted and the round passes its check
-        settle(t.log, t.read, from_sheet=True, yes=yes, json_out=json_out)
+        assert t.read is not None  # every clan submitted and the round passes its check
+        settle(log, t.read, from_sheet=True, yes=yes, json_out=json_out)

@@ -142,7 +142,7 @@ def _phones(session: TableSession) -> None:
     from . import render
 
     session.check_current()
-    t = en.table_state(session.store, session.game)
+    t = en.table_state(session.log)
     render.console.print(f"round {t.round}, entered on the phones:")
     for d, n in zip(t.drafts, t.counts, strict=True):
         count = f" ({en.count_said(n)})" if d.version else ""

@@ -36,8 +36,9 @@ def table_version(t: en.TableState) -> int:
 def _moderator_page(request: Request, secret: str, game: str, template: str, status: int = 200, **extra) -> Response:
     store = request.app.state.store
     session = request.cookies.get(COOKIE) or secrets.token_urlsafe(16)
-    t = en.table_state(store, game)
-    seal_round = len(OpenGame(store, game).fold.rounds)
+    log = OpenGame(store, game)
+    t = en.table_state(log)
+    seal_round = len(log.fold.rounds)
     response = html(
         template,
         status,
@@ -129,7 +130,7 @@ async def resolve(secret: str, request: Request):
     if isinstance(checked, Response):
         return checked
     form, (store, game, _, log) = checked
-    t = en.table_state(store, game, log)
+    t = en.table_state(log)
     if form.get("round") != str(t.round) or form.get("version") != str(table_version(t)):
         message = "The table changed since this page was read (a seat's list, or the round): nothing recorded."
         return _moderator_page(request, secret, game, "moderator.html", 409, message=message)

@@ -397,10 +397,9 @@ class TableState:
     problems: tuple[str, ...]  # the placement check of the whole round (once every clan submitted)
     closed: str | None  # why no round can be entered (the game over), else None
     counts: tuple[PlacementCount, ...] = ()  # each draft's tokens, blessings included (``token_count``)
-    # once every clan submitted and the round passes its check: the round read and resolved on ``log``'s fold,
-    # which records it as it is (``OpenGame.record_sheet``): the table's round is read and resolved once
+    # once every clan submitted and the round passes its check: the round read and resolved on the open game's
+    # fold, which records it as it is (``OpenGame.record_sheet``): the table's round is read and resolved once
     read: RoundSheet | None = field(default=None, compare=False, repr=False)
-    log: OpenGame | None = field(default=None, compare=False, repr=False)
 
     @property
     def all_submitted(self) -> bool:
@@ -411,9 +410,10 @@ def merged_sheet(round_no: int, drafts: list[Draft]) -> str:
     return "\n".join([f"round: {round_no}", *(line for d in drafts for line in d.lines)]) + "\n"
 
 
-def table_state(store: Store, game: str, log: OpenGame | None = None) -> TableState:
-    """The table as the phones entered its round; ``log``: the game open already (a moderator's page)."""
-    log = log or OpenGame(store, game)
+def table_state(log: OpenGame) -> TableState:
+    """The table of an open game as the phones entered its round: each seat's draft, the merged sheet, and
+    once every clan submitted, the round read, checked and resolved on the game's fold (``read``)."""
+    store, game = log.store, log.game
     r = log.state.round
     closed = None
     try:
@@ -430,7 +430,7 @@ def table_state(store: Store, game: str, log: OpenGame | None = None) -> TableSt
         except (RefereeError, LogError) as exc:
             problems = str(exc).splitlines()
     counts = tuple(token_count(log.state, d.clan, d.lines) for d in drafts)
-    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed, counts, read, log)
+    return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed, counts, read)
 
 
 def seal_of(store: Store, game: str, round_no: int) -> str | None:
