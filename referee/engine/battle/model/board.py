@@ -132,16 +132,26 @@ class BoardDataError(ValueError):
 
 def check_board(raw: dict[str, Any]) -> list[str]:
     """Every problem in the raw board data, at once (empty when the data is sound)."""
-    problems: list[str] = []
     provinces = raw.get("provinces") or []
     territories = raw.get("territories") or []
     prov_ids = [p.get("id") for p in provinces]
     terr_ids = [t.get("id") for t in territories]
+    problems: list[str] = []
     for kind, ids in (("province", prov_ids), ("territory", terr_ids)):
-        for name, n in Counter(ids).items():
-            if n > 1:
-                problems.append(f"duplicate {kind} id {name!r} ({n} times)")
+        problems += [f"duplicate {kind} id {name!r} ({n} times)" for name, n in Counter(ids).items() if n > 1]
     known_p, known_t = set(prov_ids), set(terr_ids)
+    problems += _province_problems(provinces, known_t)
+    problems += _territory_problems(territories, provinces, known_p)
+    problems += _border_problems(raw, provinces, known_p)
+    problems += _clan_problems(raw.get("clans") or [], known_p)
+    card_ids = {card.get("id") for card in raw.get("territory_cards") or []}
+    for t in territories:
+        problems += [f"territory {t.get('id')!r}: unknown card {c!r}" for c in t.get("cards", []) if c not in card_ids]
+    return problems
+
+
+def _province_problems(provinces: list[Any], known_t: set[Any]) -> list[str]:
+    problems: list[str] = []
     seen_names: dict[str, str] = {}
     for p in provinces:
         pid = p.get("id")
@@ -159,6 +169,11 @@ def check_board(raw: dict[str, Any]) -> list[str]:
             if name in seen_names and seen_names[name] != pid:
                 problems.append(f"name {name!r} is used by {seen_names[name]!r} and {pid!r}")
             seen_names[name] = pid
+    return problems
+
+
+def _territory_problems(territories: list[Any], provinces: list[Any], known_p: set[Any]) -> list[str]:
+    problems: list[str] = []
     for t in territories:
         for pid in t.get("provinces", []):
             if pid not in known_p:
@@ -168,36 +183,37 @@ def check_board(raw: dict[str, Any]) -> list[str]:
         members = {p["id"] for p in provinces if p.get("territory") == t.get("id")}
         for pid in sorted(members - set(t.get("provinces", []))):
             problems.append(f"territory {t.get('id')!r} does not list its province {pid!r}")
+    return problems
+
+
+def _border_problems(raw: dict[str, Any], provinces: list[Any], known_p: set[Any]) -> list[str]:
+    problems: list[str] = []
     pairs: list[frozenset[str]] = []
     for pair in raw.get("land_borders") or []:
         if len(pair) != 2 or pair[0] == pair[1]:
             problems.append(f"land border {pair!r}: needs two different provinces")
             continue
-        for pid in pair:
-            if pid not in known_p:
-                problems.append(f"land border {pair!r}: dangling province {pid!r}")
+        problems += [f"land border {pair!r}: dangling province {pid!r}" for pid in pair if pid not in known_p]
         pairs.append(frozenset(pair))
     for pair, n in Counter(pairs).items():
         if n > 1:
             problems.append(f"land border {sorted(pair)!r} listed {n} times (a border is symmetric)")
     coastal_list = raw.get("coastal_borders") or []
-    for pid in coastal_list:
-        if pid not in known_p:
-            problems.append(f"coastal border: dangling province {pid!r}")
+    problems += [f"coastal border: dangling province {pid!r}" for pid in coastal_list if pid not in known_p]
     for p in provinces:
         if bool(p.get("coastal")) != (p.get("id") in coastal_list):
             problems.append(f"province {p.get('id')!r}: coastal flag disagrees with the coastal borders")
-    for c in raw.get("clans") or []:
+    return problems
+
+
+def _clan_problems(clans: list[Any], known_p: set[Any]) -> list[str]:
+    problems: list[str] = []
+    for c in clans:
         total = sum(n for _, _, n in c.get("combat_tokens", []))
         if total != 27:
             problems.append(f"clan {c.get('id')!r}: {total} combat tokens, rulebook p.3 says 27")
         if c.get("capital") not in known_p:
             problems.append(f"clan {c.get('id')!r}: unknown capital {c.get('capital')!r}")
-    card_ids = {card.get("id") for card in raw.get("territory_cards") or []}
-    for t in territories:
-        for card in t.get("cards", []):
-            if card not in card_ids:
-                problems.append(f"territory {t.get('id')!r}: unknown card {card!r}")
     return problems
 
 
@@ -206,51 +222,15 @@ def build_board(raw: dict[str, Any]) -> Board:
     problems = check_board(raw)
     if problems:
         raise BoardDataError(problems)
-    provinces = {
-        p["id"]: Province(
-            id=p["id"],
-            territory=p["territory"],
-            label=p["label"],
-            flowers=p["flowers"],
-            coastal=bool(p["coastal"]),
-            printed_defense=p["printed_defense"],
-            capital_of=Clan(p["capital_of"]) if p.get("capital_of") else None,
-            aliases=tuple(p.get("aliases", [])),
-            centre=(int(p["centre"][0]), int(p["centre"][1])),
-        )
-        for p in raw["provinces"]
-    }
-    territories = {
-        t["id"]: Territory(
-            id=t["id"],
-            kind=t["kind"],
-            label=t["label"],
-            clan=Clan(t["clan"]) if t.get("clan") else None,
-            capital=t.get("capital"),
-            provinces=tuple(t["provinces"]),
-            scores=bool(t["scores_territory_bonus"]),
-            cards=tuple(t.get("cards", [])),
-        )
-        for t in raw["territories"]
-    }
+    provinces = {p["id"]: _province(p) for p in raw["provinces"]}
+    territories = {t["id"]: _territory(t) for t in raw["territories"]}
     borders = frozenset(frozenset(pair) for pair in raw["land_borders"])
     neighbours: dict[str, set[str]] = {pid: set() for pid in provinces}
     for pair in borders:
         a, b = sorted(pair)
         neighbours[a].add(b)
         neighbours[b].add(a)
-    clans = {}
-    for c in raw["clans"]:
-        kind, strength = c["special_token"]
-        clans[Clan(c["id"])] = ClanFacts(
-            clan=Clan(c["id"]),
-            colour=c["colour"],
-            capital=c["capital"],
-            special_token=Token(Kind(kind), strength),
-            pool=tuple((Token(Kind(k), s), n) for k, s, n in c["combat_tokens"]),
-            control_tokens=c["control_tokens"],
-            counts={Token(Kind(k), s): n for k, s, n in c["combat_tokens"]},
-        )
+    clans = {Clan(c["id"]): _clan(c) for c in raw["clans"]}
     names = {}
     for p in provinces.values():
         names[p.id] = p.id
@@ -276,6 +256,46 @@ def build_board(raw: dict[str, Any]) -> Board:
         token_limits={token_code(c, t.kind, t.strength): n for c, f in clans.items() for t, n in f.pool},
         border_pairs=frozenset((a, b) if a < b else (b, a) for a, b in (tuple(pair) for pair in borders)),
         **_lookup_tables(provinces, territories),
+    )
+
+
+def _province(p: dict[str, Any]) -> Province:
+    return Province(
+        id=p["id"],
+        territory=p["territory"],
+        label=p["label"],
+        flowers=p["flowers"],
+        coastal=bool(p["coastal"]),
+        printed_defense=p["printed_defense"],
+        capital_of=Clan(p["capital_of"]) if p.get("capital_of") else None,
+        aliases=tuple(p.get("aliases", [])),
+        centre=(int(p["centre"][0]), int(p["centre"][1])),
+    )
+
+
+def _territory(t: dict[str, Any]) -> Territory:
+    return Territory(
+        id=t["id"],
+        kind=t["kind"],
+        label=t["label"],
+        clan=Clan(t["clan"]) if t.get("clan") else None,
+        capital=t.get("capital"),
+        provinces=tuple(t["provinces"]),
+        scores=bool(t["scores_territory_bonus"]),
+        cards=tuple(t.get("cards", [])),
+    )
+
+
+def _clan(c: dict[str, Any]) -> ClanFacts:
+    kind, strength = c["special_token"]
+    return ClanFacts(
+        clan=Clan(c["id"]),
+        colour=c["colour"],
+        capital=c["capital"],
+        special_token=Token(Kind(kind), strength),
+        pool=tuple((Token(Kind(k), s), n) for k, s, n in c["combat_tokens"]),
+        control_tokens=c["control_tokens"],
+        counts={Token(Kind(k), s): n for k, s, n in c["combat_tokens"]},
     )
 
 

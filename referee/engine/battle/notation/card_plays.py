@@ -7,6 +7,7 @@ token on the board is ``<owner> <token> <place>``; parts are separated by commas
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..model.board import Board
 from ..model.errors import NotUnderstood
@@ -47,96 +48,140 @@ def parse_card_play(clan: Clan, args: str, board: Board, text: str, lineno: int 
     word, _, rest = args.strip().partition(" ")
     card = resolve_name(word, {c: c for c in board.cards}, "card", text, lineno)
     rest = rest.strip()
-    form = f"expected: {clan}: plays {card} {CARD_FORMS[card]}"
+    play = _Play(clan, card, board, text, lineno, rest, [p.strip() for p in rest.split(",")] if rest else [])
+    read = _FORM_OF.get(card)
+    if read is None:  # pragma: no cover - every card has a form below
+        raise play.bad()
+    return read(play)
 
-    def bad(problem: str = "not understood") -> NotUnderstood:
-        return NotUnderstood(text, f"{card}: {problem}", lineno=lineno, hint=form)
 
-    def provinces(part: str) -> tuple[str, ...]:
+@dataclass(frozen=True)
+class _Play:
+    """A card play's line being read: its parts, and the one refusal of a form not understood."""
+
+    clan: Clan
+    card: str
+    board: Board
+    text: str
+    lineno: int | None
+    rest: str  # what follows the card's name
+    parts: list[str]  # ``rest`` split at its commas
+
+    def bad(self, problem: str = "not understood") -> NotUnderstood:
+        form = f"expected: {self.clan}: plays {self.card} {CARD_FORMS[self.card]}"
+        return NotUnderstood(self.text, f"{self.card}: {problem}", lineno=self.lineno, hint=form)
+
+    def province(self, name: str) -> str:
+        return resolve_name(name, self.board.names, "province", self.text, self.lineno)
+
+    def provinces(self, part: str) -> tuple[str, ...]:
         part = part.strip()
         if not part.startswith("@"):
-            raise bad("provinces follow '@'")
-        return tuple(resolve_name(p, board.names, "province", text, lineno) for p in part[1:].split(","))
+            raise self.bad("provinces follow '@'")
+        return tuple(self.province(p) for p in part[1:].split(","))
 
-    parts = [p.strip() for p in rest.split(",")] if rest else []
-    if card in PROVINCE_CARDS:
-        got = provinces(rest)
-        if len(got) != PROVINCE_CARDS[card]:
-            raise bad(f"names {PROVINCE_CARDS[card]} province(s), got {len(got)}")
-        return CardPlayed(clan, card, provinces=got)
-    if card in ("diplomatic_mission", "pirate_raids"):
-        if not parts:
-            raise bad("needs a province")
-        got = provinces(parts[0])
-        if len(got) != 1:
-            raise bad("names one province")
-        where = got[0]
-        control_at = None
-        if len(parts) == 2:
-            m = re.fullmatch(r"control\s*@\s*(.+)", parts[1], flags=re.I)
-            if not m:
-                raise bad(f"expected 'control @ <province>', got {parts[1]!r}")
-            control_at = resolve_name(m.group(1), board.names, "province", text, lineno)
-        elif len(parts) > 2:
-            raise bad()
-        return CardPlayed(clan, card, provinces=(where,), control_at=control_at)
-    if card == "cultural_exchange":
-        left, sep, right = rest.partition("<>")
-        if not sep:
-            raise bad("write the two provinces as '<yours> <> <theirs>'")
-        a = resolve_name(left.lstrip("@ "), board.names, "province", text, lineno)
-        b = resolve_name(right.lstrip("@ "), board.names, "province", text, lineno)
-        return CardPlayed(clan, card, swap=(a, b))
-    if card in ("promotion", "reinforcements"):
-        returned, given = [], []
-        for part in parts:
-            m = re.fullmatch(r"(discard|pool)\s+(.+)", part, flags=re.I)
-            if m:
-                given.append((m.group(1).lower(), parse_token(m.group(2), text, lineno)))
-            elif given:
-                raise bad("tokens returned from the discard pile come first")
-            else:
-                returned.append(parse_token(part, text, lineno))
-        if not returned or not given:
-            raise bad("name the token(s) returned to hand, then what is given up")
-        return CardPlayed(clan, card, returned=tuple(returned), given_up=tuple(given))
-    if card == "spy_network":
-        m = re.fullmatch(r"(\S+)(?:\s+sees\s+(.+))?", rest, flags=re.I | re.S)
+
+def _province_card(p: _Play) -> CardPlayed:
+    got = p.provinces(p.rest)
+    if len(got) != PROVINCE_CARDS[p.card]:
+        raise p.bad(f"names {PROVINCE_CARDS[p.card]} province(s), got {len(got)}")
+    return CardPlayed(p.clan, p.card, provinces=got)
+
+
+def _raid(p: _Play) -> CardPlayed:
+    if not p.parts:
+        raise p.bad("needs a province")
+    got = p.provinces(p.parts[0])
+    if len(got) != 1:
+        raise p.bad("names one province")
+    control_at = None
+    if len(p.parts) == 2:
+        m = re.fullmatch(r"control\s*@\s*(.+)", p.parts[1], flags=re.I)
         if not m:
-            raise bad("name the player whose hand is looked at")
-        other = parse_clan(m.group(1), text, lineno)
-        seen = tuple(parse_token(t, text, lineno) for t in m.group(2).split(",")) if m.group(2) else ()
-        return CardPlayed(clan, card, other=other, seen=seen)
-    if card in ("dark_favors", "animate_the_dead", "inspire_fear"):
-        m = re.fullmatch(r"from\s+([^,@]+?)\s*(?:,\s*(.*)|(@.*))?", rest, flags=re.I | re.S)
-        if not m:
-            raise bad("the cost comes first: 'from <province>' (one of your control tokens)")
-        cost = resolve_name(m.group(1), board.names, "province", text, lineno)
-        tail = (m.group(2) or m.group(3) or "").strip()
-        if card == "inspire_fear":
-            got = provinces(tail) if tail else ()
-            if len(got) > 2:
-                raise bad("takes up to two special tokens")
-            return CardPlayed(clan, card, cost=cost, provinces=got)
-        if card == "dark_favors":
-            d = re.fullmatch(r"discard\s+(.+)", tail, flags=re.I)
-            if not d:
-                raise bad("expected 'discard <owner> <token> <place>'")
-            return CardPlayed(
-                clan, card, cost=cost, targets=(parse_target(d.group(1), board, text, lineno, need_token=True),)
-            )
-        if not tail:
-            raise bad("name the token put on the board from the discard pile")
-        return CardPlayed(clan, card, cost=cost, animated=parse_entry(f"{clan}: {tail}", board, lineno))
-    if card == "purge_the_weak":
-        if not parts or not re.match(r"discard\s", parts[0], flags=re.I):
-            raise bad("the token discarded from hand comes first: 'discard <token>'")
-        hand = parse_token(parts[0].split(None, 1)[1], text, lineno)
-        targets = tuple(parse_target(p, board, text, lineno, need_token=True) for p in parts[1:])
-        if len(targets) > 2:
-            raise bad("discards two tokens on the board")
-        return CardPlayed(clan, card, hand_discard=hand, targets=targets)
-    raise bad()  # pragma: no cover - every card has a form above
+            raise p.bad(f"expected 'control @ <province>', got {p.parts[1]!r}")
+        control_at = p.province(m.group(1))
+    elif len(p.parts) > 2:
+        raise p.bad()
+    return CardPlayed(p.clan, p.card, provinces=(got[0],), control_at=control_at)
+
+
+def _exchange(p: _Play) -> CardPlayed:
+    left, sep, right = p.rest.partition("<>")
+    if not sep:
+        raise p.bad("write the two provinces as '<yours> <> <theirs>'")
+    return CardPlayed(p.clan, p.card, swap=(p.province(left.lstrip("@ ")), p.province(right.lstrip("@ "))))
+
+
+def _returned(p: _Play) -> CardPlayed:
+    returned, given = [], []
+    for part in p.parts:
+        m = re.fullmatch(r"(discard|pool)\s+(.+)", part, flags=re.I)
+        if m:
+            given.append((m.group(1).lower(), parse_token(m.group(2), p.text, p.lineno)))
+        elif given:
+            raise p.bad("tokens returned from the discard pile come first")
+        else:
+            returned.append(parse_token(part, p.text, p.lineno))
+    if not returned or not given:
+        raise p.bad("name the token(s) returned to hand, then what is given up")
+    return CardPlayed(p.clan, p.card, returned=tuple(returned), given_up=tuple(given))
+
+
+def _spy(p: _Play) -> CardPlayed:
+    m = re.fullmatch(r"(\S+)(?:\s+sees\s+(.+))?", p.rest, flags=re.I | re.S)
+    if not m:
+        raise p.bad("name the player whose hand is looked at")
+    other = parse_clan(m.group(1), p.text, p.lineno)
+    seen = tuple(parse_token(t, p.text, p.lineno) for t in m.group(2).split(",")) if m.group(2) else ()
+    return CardPlayed(p.clan, p.card, other=other, seen=seen)
+
+
+def _shadowlands(p: _Play) -> CardPlayed:
+    """The Shadowlands' cards: a control token of the player's as their cost, then their targets."""
+    m = re.fullmatch(r"from\s+([^,@]+?)\s*(?:,\s*(.*)|(@.*))?", p.rest, flags=re.I | re.S)
+    if not m:
+        raise p.bad("the cost comes first: 'from <province>' (one of your control tokens)")
+    cost = p.province(m.group(1))
+    tail = (m.group(2) or m.group(3) or "").strip()
+    if p.card == "inspire_fear":
+        got = p.provinces(tail) if tail else ()
+        if len(got) > 2:
+            raise p.bad("takes up to two special tokens")
+        return CardPlayed(p.clan, p.card, cost=cost, provinces=got)
+    if p.card == "dark_favors":
+        d = re.fullmatch(r"discard\s+(.+)", tail, flags=re.I)
+        if not d:
+            raise p.bad("expected 'discard <owner> <token> <place>'")
+        target = parse_target(d.group(1), p.board, p.text, p.lineno, need_token=True)
+        return CardPlayed(p.clan, p.card, cost=cost, targets=(target,))
+    if not tail:
+        raise p.bad("name the token put on the board from the discard pile")
+    return CardPlayed(p.clan, p.card, cost=cost, animated=parse_entry(f"{p.clan}: {tail}", p.board, p.lineno))
+
+
+def _purge(p: _Play) -> CardPlayed:
+    if not p.parts or not re.match(r"discard\s", p.parts[0], flags=re.I):
+        raise p.bad("the token discarded from hand comes first: 'discard <token>'")
+    hand = parse_token(p.parts[0].split(None, 1)[1], p.text, p.lineno)
+    targets = tuple(parse_target(x, p.board, p.text, p.lineno, need_token=True) for x in p.parts[1:])
+    if len(targets) > 2:
+        raise p.bad("discards two tokens on the board")
+    return CardPlayed(p.clan, p.card, hand_discard=hand, targets=targets)
+
+
+_FORM_OF = {  # every card's form (CARD_FORMS), read by one function
+    **dict.fromkeys(PROVINCE_CARDS, _province_card),
+    "diplomatic_mission": _raid,
+    "pirate_raids": _raid,
+    "cultural_exchange": _exchange,
+    "promotion": _returned,
+    "reinforcements": _returned,
+    "spy_network": _spy,
+    "dark_favors": _shadowlands,
+    "animate_the_dead": _shadowlands,
+    "inspire_fear": _shadowlands,
+    "purge_the_weak": _purge,
+}
 
 
 def format_card_args(e: CardPlayed) -> str:

@@ -111,17 +111,25 @@ def parse_table_event(text: str, board: Board, lineno: int | None = None) -> Tab
     if verb in TARGET_VERBS and args:
         return TokenTargeted(clan, verb, parse_target(args, board, text, lineno, need_token=verb == "shugenja"))
     if verb == "swap" and " with " in f" {args} ":
-        left, _, right = args.partition(" with ")
-        (first, first_blessings), (second, second_blessings) = (
-            parse_blessed_place(side, board, text, lineno) for side in (left, right)
-        )
-        return Swapped(clan, first, second, (first_blessings, second_blessings))
+        return _swapped(clan, args, text, board, lineno)
     if verb == "discarded" and args:
-        m = re.fullmatch(r"(.*?)(?:\s+in\s+round\s+(\d+))?", args, flags=re.I)
-        assert m is not None  # the pattern matches any text
-        tokens = tuple(parse_token(t, text, lineno) for t in m.group(1).split(","))
-        return DiscardEntered(clan, tokens, number(m.group(2), text, lineno) if m.group(2) else None)
+        return _discarded(clan, args, text, lineno)
     raise NotUnderstood(text, "not understood", lineno=lineno, hint=f"expected: {TABLE_FORM}")
+
+
+def _swapped(clan: Clan, args: str, text: str, board: Board, lineno: int | None) -> Swapped:
+    left, _, right = args.partition(" with ")
+    (first, first_blessings), (second, second_blessings) = (
+        parse_blessed_place(side, board, text, lineno) for side in (left, right)
+    )
+    return Swapped(clan, first, second, (first_blessings, second_blessings))
+
+
+def _discarded(clan: Clan, args: str, text: str, lineno: int | None) -> DiscardEntered:
+    m = re.fullmatch(r"(.*?)(?:\s+in\s+round\s+(\d+))?", args, flags=re.I)
+    assert m is not None  # the pattern matches any text
+    tokens = tuple(parse_token(t, text, lineno) for t in m.group(1).split(","))
+    return DiscardEntered(clan, tokens, number(m.group(2), text, lineno) if m.group(2) else None)
 
 
 def _parse_headed(head: str, rest: str, text: str, board: Board, lineno: int | None) -> TableEvent:

@@ -225,6 +225,13 @@ def check_round(state: GameState, entries: Iterable[Entry], *, complete: bool = 
             refusals.append(Refusal(clan, f"{count} tokens", _count_problem(state, clan, lo, hi)))
     if not complete:
         return refusals
+    return refusals + _against_the_table(table, entries)
+
+
+def _against_the_table(table: RoundTable, entries: list[Entry]) -> list[Refusal]:
+    """Entries that contradict the round's table events: a token Animate the Dead put on the board missing,
+    the Unicorn's swap not entered or entered blessed (R-07)."""
+    refusals: list[Refusal] = []
     for e in table.animated:
         if not any(
             x.clan == e.clan and x.token == e.token and (x.province, x.source) == (e.province, e.source)

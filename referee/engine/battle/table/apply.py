@@ -15,7 +15,7 @@ from typing import Any
 from ..model.errors import EventRefused, NotationError, Refuse
 from ..model.state import Control, GameState, begin_round
 from ..model.tokens import ROUNDS, Clan, Kind
-from ..model.tracking import Discarded, Initiative, Inventory, empty_inventories
+from ..model.tracking import Discarded, Initiative, Inventory, RoundTable, empty_inventories
 from ..notation.setup import apply_board_fact
 from ..notation.table_events import event_clan, event_input
 from ..notation.table_parts import (
@@ -69,7 +69,12 @@ def _apply(state: GameState, event: TableEvent) -> tuple[GameState, str]:
         return _setup(state, event)
     if isinstance(event, InitiativeRevealed) and state.round == 1 and state.initiative is None:
         return setup_draw(state, event.card)
-    state = begin_round(state)
+    return _upkeep(begin_round(state), event)
+
+
+def _upkeep(state: GameState, event: TableEvent) -> tuple[GameState, str]:
+    """A table event of a round under way: the initiative card first (R-23), then the card step (R-21), then the
+    placement phase's events."""
     table = table_of(state)
     if isinstance(event, InitiativeRevealed):
         if table.revealed:
@@ -87,6 +92,11 @@ def _apply(state: GameState, event: TableEvent) -> tuple[GameState, str]:
         return _dragon_return(state, event)
     if isinstance(event, Passed) or isinstance(event, CardPlayed) and not _is_shadowlands(state, event.card):
         return _card_step(state, event)
+    return _placement(state, event, table)
+
+
+def _placement(state: GameState, event: TableEvent, table: RoundTable) -> tuple[GameState, str]:
+    """A table event of the placement phase: a Shadowlands card, a token targeted, the Unicorn's swap (R-07)."""
     if isinstance(event, Swapped) and table.swapped:
         assert table.swap is not None  # set with swapped (play_swap)
         _, a, b = table.swap
@@ -259,21 +269,10 @@ def _card_step(state: GameState, event: Passed | CardPlayed) -> tuple[GameState,
         raise Refuse("the card step is over: every player passed in a row (p.7 step 3)", "R-21")
     turn, passes = t.card_turn, t.passes_in_row
     if state.first_player is not None:
-        order = state.turn_order()
-        n = len(order)
-        while passes < n and order[turn % n] != clan and not has_upkeep_card(state, order[turn % n]):
-            passes, turn = passes + 1, turn + 1  # nothing to play: that player passes
-        if not playing and (passes >= n or order[turn % n] != clan and not has_upkeep_card(state, clan)):
-            return state, _idle_pass(clan, passes >= n)  # R-21c: out of turn, or after the end
-        if passes >= n:
-            raise Refuse("the card step is over: every player passed in a row (p.7 step 3)", "R-21")
-        if order[turn % n] != clan:
-            raise Refuse(
-                f"it is {order[turn % n]}'s turn to play a territory card or pass (clockwise from the "
-                f"first player: {', '.join(order)})",
-                "R-21",
-            )
-        turn = (turn + 1) % n
+        taken = _card_turn(state, clan, playing, turn, passes)
+        if isinstance(taken, str):
+            return state, taken
+        turn, passes = taken
     passes = 0 if playing else passes + 1
     state = _counted(state, card_step_started=True, card_turn=turn, passes_in_row=passes)
     if isinstance(event, CardPlayed):
@@ -282,6 +281,26 @@ def _card_step(state: GameState, event: Passed | CardPlayed) -> tuple[GameState,
     return state.with_(table=replace(table_of(state), card_step_over=over)), f"{clan} passes" + (
         "; every player has passed in a row: the upkeep ends (R-21)" if over else ""
     )
+
+
+def _card_turn(state: GameState, clan: Clan, playing: bool, turn: int, passes: int) -> tuple[int, int] | str:
+    """The clan's turn in the card step, clockwise from the first player (the players with nothing to play
+    passing): the next turn and the passes in a row; or what an idle pass says (R-21c)."""
+    order = state.turn_order()
+    n = len(order)
+    while passes < n and order[turn % n] != clan and not has_upkeep_card(state, order[turn % n]):
+        passes, turn = passes + 1, turn + 1  # nothing to play: that player passes
+    if not playing and (passes >= n or order[turn % n] != clan and not has_upkeep_card(state, clan)):
+        return _idle_pass(clan, passes >= n)  # R-21c: out of turn, or after the end
+    if passes >= n:
+        raise Refuse("the card step is over: every player passed in a row (p.7 step 3)", "R-21")
+    if order[turn % n] != clan:
+        raise Refuse(
+            f"it is {order[turn % n]}'s turn to play a territory card or pass (clockwise from the "
+            f"first player: {', '.join(order)})",
+            "R-21",
+        )
+    return (turn + 1) % n, passes
 
 
 def _idle_pass(clan: Clan, over: bool) -> str:
