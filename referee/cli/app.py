@@ -80,7 +80,7 @@ def _ccg_group():
 
 
 def _tournament_group():
-    from . import tournament, venue  # noqa: F401  (venue adds `tournament post|clock|announce|publish`)
+    from . import tournament, tournament_results, venue  # noqa: F401  (they add their commands to the group)
 
     return get_command(tournament.tapp)
 
