@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .board_svg import CLAN_INITIAL, TERRITORY_STROKE
+from .board_marks import CLAN_INITIAL, TERRITORY_STROKE
 
 FONT = 16  # the labels' size in the picture's units (the picture is WIDTH wide, scaled down to a narrower page)
 GAP = FONT + 3  # the least distance between two end labels' baselines

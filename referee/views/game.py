@@ -17,7 +17,8 @@ from ..games.battle.fold import Fold, game_score
 from ..games.battle.replay import states
 from ..store.events import Event
 from . import data
-from .board_svg import CLAN_INITIAL, board_svg
+from .board_marks import CLAN_INITIAL
+from .board_svg import board_svg
 
 
 def public_state(fold: Fold, state: GameState | None = None) -> GameState:

@@ -19,7 +19,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["svg"] = lambda text: Markup(text)  # produced by board_svg, which escapes every text it writes
-    from .board_svg import CLAN_INITIAL
+    from .board_marks import CLAN_INITIAL
 
     env.filters["initial"] = lambda clan: CLAN_INITIAL.get(str(clan), str(clan)[:1].upper())  # Cb crab, Cn crane
     return env

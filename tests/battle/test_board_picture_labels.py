@@ -19,7 +19,10 @@ from referee.engine.battle import NotationError, parse_entry, resolve
 from referee.engine.battle.resolution.placement import check_entries
 from referee.games.battle.fold import Fold
 from referee.records.jsonl import parse_jsonl
-from referee.views.board_svg import BADGE_H, CELL, COAST, MIN_SHAFT, RADIUS, board_svg, label_width
+from referee.views.board_marks import CELL, COAST, RADIUS
+from referee.views.board_round import BADGE_H, MIN_SHAFT
+from referee.views.board_svg import board_svg
+from referee.views.svg_geometry import label_width
 
 GAMES = Path(__file__).parents[2] / "referee" / "data" / "games"
 S = "{http://www.w3.org/2000/svg}"

@@ -115,7 +115,8 @@ def test_svg_names_and_circles_do_not_overlap(db, tmp_path):
     province, and no two provinces touch (the Phoenix trio's layout centres are 38 units apart)."""
     import xml.etree.ElementTree as ET
 
-    from referee.views.board_svg import LABEL_HEIGHT, label_width
+    from referee.views.board_marks import LABEL_HEIGHT
+    from referee.views.svg_geometry import label_width
 
     new_game(db)
     target = tmp_path / "board.svg"
