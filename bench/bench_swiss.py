@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.engine.tournament.model import payload_of
+from referee.engine.tournament.events import payload_of
 from referee.engine.tournament.swiss import Result, pair_round
 from referee.engine.tournament.swiss_desk import (
     SwissCreated,

@@ -28,7 +28,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from referee.engine.tournament.model import PlayersRegistered, Tournament, TournamentCreated  # noqa: E402
+from referee.engine.tournament.events import PlayersRegistered, TournamentCreated  # noqa: E402
+from referee.engine.tournament.model import Tournament  # noqa: E402
 from referee.engine.tournament.rounds import plan_round, seed_of  # noqa: E402
 from referee.engine.tournament.seating import History, seat_players, seat_table  # noqa: E402
 from referee.engine.tournament.standings import standings  # noqa: E402

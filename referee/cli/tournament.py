@@ -117,7 +117,7 @@ def new(
     db: DbOpt = None,
 ) -> None:
     """Create a tournament: scoring system, tie-break order, planned rounds, table sizes."""
-    from ..engine.tournament.model import DEFAULT_PLACEMENT, TournamentCreated, check_created
+    from ..engine.tournament.events import DEFAULT_PLACEMENT, TournamentCreated, check_created
     from ..tournaments.service import create
 
     if best and average:
@@ -167,7 +167,7 @@ def players_add(
     db: DbOpt = None,
 ) -> None:
     """Register a player, or many from a CSV file (one header row: name, club, id). A bad row refuses the whole file."""
-    from ..engine.tournament.model import PlayersRegistered, TournamentError
+    from ..engine.tournament.events import PlayersRegistered, TournamentError
 
     if (name is None) == (csv_file is None):
         raise typer.BadParameter("give a NAME or --csv FILE", param_hint="NAME")
@@ -210,7 +210,7 @@ def players_drop(
     db: DbOpt = None,
 ) -> None:
     """Drop a player: not seated from now on; they stay in the standings."""
-    from ..engine.tournament.model import PlayerDropped
+    from ..engine.tournament.events import PlayerDropped
 
     say(f"{record_for_player(db, tid, name, lambda p: PlayerDropped(p, reason))} dropped")
 
@@ -223,7 +223,7 @@ def players_reinstate(
     db: DbOpt = None,
 ) -> None:
     """Reinstate a dropped player: seated again from the next round seated."""
-    from ..engine.tournament.model import PlayerReinstated
+    from ..engine.tournament.events import PlayerReinstated
 
     say(f"{record_for_player(db, tid, name, lambda p: PlayerReinstated(p, reason))} reinstated")
 
@@ -249,7 +249,7 @@ def apart(
     db: DbOpt = None,
 ) -> None:
     """Keep players apart when seating (same club or family): as if they had already met many times."""
-    from ..engine.tournament.model import KeptApart
+    from ..engine.tournament.events import KeptApart
 
     with open_store(db) as store:
         log = open_tournament(store, tid)
@@ -267,7 +267,7 @@ def fix(
     db: DbOpt = None,
 ) -> None:
     """Give a player a fixed table (accessibility): they are always seated at that table number."""
-    from ..engine.tournament.model import TableFixed
+    from ..engine.tournament.events import TableFixed
 
     who = record_for_player(db, tid, name, lambda p: TableFixed(p, table, reason))
     say(f"{who} always sits at table {table}")
@@ -294,7 +294,7 @@ def rollcall(
     json_out: JsonOpt = False,
 ) -> None:
     """The roll call of a round: everyone not named is present (dropped players excepted)."""
-    from ..engine.tournament.model import RollCalled, TournamentError
+    from ..engine.tournament.events import RollCalled, TournamentError
     from ..views.tournament import rollcall_line, rollcall_view
 
     with open_store(db) as store:
@@ -465,7 +465,7 @@ def amend(
     db: DbOpt = None,
 ) -> None:
     """Amend a round's seating with a reason: the amended tables get new games; the old ones stay in the log."""
-    from ..engine.tournament.model import GameLinked
+    from ..engine.tournament.events import GameLinked
     from ..engine.tournament.rounds import plan_amendment, seed_of
     from ..tournaments.service import create_games, started_games
     from ..views.tournament import seated_tables_lines

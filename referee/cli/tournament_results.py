@@ -111,7 +111,7 @@ def result(
 ) -> None:
     """Enter a table's result by hand (the head judge; a table that played on paper), with a reason. Replacing a
     result names its event (--replaces); after the round is closed a result is a correction, marked c."""
-    from ..engine.tournament.model import ResultEntered, TournamentError
+    from ..engine.tournament.events import ResultEntered, TournamentError
 
     if not reason.strip():
         raise typer.BadParameter("a judge's result needs a reason", param_hint="--reason")
@@ -159,7 +159,7 @@ def adjust(
     """Adjust a player's points, with a reason (a penalty or a correction)."""
     from fractions import Fraction
 
-    from ..engine.tournament.model import PointsAdjusted, TournamentError
+    from ..engine.tournament.events import PointsAdjusted, TournamentError
 
     if not reason.strip():
         raise typer.BadParameter("an adjustment needs a reason", param_hint="--reason")

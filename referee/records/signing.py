@@ -43,7 +43,7 @@ from sqlalchemy import text
 
 from ..core.canonical import canonical_json
 from ..core.numerals import whole
-from ..engine.tournament.model import SIGNED_EVENTS
+from ..engine.tournament.events import SIGNED_EVENTS
 from ..store import events as ev
 from ..store.events import Event, LogError
 from ..store.storage import Store, utc_now

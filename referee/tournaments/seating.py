@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.tournament.model import RoundSeated
+from ..engine.tournament.events import RoundSeated
 from ..store.events import LogError
 from ..store.storage import Store
 from .service import OpenTournament, create_games, load

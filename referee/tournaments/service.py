@@ -13,7 +13,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..core.errors import RefereeError
-from ..engine.tournament.model import SIGNED_EVENTS, Tournament, TournamentError, event_of, payload_of
+from ..engine.tournament.events import SIGNED_EVENTS, TournamentError, event_of, payload_of
+from ..engine.tournament.model import Tournament
 from ..engine.tournament.standings import LiveGame, Loaded, rows_from_scores
 from ..games.battle.fold import Fold
 from ..games.battle.replay import verify as verify_game
@@ -212,7 +213,7 @@ def verify_games(store: Store, t: Tournament) -> list[str]:
 def verify(events: Sequence[Event]) -> list[str]:
     """Problems of a tournament log: the chain, every event against the fold, every seating's constraints and its
     cost recomputed (never the seating re-derived: an algorithm change or an amendment would break that)."""
-    from ..engine.tournament.model import RoundSeated, SeatingAmended
+    from ..engine.tournament.events import RoundSeated, SeatingAmended
     from ..engine.tournament.rounds import recompute_cost
 
     found = check_chain(events)
@@ -300,7 +301,7 @@ def call_game(
     reveal` reads it (``typed_reveal``) and checked against the game's seal by the one reveal check
     (``Fold.check_reveal``), and every objective still sealed must be revealed or declared not met. Refused
     whole, nothing recorded."""
-    from ..engine.tournament.model import GameCalled
+    from ..engine.tournament.events import GameCalled
     from ..engine.tournament.scoring import Finish, winners
     from ..games.battle.commitment import canonical_code
     from ..games.battle.service import typed_reveal
@@ -346,7 +347,7 @@ def call_game(
 
 def retract_call(log: OpenTournament, game: str, reason: str) -> Any:
     """Take back a mistaken call, as a new event, before its round is closed: the game may be called again."""
-    from ..engine.tournament.model import CallRetracted
+    from ..engine.tournament.events import CallRetracted
 
     round_no, table = _table_of_game(log, game)
     event = CallRetracted(round_no, table.number, game, reason.strip(), log.t.result_version(round_no, table.number))
@@ -357,7 +358,7 @@ def retract_call(log: OpenTournament, game: str, reason: str) -> Any:
 def close_round(store: Store, log: OpenTournament, round_no: int) -> int:
     """Accept every table's result (from its log, unless called or entered by the judge), then close the round.
     Refused, with nothing recorded, while a table has no result."""
-    from ..engine.tournament.model import ResultAccepted, RoundClosed
+    from ..engine.tournament.events import ResultAccepted, RoundClosed
     from ..engine.tournament.scoring import Finish, winners
     from ..engine.tournament.standings import table_result
 
@@ -410,7 +411,8 @@ def seat_final(
     ``preferences`` in rank order (the leader chooses first), the rest given automatically (fewest repeats)."""
     import random
 
-    from ..engine.tournament.model import FinalTableSeated, Table
+    from ..engine.tournament.events import FinalTableSeated
+    from ..engine.tournament.roster import Table
     from ..engine.tournament.rounds import seating_history, seed_of
     from ..engine.tournament.seating import CLANS, seat_table
     from ..engine.tournament.standings import standings

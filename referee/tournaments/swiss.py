@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..engine.tournament.model import TournamentError, payload_of
+from ..engine.tournament.events import TournamentError, payload_of
 from ..engine.tournament.swiss import ALGORITHM, SwissError, pair_round
 from ..engine.tournament.swiss_desk import SwissCreated, SwissResultRecorded, SwissTournament, event_of, is_swiss
 from ..games.ccg import service as ccg_log

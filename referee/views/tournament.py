@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..engine.tournament import posting
-from ..engine.tournament.model import TournamentError
+from ..engine.tournament.events import TournamentError
 from ..engine.tournament.scoring import show
 from ..engine.tournament.standings import Loaded, Standings, standings, table_result
 

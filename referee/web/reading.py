@@ -185,7 +185,7 @@ class Reader:
 
     def swiss_of(self, tid: str) -> tuple[Any, str] | None:
         """A Swiss tournament's fold and tag (None: the id is not a Swiss tournament here)."""
-        from ..engine.tournament.model import TOURNAMENT_ID
+        from ..engine.tournament.events import TOURNAMENT_ID
         from ..engine.tournament.swiss_desk import is_swiss
         from ..tournaments import service as tlog
 
@@ -203,7 +203,7 @@ class Reader:
         return self.cache.get(key, lambda: swiss_fold(events)), etag_of([tid, len(events), events[-1].hash])
 
     def tournament_of(self, tid: str):
-        from ..engine.tournament.model import TOURNAMENT_ID
+        from ..engine.tournament.events import TOURNAMENT_ID
         from ..engine.tournament.swiss_desk import is_swiss
         from ..tournaments import service as tlog, venue as venue_log
 
@@ -252,7 +252,7 @@ class Reader:
 
     @staticmethod
     def player_of(loaded, tid: str, player: str) -> str:
-        from ..engine.tournament.model import PLAYER_ID
+        from ..engine.tournament.events import PLAYER_ID
 
         if not PLAYER_ID.fullmatch(player or "") or player not in loaded.tournament.players:
             raise NotFound(f"Tournament {tid!r} has no player {player!r}.")

@@ -83,7 +83,7 @@ def test_an_older_database_that_cannot_take_the_column_reads_the_default_kind(tm
 
 def test_the_tournament_is_a_family_of_the_one_store(any_db):
     """The tournament's stream goes through the store's append (version check included) and reader."""
-    from referee.engine.tournament.model import PlayersRegistered, PointsAdjusted, TournamentCreated
+    from referee.engine.tournament.events import PlayersRegistered, PointsAdjusted, TournamentCreated
 
     with Store(any_db) as store:
         tournaments.create(store, TournamentCreated("cup", "Cup", "2026-11-20"))

@@ -9,7 +9,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DatabaseError
 
 from referee.cli.app import app
-from referee.engine.tournament.model import PointsAdjusted
+from referee.engine.tournament.events import PointsAdjusted
 from referee.store.storage import Store
 from referee.tournaments.service import OpenTournament, TournamentChanged, read_events, verify
 from tests.support.entry_point import run_in_process, runner

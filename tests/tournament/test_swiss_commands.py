@@ -192,7 +192,7 @@ def test_a_field_smaller_than_the_cut_is_said_at_round_1(tmp_path, monkeypatch):
 
 def test_verify_finds_a_pairing_its_algorithm_does_not_give():
     """A pairing recorded with a whole chain but not the one "swiss-blossom" gives is named by verify."""
-    from referee.engine.tournament.model import payload_of
+    from referee.engine.tournament.events import payload_of
     from referee.engine.tournament.swiss import pair_round
     from referee.engine.tournament.swiss_desk import (
         SwissCreated,
@@ -224,7 +224,7 @@ def test_a_pairing_is_found_again_by_the_version_that_recorded_it():
     claimed as version 2's are named, and a version the code does not know is named too."""
     import random
 
-    from referee.engine.tournament.model import payload_of
+    from referee.engine.tournament.events import payload_of
     from referee.engine.tournament.swiss import pair_round
     from referee.engine.tournament.swiss_desk import (
         SwissCreated,

@@ -9,7 +9,8 @@ import csv
 import io
 from typing import Any
 
-from .model import PLAYER_ID, PlayersRegistered, Tournament, TournamentError, slug
+from .events import PLAYER_ID, PlayersRegistered, TournamentError, slug
+from .model import Tournament
 from .seating import CLANS
 
 

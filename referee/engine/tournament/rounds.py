@@ -8,7 +8,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
-from .model import RoundSeated, Seat, Seating, SeatingAmended, Table, Tournament, TournamentError, table_game_id
+from .events import RoundSeated, SeatingAmended, TournamentError, table_game_id
+from .model import Tournament
+from .roster import Seat, Seating, Table
 from .seating import ALGORITHM, VERSION, History, SeatingError, seat_players, seat_table, seating_cost, table_sizes
 
 

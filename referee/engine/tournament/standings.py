@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .model import Table, Tournament
+from .model import Tournament
+from .roster import Table
 from .scoring import FORMULAS, Finish, aggregate, places, show, table_points
 
 TIEBREAK_NAMES = {

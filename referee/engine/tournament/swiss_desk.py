@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import PLAYER_ID, Desk, TournamentError, check_tournament_id, decode, slug
+from .events import PLAYER_ID, TournamentError, check_tournament_id, decode, slug
+from .roster import Desk
 from .swiss import CUTS, DRAWS, Pairing, Result, Standing, SwissError, bracket_order, next_elimination, standings
 
 
