@@ -18,7 +18,7 @@ from ..views.data import event_label, event_lines, jsonable as to_jsonable
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from ..views.tournament import Listing
+    from ..views.tournament_listings import Listing
 
 
 def new_console() -> Console:
@@ -45,7 +45,7 @@ def _table(title: str) -> Table:
 
 
 def print_listing(listing: Listing) -> None:
-    """A listing (``views.tournament.Listing``) drawn as a Rich table as wide as its columns need (100
+    """A listing (``views.tournament_listings.Listing``) drawn as a Rich table as wide as its columns need (100
     characters at least): its title and every cell a user may have typed through ``markup``, None as empty."""
     from rich.table import Table
 

@@ -51,7 +51,7 @@ def say_lines(lines: list[str]) -> None:
 
 
 def say_listing(listing) -> None:
-    """A listing of rows (``views.tournament``) drawn in the terminal (``render.print_listing``)."""
+    """A listing of rows (``views.tournament_listings``) drawn in the terminal (``render.print_listing``)."""
     from .render import print_listing
 
     print_listing(listing)
@@ -146,7 +146,7 @@ def new(
 def list_(db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """List the tournaments in the database."""
     from ..tournaments.service import list_tournaments
-    from ..views.tournament import tournaments_listing
+    from ..views.tournament_listings import tournaments_listing
 
     with open_store(db) as store:
         rows = list_tournaments(store)
@@ -232,7 +232,8 @@ def players_reinstate(
 def players_list(tid: TidArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every registered player: id, name, club, status."""
     from ..engine.tournament.standings import Loaded
-    from ..views.tournament import players_listing, players_view
+    from ..views.tournament import players_view
+    from ..views.tournament_listings import players_listing
 
     with open_store(db) as store:
         rows = players_view(Loaded(open_tournament(store, tid).t))
@@ -295,7 +296,7 @@ def rollcall(
 ) -> None:
     """The roll call of a round: everyone not named is present (dropped players excepted)."""
     from ..engine.tournament.events import RollCalled, TournamentError
-    from ..views.tournament import rollcall_line, rollcall_view
+    from ..views.tournament_listings import rollcall_line, rollcall_view
 
     with open_store(db) as store:
         log = open_tournament(store, tid)
@@ -350,7 +351,7 @@ def seat(
     table's page's link on the moderator's."""
     from ..engine.tournament.standings import Loaded
     from ..tournaments.seating import seat_round
-    from ..views.tournament import seated_view
+    from ..views.tournament_listings import seated_view
 
     if links is not None and sheet is None:
         raise typer.BadParameter("the links are shown once, on the printed sheet: name its file", param_hint="--sheet")
@@ -413,7 +414,7 @@ def preferences_of(t, path: Path) -> dict[str, list[str]]:
 
 
 def _print_seating(loaded, round_no: int, tables: list) -> None:
-    from ..views.tournament import seating_listing
+    from ..views.tournament_listings import seating_listing
 
     listing, sat_out = seating_listing(loaded, round_no, tables)
     say_listing(listing)
@@ -434,8 +435,9 @@ def seating(
 ) -> None:
     """A round's seating, by table or by player name; as CSV or a printable sheet."""
     from ..tournaments.service import load
-    from ..views.tournament import seating_by_player, seating_by_player_listing, seating_by_table
+    from ..views.tournament import seating_by_player, seating_by_table
     from ..views.tournament_exports import seating_csv, seating_sheet
+    from ..views.tournament_listings import seating_by_player_listing
 
     if by not in ("table", "player"):
         raise typer.BadParameter(f"{by!r}: table or player", param_hint="--by")
@@ -468,7 +470,7 @@ def amend(
     from ..engine.tournament.events import GameLinked
     from ..engine.tournament.rounds import plan_amendment, seed_of
     from ..tournaments.service import create_games, started_games
-    from ..views.tournament import seated_tables_lines
+    from ..views.tournament_listings import seated_tables_lines
 
     chosen = [x for x in (swap, replace, reseat) if x is not None]
     if len(chosen) != 1:

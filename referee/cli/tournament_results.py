@@ -49,7 +49,7 @@ def call(
     """Call a game (time ran out): scored as it stands after the last full round; every sealed objective revealed
     with its code (checked as `referee reveal` checks it) or declared not met."""
     from ..tournaments.service import call_game
-    from ..views.tournament import called_line
+    from ..views.tournament_listings import called_line
 
     if not reason.strip():
         raise typer.BadParameter("calling a game needs a reason", param_hint="--reason")
@@ -191,7 +191,8 @@ def status(
 ) -> None:
     """Each table of a round: its game, the round of play, finished or called, sealed objectives left."""
     from ..tournaments.service import load
-    from ..views.tournament import status_listing, table_status
+    from ..views.tournament import table_status
+    from ..views.tournament_listings import status_listing
 
     with open_store(db) as store:
         loaded = load(store, tid)
@@ -214,8 +215,9 @@ def standings(
 ) -> None:
     """The standings: one column per round, provisional results marked (*), corrections marked (c)."""
     from ..tournaments.service import load
-    from ..views.tournament import explain_lines, explain_view, standings_listing, standings_notes, standings_view
+    from ..views.tournament import explain_view, standings_view
     from ..views.tournament_exports import standings_csv
+    from ..views.tournament_listings import explain_lines, standings_listing, standings_notes
 
     with open_store(db) as store:
         loaded = load(store, tid)
@@ -242,8 +244,8 @@ def results(
 ) -> None:
     """Every table's result: honor, place, points, where it came from."""
     from ..tournaments.service import load
-    from ..views.tournament import results_listing
     from ..views.tournament_exports import result_rows, results_csv
+    from ..views.tournament_listings import results_listing
 
     with open_store(db) as store:
         loaded = load(store, tid)
@@ -273,7 +275,7 @@ def final(
 ) -> None:
     """Seat the final table: the top N of the standings, seated in rank order; clans picked in rank order."""
     from ..tournaments.service import seat_final
-    from ..views.tournament import final_line
+    from ..views.tournament_listings import final_line
 
     picks = {}
     for item in pick or ():
@@ -347,7 +349,7 @@ def verify(
     names; with --key, the seatings and round closes must be signed by that key."""
     from ..records.signing import check, check_stored, read_keys, refusal, split_record
     from ..tournaments.service import fold, parse_jsonl, read_events, verify as verify_log, verify_games
-    from ..views.tournament import verified_line, verify_view
+    from ..views.tournament_listings import verified_line, verify_view
 
     path = Path(target)
     keys = read_keys(key) if key else None
