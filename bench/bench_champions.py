@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.games.champions import service as log
+from referee.games.champions import events as champions_events, scenario, service as log
 from referee.store.storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,9 +54,9 @@ def main() -> None:
             for i in range(args.events):
                 store_lines = [LINES[i % len(LINES)]]
                 events = store.events("bench")
-                store.append("bench", [(log.REPORTED, {"turn": 1, "lines": store_lines})], events[-1])
+                store.append("bench", [(champions_events.REPORTED, {"turn": 1, "lines": store_lines})], events[-1])
             events = store.events("bench")
-            fold_ms = median_ms(lambda: log.fold_scenario(events), args.runs)
+            fold_ms = median_ms(lambda: scenario.fold_scenario(events), args.runs)
         env = {**os.environ, "REFEREE_DB": db}
 
         def command(*argv: str) -> None:

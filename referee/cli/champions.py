@@ -42,6 +42,13 @@ def _console():
     return console
 
 
+def _view():
+    """The Champions views (loaded when a command prints a board, an ending or a campaign)."""
+    from ..views import champions
+
+    return champions
+
+
 def _print(text: str, style: str | None = None) -> None:
     _console().print(text, style=style, markup=False, highlight=False, soft_wrap=True)
 
@@ -80,7 +87,7 @@ def new(
         fold = log.create_scenario(store, game, read_input(sheet))
     notes = setup_notes(fold.scenario)
     if json_out:
-        _json({"notes": [str(n) for n in notes], **_board_data(fold)})
+        _json({"notes": [str(n) for n in notes], **_view().board_data(fold)})
         return
     for n in notes:
         _print(f"  {n}")
@@ -98,7 +105,12 @@ def event(
     with open_store(db) as store:
         fold, notes = log.report(store, game, _reports(lines, sheet))
     if json_out:
-        _json({"notes": [str(n) for n in notes], **(_ending_data(fold) if fold.ended else _board_data(fold))})
+        _json(
+            {
+                "notes": [str(n) for n in notes],
+                **(_view().ending_data(fold) if fold.ended else _view().board_data(fold)),
+            }
+        )
         return
     for n in notes:
         _print(f"  {n}")
@@ -121,7 +133,7 @@ def turn(
     with open_store(db) as store:
         fold, notes = log.report(store, game, [line])
     if json_out:
-        _json({"notes": [str(n) for n in notes], **_board_data(fold)})
+        _json({"notes": [str(n) for n in notes], **_view().board_data(fold)})
         return
     for n in notes:
         _print(f"  {n}")
@@ -150,13 +162,13 @@ def end(
     """The end of the game (p.31-32): every adjustment line by line with its page, the result, the Glorified.
     It asks about each End Objective not yet reported fulfilled (CH-08); one fulfilled later is still taken:
     `referee champions event GAME "NAME: completes OBJECTIVE"` makes the settlement again."""
-    from ..games.champions import service as log
+    from ..games.champions import scenario, service as log
 
     if objectives not in ("met", "missed"):
         raise typer.BadParameter(f"{objectives!r}: 'met' or 'missed'", param_hint="--objectives")
     named = list(fulfilled or [])
     with open_store(db) as store:
-        fold = log.load_scenario(store, game)[1]
+        fold = scenario.load_scenario(store, game)[1]
         if fold.ended:
             log.end_scenario(store, game, objectives)  # refused: already ended (the message says what to do)
         named += [] if yes else _ask_end_objectives(fold, named)
@@ -196,14 +208,14 @@ def _ask_end_objectives(fold, named: list[str]) -> list[str]:
 @champions.command()
 def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Where a scenario stands (its end-of-game report once it has ended), or a campaign's log."""
-    from ..games.champions import service as log
+    from ..games.champions import campaign, events as champions_events, scenario
 
     with open_store(db) as store:
         events = store.events(game)
-        if log.is_campaign(events):
-            _campaign(log.load_campaign(store, game)[1], json_out)
+        if champions_events.is_campaign(events):
+            _campaign(campaign.load_campaign(store, game)[1], json_out)
             return
-        fold = log.load_scenario(store, game)[1]
+        fold = scenario.load_scenario(store, game)[1]
     if fold.ending is not None:
         _ending(fold, json_out)
     else:
@@ -213,10 +225,10 @@ def show(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 @champions.command()
 def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Every event of a scenario's record, what the referee said about it, and where it stands now."""
-    from ..games.champions import service as log
+    from ..games.champions import scenario
 
     with open_store(db) as store:
-        fold = log.load_scenario(store, game)[1]
+        fold = scenario.load_scenario(store, game)[1]
     from ..engine.champions import public_line
 
     steps: list[dict[str, Any]] = [
@@ -230,7 +242,7 @@ def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
         for s in fold.steps
     ]
     if json_out:
-        _json({"steps": steps, **_board_data(fold)})
+        _json({"steps": steps, **_view().board_data(fold)})
         return
     for s in steps:
         what = {"ChampionsScenarioCreated": "setup", "ChampionsReported": "reports", "ChampionsEnded": "end"}
@@ -271,12 +283,12 @@ def export(
     db: DbOpt = None,
 ) -> None:
     """Export a record (scenario or campaign) as JSON Lines, its chain included."""
-    from ..games.champions import service as log
+    from ..games.champions import events as champions_events
     from ..records.jsonl import export_jsonl
 
     with open_store(db) as store:
         events = store.events(game)
-    if log.kind_of(events) is None:
+    if champions_events.kind_of(events) is None:
         raise RefereeError(f"{game}: not a Champions of Rokugan record (`referee export` exports the others)")
     text = export_jsonl(events)
     if output is None:
@@ -315,12 +327,12 @@ def correct(
 @champions.command()
 def retract(game: GameArg, seq: SeqArg, reason: ReasonOpt, db: DbOpt = None) -> None:
     """Take back an event: a scenario's report or end, or a campaign's logged scenario (a new event)."""
-    from ..games.champions import service as log
+    from ..games.champions import campaign, events as champions_events, service as log
 
     with open_store(db) as store:
         events = store.events(game)
-        if log.is_campaign(events):
-            _campaign(log.retract_logged(store, game, seq, reason), False)
+        if champions_events.is_campaign(events):
+            _campaign(campaign.retract_logged(store, game, seq, reason), False)
             return
         fold = log.retract(store, game, seq, reason)
     _print(f"event {seq} retracted")
@@ -355,81 +367,44 @@ def campaign_new(
     db: DbOpt = None,
 ) -> None:
     """Open a campaign's log for its players."""
-    from ..games.champions import service as log
+    from ..games.champions import campaign
 
     with open_store(db, create=True) as store:
-        fold = log.create_campaign(store, name, [p.strip() for p in players.split(",") if p.strip()])
+        fold = campaign.create_campaign(store, name, [p.strip() for p in players.split(",") if p.strip()])
     _campaign(fold, False)
 
 
 @campaign.command("log")
 def campaign_log(name: GameArg, game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """Log an ended scenario's result: success, Threshold difference, each player's Glory, the Glorified (p.32)."""
-    from ..games.champions import service as log
+    from ..games.champions import campaign
 
     with open_store(db) as store:
-        fold, _ = log.log_scenario(store, name, game)
+        fold, _ = campaign.log_scenario(store, name, game)
     _campaign(fold, json_out)
 
 
 @campaign.command("end")
 def campaign_end(name: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """End the campaign: the player with the most Glory across its scenarios chooses the ending (p.32)."""
-    from ..games.champions import service as log
+    from ..games.champions import campaign
 
     with open_store(db) as store:
-        fold = log.finish_campaign(store, name)
+        fold = campaign.finish_campaign(store, name)
     _campaign(fold, json_out)
 
 
 @campaign.command("show")
 def campaign_show(name: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     """The Campaign Log as it stands."""
-    from ..games.champions import service as log
+    from ..games.champions import campaign
 
     with open_store(db) as store:
-        fold = log.load_campaign(store, name)[1]
+        fold = campaign.load_campaign(store, name)[1]
     _campaign(fold, json_out)
 
 
 # --- what the table sees -------------------------------------------------------------------------------------------
-def _board_data(fold) -> dict[str, Any]:
-    from ..engine.champions import shown_objectives
-
-    s = fold.scenario
-    favor = s.champion(s.favor) if s.favor else None
-    return {
-        "game": fold.game,
-        "scenario": s.setup.scenario,
-        "type": s.setup.kind or None,
-        "turn": s.turn,
-        "max_turns": s.setup.max_turns,
-        "threshold": s.threshold,
-        "group_honor": s.group_honor,
-        "favor": {"champion": favor.name, "player": favor.card.player} if favor else None,
-        "phase": s.table.phase.value,
-        "ended": fold.ended,
-        "options": s.setup.options.to_dict(),
-        "champions": [
-            {
-                "name": c.name,
-                "player": c.card.player,
-                "companion": c.card.companion,
-                "clan": c.card.clan or None,
-                "honor": c.honor,
-                "glory": c.glory,
-                "purity": c.purity,
-                "destiny": c.card.destiny,
-                "status": c.status.value,
-                "standing": c.standing.lower(),
-                "dishonored": c.dishonored,
-                "bonuses": list(c.bonuses),
-                "objectives": shown_objectives(c, s.ended),
-            }
-            for c in s.champions
-        ],
-        "units": [{"name": u.name, "miniatures": u.size, "eliminated": u.eliminated} for u in s.units],
-    }
 
 
 def status_text(c: dict[str, Any]) -> str:
@@ -438,7 +413,7 @@ def status_text(c: dict[str, Any]) -> str:
 
 
 def _board(fold, json_out: bool) -> None:
-    data = _board_data(fold)
+    data = _view().board_data(fold)
     if json_out:
         _json(data)
         return
@@ -465,26 +440,8 @@ def _board(fold, json_out: bool) -> None:
         _print(f"the {u['name']} Unit: {u['miniatures'] - u['eliminated']} of its {u['miniatures']} miniatures left")
 
 
-def _ending_data(fold) -> dict[str, Any]:
-    e = fold.ending
-    return {
-        **_board_data(fold),
-        "objectives_met": e.objectives_met,
-        "lines": [
-            {"who": x.who, "on": x.what, "adjustment": x.label, "amount": x.amount, "rule": x.rule} for x in e.lines
-        ],
-        "final_group_honor": e.group_honor,
-        "final_threshold": e.threshold,
-        "difference": e.difference,
-        "final_glory": dict(e.glory),
-        "victory": e.victory,
-        "reasons": list(e.reasons),
-        "glorified": list(e.glorified),
-    }
-
-
 def _ending(fold, json_out: bool) -> None:
-    data = _ending_data(fold)
+    data = _view().ending_data(fold)
     if json_out:
         _json(data)
         return
@@ -509,25 +466,8 @@ def _ending(fold, json_out: bool) -> None:
     _print(f"Glorified: {', '.join(e.glorified) or 'nobody'} (p.32, CR-09{after})")
 
 
-def _campaign_data(fold) -> dict[str, Any]:
-    from ..games.champions.service import play_to
-
-    c = fold.campaign
-    return {
-        "campaign": c.name,
-        "players": list(c.players),
-        "plays": [
-            {"play": n, "seq": seq, "scenario_game": game, "counts": play in c.counted(), **play_to(play)}
-            for n, (seq, play, game, _) in enumerate(fold.logged, 1)
-        ],
-        "totals": dict(c.totals()),
-        "ended": c.ended,
-        "choosers": list(fold.result.choosers) if fold.result else [],
-    }
-
-
 def _campaign(fold, json_out: bool) -> None:
-    data = _campaign_data(fold)
+    data = _view().campaign_data(fold)
     if json_out:
         _json(data)
         return
@@ -598,11 +538,11 @@ def publish(
 ) -> None:
     """Write a scenario's page, or a campaign's and its logged scenarios', as a static site (no script): the same
     pages as `referee serve`, for a web host or a USB stick."""
-    from ..games.champions import service as log
+    from ..games.champions import events as champions_events
     from .publish import publish_champions
 
     with open_store(db) as store:
-        if log.kind_of(store.events(game)) is None:
+        if champions_events.kind_of(store.events(game)) is None:
             raise RefereeError(
                 f"{game}: not a Champions of Rokugan record (`referee tournament publish` for a tournament)"
             )

@@ -82,7 +82,7 @@ def _ccg_events() -> frozenset[str]:
 
 
 def _champions_status(events: Sequence[Event]) -> str:
-    from .champions.service import status
+    from .champions.events import status
 
     return status(events)
 
@@ -95,19 +95,19 @@ def _champions_problem(events: Sequence[Event]) -> str | None:
 
 
 def _champions_open(store: Store, game: str) -> Any:
-    from .champions.service import load_scenario
+    from .champions.scenario import load_scenario
 
     return load_scenario(store, game)
 
 
 def _campaign_open(store: Store, game: str) -> Any:
-    from .champions.service import load_campaign
+    from .champions.campaign import load_campaign
 
     return load_campaign(store, game)
 
 
 def _champions_events() -> frozenset[str]:
-    from .champions.service import SCHEMA
+    from .champions.events import SCHEMA
 
     return frozenset(SCHEMA)
 

@@ -10,15 +10,20 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.champions import public_line, shown_objectives
-from ..games.champions import service as log
+from ..games.champions import campaign, events as champions_events, scenario
 from ..store.events import Event
 from .charts import Series, line_chart, short
 
-STEP_NAMES = {log.CREATED: "setup", log.REPORTED: "reports", log.ENDED: "end", log.CORRECTED: "correction"}
+STEP_NAMES = {
+    champions_events.CREATED: "setup",
+    champions_events.REPORTED: "reports",
+    champions_events.ENDED: "end",
+    champions_events.CORRECTED: "correction",
+}
 
 
 def scenario_page(events: Sequence[Event]) -> dict[str, Any]:
-    fold = log.fold_scenario(events)
+    fold = scenario.fold_scenario(events)
     s = fold.scenario
     favor = s.champion(s.favor) if s.favor else None
     page: dict[str, Any] = {
@@ -64,7 +69,7 @@ def scenario_page(events: Sequence[Event]) -> dict[str, Any]:
     return page
 
 
-def _ending(fold: log.ScenarioFold) -> dict[str, Any] | None:
+def _ending(fold: scenario.ScenarioFold) -> dict[str, Any] | None:
     e = fold.ending
     if e is None:
         return None
@@ -84,7 +89,7 @@ def _ending(fold: log.ScenarioFold) -> dict[str, Any] | None:
     }
 
 
-def race(fold: log.ScenarioFold) -> dict[str, Any]:
+def race(fold: scenario.ScenarioFold) -> dict[str, Any]:
     """The Glory of each Champion and the Group Honor against the Threshold at setup, after each turn, and now
     (or, once the game has ended, after the settlement: the dashed last step)."""
     points = list(fold.history)
@@ -118,7 +123,7 @@ def race(fold: log.ScenarioFold) -> dict[str, Any]:
     }
 
 
-def _race(fold: log.ScenarioFold) -> dict[str, Any]:
+def _race(fold: scenario.ScenarioFold) -> dict[str, Any]:
     r = race(fold)
     dashed = r["end_column"]
     glory_svg = line_chart(
@@ -160,7 +165,7 @@ def _race(fold: log.ScenarioFold) -> dict[str, Any]:
 def campaign_page(events: Sequence[Event], scenario_exists: Callable[[str], bool]) -> dict[str, Any]:
     """A campaign's page; ``scenario_exists``: whether the database holds a logged scenario's record (its
     page is linked)."""
-    fold = log.fold_campaign(events)
+    fold = campaign.fold_campaign(events)
     c = fold.campaign
     counted = c.counted()
     plays = [
@@ -209,4 +214,83 @@ def campaign_page(events: Sequence[Event], scenario_exists: Callable[[str], bool
         "race": {"columns": columns, "players": [{"player": p, "values": series[p]} for p in c.players]},
         "race_rows": [{"label": p, "cells": series[p]} for p in c.players],
         "race_svg": chart,
+    }
+
+
+# --- the commands' --json shapes -----------------------------------------------------------------------------
+def board_data(fold) -> dict[str, Any]:
+    """A scenario as it stands (`referee champions show --json` and the board's table): the tracking board, every
+    Champion, every Unit."""
+    from ..engine.champions import shown_objectives
+
+    s = fold.scenario
+    favor = s.champion(s.favor) if s.favor else None
+    return {
+        "game": fold.game,
+        "scenario": s.setup.scenario,
+        "type": s.setup.kind or None,
+        "turn": s.turn,
+        "max_turns": s.setup.max_turns,
+        "threshold": s.threshold,
+        "group_honor": s.group_honor,
+        "favor": {"champion": favor.name, "player": favor.card.player} if favor else None,
+        "phase": s.table.phase.value,
+        "ended": fold.ended,
+        "options": s.setup.options.to_dict(),
+        "champions": [
+            {
+                "name": c.name,
+                "player": c.card.player,
+                "companion": c.card.companion,
+                "clan": c.card.clan or None,
+                "honor": c.honor,
+                "glory": c.glory,
+                "purity": c.purity,
+                "destiny": c.card.destiny,
+                "status": c.status.value,
+                "standing": c.standing.lower(),
+                "dishonored": c.dishonored,
+                "bonuses": list(c.bonuses),
+                "objectives": shown_objectives(c, s.ended),
+            }
+            for c in s.champions
+        ],
+        "units": [{"name": u.name, "miniatures": u.size, "eliminated": u.eliminated} for u in s.units],
+    }
+
+
+def ending_data(fold) -> dict[str, Any]:
+    """The end of the game (`referee champions end --json`): the board, then every adjustment and the result."""
+    e = fold.ending
+    return {
+        **board_data(fold),
+        "objectives_met": e.objectives_met,
+        "lines": [
+            {"who": x.who, "on": x.what, "adjustment": x.label, "amount": x.amount, "rule": x.rule} for x in e.lines
+        ],
+        "final_group_honor": e.group_honor,
+        "final_threshold": e.threshold,
+        "difference": e.difference,
+        "final_glory": dict(e.glory),
+        "victory": e.victory,
+        "reasons": list(e.reasons),
+        "glorified": list(e.glorified),
+    }
+
+
+def campaign_data(fold) -> dict[str, Any]:
+    """A campaign (`referee champions campaign show --json`): its Campaign Log's plays and the totals."""
+    from ..games.champions.campaign import play_to
+
+    c = fold.campaign
+    return {
+        "campaign": c.name,
+        "players": list(c.players),
+        "plays": [
+            {"play": n, "seq": seq, "scenario_game": game, "counts": play in c.counted(), **play_to(play)}
+            for n, (seq, play, game, _) in enumerate(fold.logged, 1)
+        ],
+        "totals": dict(c.totals()),
+        "ended": c.ended,
+        "choosers": list(fold.result.choosers) if fold.result else [],
     }

@@ -155,7 +155,7 @@ def champions_campaign(c: dict) -> Page:
 def champions_site(events: Sequence, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
     """A Champions record's pages: a scenario's, or a campaign's and each logged scenario's the database holds
     (``events_of``: a record's events, none when it is not held)."""
-    from ..games.champions.service import is_scenario
+    from ..games.champions.events import is_scenario
     from .champions import campaign_page, scenario_page
 
     if is_scenario(events):
