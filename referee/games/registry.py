@@ -95,15 +95,15 @@ def _champions_problem(events: Sequence[Event]) -> str | None:
 
 
 def _champions_open(store: Store, game: str) -> Any:
-    from .champions.scenario import load_scenario
+    from .champions.service import OpenScenario
 
-    return load_scenario(store, game)
+    return OpenScenario(store, game)
 
 
 def _campaign_open(store: Store, game: str) -> Any:
-    from .champions.campaign import load_campaign
+    from .champions.campaign import OpenCampaign
 
-    return load_campaign(store, game)
+    return OpenCampaign(store, game)
 
 
 def _champions_events() -> frozenset[str]:

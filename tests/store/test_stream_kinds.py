@@ -9,6 +9,7 @@ import sqlite3
 
 import pytest
 
+from referee.core.errors import RefereeError
 from referee.games.battle.records import golden
 from referee.games.battle.service import OpenGame, new_game
 from referee.store import families
@@ -105,3 +106,35 @@ def test_no_second_copy_of_the_store_in_the_tournament_service():
     for word in ("SQLModel", "create_all", "INSERT", "SELECT", "event_hash", "engine.", "sqlalchemy"):
         assert word not in code, word
     assert families.TOURNAMENT_TABLES == {t.name for t in TOURNAMENTS.tables}
+
+
+def test_every_kind_of_record_is_opened_by_the_registry_and_takes_back_its_last_event_alike(tmp_path):
+    """One service shape in the three games: the registry opens a record of any kind (``Game.open``) into a
+    service holding its events and its fold, whose ``retract(reason, seq=None)`` takes back the last event in
+    effect as a new event (``seq``, when given, must name it), and the registry says where it stands."""
+    from referee.games.registry import game_of, status
+    from tests.support.entry_point import referee
+
+    db = str(tmp_path / "kinds.db")
+    players = ["--player", "alice: honor 6, strength 6, gold 5", "--player", "bob: honor 5, strength 5, gold 5"]
+    made = [
+        referee(db, "new", "bfr", "--clans", "crab,lion", home=tmp_path),
+        referee(db, "setup", "bfr", "-", stdin="crab: control 1 facedown @ crab_central\n", home=tmp_path),
+        referee(db, "ccg", "new", "m1", *players, home=tmp_path),
+        referee(db, "ccg", "event", "m1", "honor alice +3: Lobby", home=tmp_path),
+        referee(db, "champions", "demo", "fallen-lion", home=tmp_path),
+    ]
+    assert all(r.returncode == 0 for r in made), [r.stderr for r in made]
+    with Store(db) as store:
+        for game in ("bfr", "m1", "fallen-lion"):
+            events = store.events(game)
+            kind = game_of(events)
+            service = kind.open(store, game)
+            assert service.events == events and service.fold is not None
+            last = events[-1].seq
+            with pytest.raises(RefereeError):  # an event that is not the last in effect is not taken back
+                service.retract("a typing mistake", last - 1 if kind.kind.name != "champions" else 999)
+            service.retract("a typing mistake")
+            after = store.events(game)
+            assert len(after) == len(events) + 1 and after[-1].type == "EventRetracted"
+            assert after[-1].payload["seq"] == last and status(after) == status(events[:-1])  # as if never recorded

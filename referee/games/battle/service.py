@@ -234,14 +234,19 @@ class OpenGame:
         """The GameEnded event closing the log, if the game is finished."""
         return self.events[-1] if self.fold.ended else None
 
-    def retract(self, reason: str) -> tuple[Event, Event]:
-        """Take back the last event in effect, as a new event; returns (the retraction, the event taken back)."""
+    def retract(self, reason: str, seq: int | None = None) -> tuple[Event, Event]:
+        """Take back the last event in effect (``seq``, when given, names it), as a new event; returns (the
+        retraction, the event taken back)."""
         if not reason.strip():
             raise LogError(f"game {self.game!r}: a retraction needs a reason (--reason)")
         try:
             if self.fold.ended:
                 raise ReplayError(ENDED)
             target = to_retract(self.fold.live)
+            if seq is not None and seq != target.seq:
+                raise ReplayError(
+                    f"event {seq} is not the last event in effect (event {target.seq}): only it is taken back"
+                )
         except ReplayError as exc:
             raise LogError(f"game {self.game!r}: {exc.problem}") from None
         event = self._append(EventType.EVENT_RETRACTED, ev.event_retracted(target.seq, target.type, reason.strip()))

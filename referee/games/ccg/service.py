@@ -364,11 +364,17 @@ class OpenMatch:
         self.fold.apply(event)
         return event, old
 
-    def retract(self, reason: str) -> tuple[Event, Entry]:
+    def retract(self, reason: str, seq: int | None = None) -> tuple[Event, Entry]:
+        """Take back the last recorded entry in effect (``seq``, when given, names it), as a new event; returns (the
+        retraction, the entry taken back)."""
         if not reason.strip():
             raise LogError(f"match {self.game!r}: a retraction needs a reason (--reason)")
         try:
             target = self.fold.last()
+            if seq is not None and seq != target.seq:
+                raise ReplayError(
+                    f"event {seq} is not the last event in effect (event {target.seq}): only it is taken back"
+                )
         except ReplayError as exc:
             raise LogError(f"match {self.game!r}: {exc.problem}") from None
         payload = ev.event_retracted(target.seq, EventType.MATCH_EVENTS_RECORDED, reason.strip())

@@ -172,3 +172,28 @@ def verify_campaign(fold: CampaignFold, store: Store | None) -> list[str]:
         if s_fold.ending is None or log_line(game, s_fold.ending) != play:
             problems.append(f"event {seq}: scenario {game} changed since it was logged: retract the line, log it again")
     return problems
+
+
+class OpenCampaign:
+    """A Champions campaign's record, read and folded once (``fold``): ``record`` a scenario's line in the
+    Campaign Log, ``retract`` a logged line, as the other services do."""
+
+    def __init__(self, store: Store, name: str):
+        self.store, self.name = store, name
+        self.events, self.fold = load_campaign(store, name)
+
+    def record(self, game: str) -> Play:
+        """The Campaign Log's line of the ended scenario ``game``, read from its record and logged."""
+        self.fold, play = log_scenario(self.store, self.name, game)
+        self.events = self.store.events(self.name)
+        return play
+
+    def retract(self, reason: str, seq: int | None = None) -> CampaignFold:
+        """Take back logged line ``seq`` (None: the last in effect), as a new event."""
+        if seq is None:
+            if not self.fold.logged:
+                raise ChampionsRefused(f"{self.name}: no logged scenario to take back")
+            seq = self.fold.logged[-1][0]
+        self.fold = retract_logged(self.store, self.name, seq, reason)
+        self.events = self.store.events(self.name)
+        return self.fold

@@ -227,3 +227,33 @@ def import_record(store: Store, text: str) -> list[Event]:
         raise ChampionsRefused(problems[0], hint="the file was refused whole; nothing was stored")
     store.import_logs([events], kind=str(kind_of(events)))
     return events
+
+
+# --- the service's one shape: a record opened, folded, recorded to, taken back from, verified ------------------
+class OpenScenario:
+    """A Champions scenario's record, read and folded once (``fold``): ``record`` a report, ``retract`` an event, as
+    the other games' services do (``OpenGame``, ``OpenMatch``); what it verifies and where it stands are the
+    registry's to ask (``games.registry``)."""
+
+    def __init__(self, store: Store, game: str):
+        self.store, self.game = store, game
+        self.events, self.fold = load_scenario(store, game)
+
+    def _reload(self, fold: ScenarioFold) -> ScenarioFold:
+        self.events, self.fold = self.store.events(self.game), fold
+        return fold
+
+    def record(self, lines: Sequence[str]) -> list[Note]:
+        """A report of the table (lines of the notation), checked and recorded; what it did."""
+        fold, notes = report(self.store, self.game, lines)
+        self._reload(fold)
+        return notes
+
+    def retract(self, reason: str, seq: int | None = None) -> ScenarioFold:
+        """Take back event ``seq`` (a report or the end; None: the last in effect), as a new event."""
+        if seq is None:
+            live = [s.seq for s in self.fold.steps if s.type in (REPORTED, ENDED) and not s.taken_back]
+            if not live:
+                raise ChampionsRefused(f"{self.game}: no report or end in effect to take back")
+            seq = live[-1]
+        return self._reload(retract(self.store, self.game, seq, reason))
