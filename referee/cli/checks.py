@@ -60,18 +60,6 @@ def game_id(game: str) -> str:
     return game
 
 
-def no_tokens_on_purpose(entries, no_tokens: bool, where: str) -> None:
-    """An empty sheet records a round only when the moderator says it had no tokens on purpose (--no-tokens):
-    a file left empty, the wrong file or /dev/null is refused; tokens with --no-tokens are a usage error."""
-    if entries and no_tokens:
-        raise typer.BadParameter(f"{where}: the sheet holds {len(entries)} token(s)", param_hint="--no-tokens")
-    if not entries and not no_tokens:
-        raise RefereeError(
-            f"{where}: the sheet holds no tokens; nothing recorded",
-            hint="if the round had no tokens on purpose, enter it again with --no-tokens",
-        )
-
-
 def utf8_text(text: str, where: str) -> str:
     """Text read from ``where`` (a file name, or standard input), refused unless it is valid UTF-8."""
     if not is_utf8(text):

@@ -35,7 +35,6 @@ def settle(log, read, *, from_sheet: bool, yes: bool, json_out: bool, no_tokens:
     read (never read or resolved again), and what it did printed. ``from_sheet``: read from a sheet (a file,
     standard input or the phones'), not typed at the prompt."""
     from . import render
-    from .checks import no_tokens_on_purpose
 
     game = log.game
     if read.recorded is None:
@@ -67,6 +66,18 @@ def settle(log, read, *, from_sheet: bool, yes: bool, json_out: bool, no_tokens:
         return
     assert done.report is not None  # a round recorded has its report
     render.round_report(done.report, done.state, json_out=json_out, seal=done.seal)
+
+
+def no_tokens_on_purpose(entries, no_tokens: bool, where: str) -> None:
+    """An empty sheet records a round only when the moderator says it had no tokens on purpose (--no-tokens):
+    a file left empty, the wrong file or /dev/null is refused; tokens with --no-tokens are a usage error."""
+    if entries and no_tokens:
+        raise typer.BadParameter(f"{where}: the sheet holds {len(entries)} token(s)", param_hint="--no-tokens")
+    if not entries and not no_tokens:
+        raise RefereeError(
+            f"{where}: the sheet holds no tokens; nothing recorded",
+            hint="if the round had no tokens on purpose, enter it again with --no-tokens",
+        )
 
 
 def completions(state: GameState) -> list[str]:
