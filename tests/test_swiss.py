@@ -165,9 +165,12 @@ def test_the_cut_is_seeded_so_the_top_two_meet_in_the_final():
     final = next_elimination(semis, [a for a, _ in semis])
     assert final == ((top[0], top[1]),)
     assert next_elimination(final, [top[0]]) == ()
-    with pytest.raises(SwissError, match="top 8 or 16"):
-        cut(table, 4)
-    with pytest.raises(SwissError, match="needs 16 players"):
+    top4 = cut(table, 4)  # 1-4, 2-3
+    assert top4 == ((top[0], top[3]), (top[1], top[2]))
+    assert cut(table, 2) == ((top[0], top[1]),)
+    with pytest.raises(SwissError, match="a power of two"):
+        cut(table, 6)
+    with pytest.raises(SwissError, match="needs 16 players still in; 10 are"):
         cut(table, 16)
     with pytest.raises(SwissError, match="did not play"):
         next_elimination(first, [top[3]] * 4)
