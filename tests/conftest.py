@@ -62,6 +62,7 @@ SLOW = frozenset(
         "test_bench.py",  # each benchmark script, run as a user runs it
         "test_browser.py",
         "test_browser_ccg.py",
+        "test_browser_swiss.py",
         "test_charts.py",
         "test_code_checks.py",  # ruff, mypy and lint-imports over the tree
         "test_concurrency.py",  # 8 and 16 processes racing
