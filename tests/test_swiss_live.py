@@ -356,6 +356,13 @@ def test_a_round_paired_on_paper_is_recorded_as_given_and_the_next_follows_from_
     assert "table 1: Ann Lee against Bo Chen" in shown and "table 2: Cy Park against Di Ross" in shown
     assert "bye: Ed Moss" in shown and "Given by hand: paired on paper." in shown
     ok(db, "tournament", "swiss", "result", "k", "1", "1: ann-lee military", "2: di-ross honor")
+    table = ok(db, "tournament", "swiss", "standings", "k")  # Ann Lee and Di Ross: level where C-10 ends
+    assert (
+        "level: Ann Lee, Di Ross: level on points, OMW% and OOMW%, placed 1 to 2 by the order of registration "
+        "(C-10 stops at OOMW%)"
+    ) in table
+    with TestClient(venue_app(db), base_url="http://localhost") as client:
+        assert 'aria-label="placed by registration order">†' in client.get("/tournaments/k").text
     second = json.loads(ok(db, "tournament", "swiss", "pair", "k", "--json"))  # from the given round's standings
     assert second["bye"] != "ed-moss" and all(set(t["players"]) not in ({"ann-lee", "bo-chen"}, {"cy-park", "di-ross"})
                                               for t in second["tables"])  # fmt: skip

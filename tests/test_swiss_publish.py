@@ -158,6 +158,8 @@ def test_the_round_and_player_pages_show_what_the_commands_say(db, client):
     dropped = client.get(f"/tournaments/{kotei.TID}/players/{kotei.DROPPED}").text
     line = re.sub(r"<[^>]+>", "", re.search(r'<p class="prose explain"><code>(.*?)</code>', dropped).group(1))
     assert f"  {line}" in explained and "dropped" in dropped
+    listed = cli(db, "tournament", "swiss", "standings", kotei.TID).splitlines()  # the text marks the drop too
+    assert [ln for ln in listed if "Player 32" in ln][0].split(".", 1)[1].strip().startswith("Player 32 (dropped)")
     assert f'href="/games/{kotei.MATCH}"' in client.get(f"/tournaments/{kotei.TID}/rounds/1").text
 
 

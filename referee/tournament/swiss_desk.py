@@ -209,6 +209,7 @@ class SwissTournament(Desk):
         self.rounds: dict[int, Round] = {}  # Swiss rounds and then the cut's, numbered on
         self.withdrawn: list[tuple[SwissRoundPaired | SwissCutPaired, SwissPairingWithdrawn]] = []
         self.count = 0
+        self._memo: dict[str, tuple[int, Any]] = {}  # what was worked out, by the count of events it is for
 
     @property
     def created(self) -> SwissCreated:
@@ -239,8 +240,14 @@ class SwissTournament(Desk):
                 out.append(Result(n, a, b, e.winner, e.victory))
         return out
 
+    def _once(self, what: str, make: Any) -> Any:
+        """``make()``, worked out once for the fold as it stands (every page of a player asks the standings)."""
+        if what not in self._memo or self._memo[what][0] != self.count:
+            self._memo[what] = (self.count, make())
+        return self._memo[what][1]
+
     def standings(self) -> list[Standing]:
-        return standings(list(self.players), self.results())
+        return list(self._once("standings", lambda: standings(list(self.players), self.results())))
 
     def placings(self) -> list[Placing]:
         """The standings with the cut placed by how far each player went, then the Swiss order (``placings``)."""
@@ -250,7 +257,7 @@ class SwissTournament(Desk):
             rounds.append(
                 [(a, b, rnd.results[i].winner if i in rnd.results else None) for i, (a, b) in enumerate(rnd.pairs, 1)]
             )
-        return placings(self.standings(), rounds)
+        return list(self._once("placings", lambda: placings(self.standings(), rounds)))
 
     def absence(self, player: str, round_no: int) -> Absence | None:
         return next((a for a in self.absences if a.player == player and a.first <= round_no <= a.last), None)
