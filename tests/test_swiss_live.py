@@ -426,3 +426,15 @@ def test_clock_announce_and_post_work_for_a_swiss_tournament(tmp_path, monkeypat
         assert client.get("/tournaments/k/rounds/1").status_code == 404
     ok(db, "tournament", "clock", "k", "--stop")
     ok(db, "tournament", "announce", "k", "--clear")
+
+
+def test_a_hyphenated_word_is_held_whole_and_the_rest_escaped():
+    """The pages' ``whole`` filter: a record, a ruling or a name joined by hyphens held on one line, whatever a
+    player typed still shown as text."""
+    from referee.views.html import whole
+
+    shown = str(whole("<b>Ann-Lee</b>: 3 points (3-1-0), C-10"))
+    assert shown == (
+        '<span class="nowrap">&lt;b&gt;Ann-Lee&lt;/b&gt;:</span> 3 points <span class="nowrap">(3-1-0),</span> '
+        '<span class="nowrap">C-10</span>'
+    )
