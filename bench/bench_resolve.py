@@ -15,7 +15,7 @@ resolve, the next upkeep), each game's final score and each round's digest parts
 work (reading, hashes, signatures). Its best pass of --repeat is given: the figure to compare engine changes
 by, steadier than a throughput over a shared machine's database.
 
-Not a timed test: it prints figures (median, p90) for the README and the issue notes.
+Not a timed test: it prints figures (median, p90) for the manual's benchmarks (docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Remake the README's screenshots (docs/screenshots/*.png): the demo games, a 14-player tournament and a
+"""Remake the manual's screenshots (docs/screenshots/*.png): the demo games, a 14-player tournament and a
 200-player one (tests/big_tournament.py: called and judge-entered tables, a round under way), served by
 `referee serve` on a loopback port and photographed by Debian's chromium on a 375-px phone, a 768-px tablet,
 a laptop and a 1920x1080 projector.

@@ -1,4 +1,4 @@
-"""Remake the README's screenshots of the phone entry (docs/screenshots/entry-*.png): the bundled five-player
+"""Remake the manual's screenshots of the phone entry (docs/screenshots/entry-*.png): the bundled five-player
 game before its round 1, served by `referee serve --entry` on a loopback port; the seats' phones (375x812,
 Debian's chromium) enter the round, the crab's phone by taps, and the moderator's page is photographed once
 every clan has submitted.

@@ -162,9 +162,12 @@ def pytest_unconfigure(config):
 
 
 def pytest_collection_modifyitems(config, items):
+    """Mark the slow tests, and hand them out first: the run's processes then end on short tests, together,
+    rather than one of them alone on a browser test while the other waits (every process sorts alike)."""
     for item in items:
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 RELIABILITY = {

@@ -1,7 +1,7 @@
-"""The README's whole Kotei (64 players, 6 Swiss rounds, a top-4 cut; two late players before round 2, round 2
-paired again, a drop and a reinstatement, a swap by hand), every command as printed: its commands read from
-the README, and the database they make (built once a process: tests/databases.py), for the tests of the
-commands, the pages and the browser."""
+"""The manual's whole Kotei (docs/l5r-ccg/organiser.md: 64 players, 6 Swiss rounds, a top-4 cut; two late
+players before round 2, round 2 paired again, a drop and a reinstatement, a swap by hand), every command as
+printed: its commands read from the manual, and the database they make (built once a process:
+tests/databases.py), for the tests of the commands, the pages and the browser."""
 
 from __future__ import annotations
 
@@ -17,16 +17,19 @@ ROOT = Path(__file__).parent.parent
 TID = "kotei"
 
 
+PAGE = "docs/l5r-ccg/organiser.md"
+
+
 def commands() -> list[str]:
-    """The README block's commands, in order, each without its comment."""
-    readme = (ROOT / "README.md").read_text("utf-8")
-    block = readme.split("A whole Kotei, as the organiser types it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.startswith("referee ")]
+    """The manual block's commands, in order, each without its comment."""
+    import manual
+
+    return manual.commands(PAGE, "A whole Kotei, as the organiser types it")
 
 
 def run(folder: Path, db: str | None = None, after: Callable[[str, Ran], None] | None = None) -> list[tuple]:
     """Every command of the block, by the real entry point, in ``folder`` holding a copy of examples/ (its own
-    HOME), on ``db`` (default: the folder's saves/referee.db, as the README runs it); ``after(command, ran)``
+    HOME), on ``db`` (default: the folder's saves/referee.db, as the manual runs it); ``after(command, ran)``
     is called after each. Each command must succeed; the list of (command, what it printed)."""
     shutil.copytree(ROOT / "examples", folder / "examples", dirs_exist_ok=True)
     env = {**os.environ, "COLUMNS": "120", "HOME": str(folder)}
@@ -44,14 +47,14 @@ def run(folder: Path, db: str | None = None, after: Callable[[str, Ran], None] |
 
 
 def build(db: str) -> None:
-    """The README's Kotei played into the database ``db``."""
+    """The manual's Kotei played into the database ``db``."""
     folder = Path(db).parent / "readme-kotei"
     folder.mkdir(exist_ok=True)
     run(folder, db)
 
 
 def played(to: str | Path) -> str:
-    """A copy of the README's Kotei at ``to`` (built once a process)."""
+    """A copy of the manual's Kotei at ``to`` (built once a process)."""
     import databases
 
     return databases.copy_of("readme-kotei", to, build)

@@ -1,4 +1,4 @@
-"""The README's 64-player Kotei (tests/live_kotei.py: late players, a re-pair, a swap by hand, a drop and a
+"""The manual's 64-player Kotei (tests/live_kotei.py: late players, a re-pair, a swap by hand, a drop and a
 reinstatement, a top-4 cut) served by `referee serve` and measured in a real browser (Debian's chromium,
 headless, playwright) at 375x740, 768x1024 and 1920x1080 with the venue pages' layout measure (test_browser.py's
 MEASURE): no word, number or name broken inside itself, nothing wider than the screen but a table scrolling in

@@ -1,12 +1,13 @@
 """`referee ccg ...` through the command's real error boundary (in process: tests/entry_point.py; a temporary HOME and
-database): the README's whole match as printed, the bundled demo against the rules package (two paths to one
-answer), refusals (exit 1, one line, nothing recorded), usage errors (exit 2), export/import, corrections,
-and the Battle for Rokugan commands next to a match."""
+database): the manual's whole match (docs/l5r-ccg/moderator.md) as printed, the bundled demo against the rules
+package (two paths to one answer), refusals (exit 1, one line, nothing recorded), usage errors (exit 2),
+export/import, corrections, and the Battle for Rokugan commands next to a match."""
 
 import json
 import os
 import shlex
 
+import manual
 import pytest
 from entry_point import ROOT, referee, run_in_process
 
@@ -36,13 +37,10 @@ def refused(db, *args, code=1):
 
 
 def walkthrough() -> list[str]:
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("### A whole match, as the moderator types it", 1)[1].split("```sh\n", 1)[1]
-    lines = block.split("```", 1)[0].splitlines()
-    return [line.split("  #", 1)[0].strip() for line in lines if line.startswith("referee ")]
+    return manual.commands("docs/l5r-ccg/moderator.md", "A whole match, as the moderator types it")
 
 
-def test_the_readme_walkthrough_plays_a_whole_match(tmp_path):
+def test_the_manuals_whole_match_runs_as_printed(tmp_path):
     commands = walkthrough()
     assert {shlex.split(c)[2] for c in commands if c.startswith("referee ccg")} >= {
         "new",

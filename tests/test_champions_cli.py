@@ -1,7 +1,7 @@
 """`referee champions ...` through the command's real error boundary (in process: tests/entry_point.py; a
-temporary HOME and folder): the README's whole campaign as printed, the conventions (exit 1 refused, 2 usage,
-never a traceback, --json on reads), corrections, export and import, and the Battle for Rokugan commands
-beside these records."""
+temporary HOME and folder): the manual's whole campaign (docs/champions/moderator.md) as printed, the conventions
+(exit 1 refused, 2 usage, never a traceback, --json on reads), corrections, export and import, and the Battle for
+Rokugan commands beside these records."""
 
 import json
 import os
@@ -10,6 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import manual
 import pytest
 from entry_point import ROOT, referee, run_in_process
 
@@ -19,9 +20,7 @@ EXAMPLES = ROOT / "examples" / "champions"
 
 
 def walkthrough() -> list[str]:
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("A whole campaign, as the table reports it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.startswith("referee ")]
+    return manual.commands("docs/champions/moderator.md", "A whole campaign, as the table reports it")
 
 
 @pytest.fixture
@@ -52,7 +51,7 @@ def reads(home: Path, *args: str):
     return json.loads(ok(home, *args, "--json").stdout)
 
 
-def test_the_readme_campaign_runs_as_printed_and_ends_with_its_result(home):
+def test_the_manuals_campaign_runs_as_printed_and_ends_with_its_result(home):
     commands = walkthrough()
     assert {shlex.split(c)[2] for c in commands if c.startswith("referee champions")} >= {
         "campaign", "new", "event", "turn", "end", "correct", "replay", "verify", "export",
@@ -61,6 +60,11 @@ def test_the_readme_campaign_runs_as_printed_and_ends_with_its_result(home):
     ended = outputs[commands.index("referee champions campaign end winter-court")]
     assert "Glory across the campaign: Ann 18, Ben 5, Cho 9 (p.32, CR-12)" in ended
     assert "campaign over: Ann has the most Glory and chooses the Clan whose ending is read (p.32)" in ended
+    # the end of the Campaign Log the page shows under the block: lines `campaign end` printed, in their order
+    shown = manual.shown_after("docs/champions/moderator.md", "A whole campaign, as the table reports it")
+    printed = [line.rstrip() for line in ended.splitlines()]
+    assert all(line in printed for line in shown), [line for line in shown if line not in printed]
+    assert len(shown) >= 6 and [printed.index(line) for line in shown] == sorted(printed.index(line) for line in shown)
     log = reads(home, "champions", "campaign", "show", "winter-court")
     assert log["totals"] == {"Ann": 18, "Ben": 5, "Cho": 9} and log["choosers"] == ["Ann"] and log["ended"]
     assert [(p["scenario"], p["victory"], p["counts"]) for p in log["plays"]] == [

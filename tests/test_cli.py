@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import manual
 from entry_point import run_in_process, runner
 
 from referee.cli.app import app
@@ -37,11 +38,12 @@ def test_adjudicate_prints_the_report_and_board_changes():
 
 
 def test_the_readme_worked_example_is_what_the_command_prints():
-    """The README's sheet -> report example is the real output, line for line (the docs cannot drift)."""
+    """The README's sheet -> report example (which the manual's worked example includes,
+    docs/battle-for-rokugan/moderator.md) is the real output, line for line (the docs cannot drift)."""
     import os
 
-    readme = (ROOT / "README.md").read_text()
-    command = next(line for line in readme.splitlines() if line.startswith(".venv/bin/referee adjudicate"))
+    [command] = manual.commands("README.md", "### Battle for Rokugan: one round")
+    readme = manual.read("README.md")
     shown = readme.split("Round 1 ────", 1)[1].split("```", 1)[0]
     result = run_in_process([*command.split()[1:]], cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
     assert result.returncode == 0, result.stderr
@@ -196,16 +198,17 @@ def test_the_tournament_commands_are_built_only_when_named():
 
 
 def test_the_tool_says_it_serves_three_games():
-    """Issue 33: `referee --help`, the package's description (pyproject.toml) and the README's opening name the
-    three games the tool serves, each with the command group that serves it."""
+    """Issue 33: `referee --help`, the package's description (pyproject.toml), the README's opening and the
+    manual's front page name the three games the tool serves, each with the command group that serves it."""
     import tomllib
 
     listing = run_in_process(["--help"])
     assert listing.returncode == 0
     intro = " ".join(listing.stdout.split("Options:")[0].split())
     described = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
-    opening = (ROOT / "README.md").read_text().split("## Two commands")[0]
-    for text in (intro, described, opening):
+    opening = manual.read("README.md").split("## Two commands")[0]
+    front = manual.read("docs/index.md").split("## Two commands")[0]
+    for text in (intro, described, opening, front):
         for game in ("Battle for Rokugan", "Legend of the Five Rings card game", "Champions of Rokugan"):
             assert game in " ".join(text.split()), (game, text)
     commands = [line.split()[0] for line in listing.stdout.split("Commands:")[1].splitlines() if line.strip()]

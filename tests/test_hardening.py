@@ -253,8 +253,8 @@ def _events(db: Path, game: str) -> list[dict]:
 
 
 def test_a_new_commitment_uses_the_documented_scheme(tmp_path):
-    """README, "Secret objectives": a 50-bit code XXXXX-XXXXX (Crockford base 32), scrypt n=2^14, r=8, p=1
-    (16 MiB a guess), a 16-byte salt of its own, over game|clan|objective|code."""
+    """docs/battle-for-rokugan/moderator.md, "Secret objectives": a 50-bit code XXXXX-XXXXX (Crockford base 32),
+    scrypt n=2^14, r=8, p=1 (16 MiB a guess), a 16-byte salt of its own, over game|clan|objective|code."""
     import hashlib
 
     from referee.log.commitment import ALPHABET

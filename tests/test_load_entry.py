@@ -1,8 +1,8 @@
 """The phone entry's load test still runs (issue 23): bench/load_entry.py at its smallest size, one table on
-SQLite for a few seconds, through the command its README section names. Not a timed test: it checks that
-the load client drives `referee serve --entry` end to end (five phones enter, submit and poll, the moderator
-confirms with `referee confirm --yes`), that it reports a p50 and a p95 for every request kind, and that its
-own check of what was recorded against what was sent holds: no error, no token lost or twice."""
+SQLite for a few seconds, through the command the manual's load test names (docs/benchmarks.md). Not a timed
+test: it checks that the load client drives `referee serve --entry` end to end (five phones enter, submit and
+poll, the moderator confirms with `referee confirm --yes`), that it reports a p50 and a p95 for every request
+kind, and that its own check of what was recorded against what was sent holds: no error, no token lost or twice."""
 
 from __future__ import annotations
 

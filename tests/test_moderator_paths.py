@@ -1,7 +1,7 @@
 """Issue 22, items 4 to 7, through the commands a moderator types: the command under its real error
 boundary, with a temporary HOME and database (tests/entry_point.py).
 
-- item 4: the setup file takes every setup-time line the README lists, applied in order;
+- item 4: the setup file takes every setup-time line the manual lists (docs/notation/setup.md), applied in order;
 - item 5: every unreadable line of a sheet reported in one run, one line each with its line number;
 - item 6: the card step accepts a legal pass of a player holding no card (R-21c);
 - item 7: the one-line inconsistencies (negative adjustments, seals without the dash, a player's name
@@ -178,7 +178,8 @@ def small_cup(tmp_path: Path) -> None:
 
 
 def test_a_negative_adjustment_is_a_number_not_an_option(tmp_path):
-    """README: "negative for a penalty". `tournament adjust T NAME -4` is a penalty of 4 (main: "No such option")."""
+    """docs/battle-for-rokugan/organiser.md: "negative for a penalty". `tournament adjust T NAME -4` is a penalty
+    of 4 (main: "No such option")."""
     small_cup(tmp_path)
     done = ok(tmp_path, "tournament", "adjust", "cup", "Jo Baker", "-4", "--reason", "late")
     assert done.stdout == "Jo Baker: -4 points (late)\n"

@@ -26,7 +26,8 @@ def ok(db, *args, stdin=None):
 
 @pytest.fixture(scope="module")
 def corrected(tmp_path_factory):
-    """The README's walkthrough to its correction of round 2 (the crab army's blessing taken off)."""
+    """The manual's walkthrough (docs/battle-for-rokugan/moderator.md) to its correction of round 2 (the crab
+    army's blessing taken off)."""
     db = str(tmp_path_factory.mktemp("one-answer") / "games.db")
     ok(db, "new", "friday-t3", "--clans", "crab,crane")
     ok(db, "setup", "friday-t3", str(GAME / "setup.txt"))

@@ -1,7 +1,7 @@
 """The phone entry at an event's scale (issue 23, point 6): `referee serve --entry --workers N` on PostgreSQL
 (refused on SQLite), the seat's game folded once per chain head and shared by the requests, the link streams
 read without the drafts, and a SQLite database served in WAL mode. The load test itself is
-tests/test_load_entry.py (bench/load_entry.py); its figures are in the README."""
+tests/test_load_entry.py (bench/load_entry.py); its figures are in the manual (docs/benchmarks.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The README's walkthrough of a whole game: every command of the block, exactly as printed, run under the
-command's real error boundary in a fresh folder (a copy of examples/), typing at the prompts what its comments say."""
+"""The manual's walkthrough of a whole game (docs/battle-for-rokugan/moderator.md): every command of the block,
+exactly as printed, run under the command's real error boundary in a fresh folder (a copy of examples/), typing at
+the prompts what its comments say."""
 
 import json
 import os
@@ -8,6 +9,7 @@ import shlex
 import shutil
 from pathlib import Path
 
+import manual
 from entry_point import run_in_process
 
 ROOT = Path(__file__).parent.parent
@@ -15,9 +17,7 @@ TYPED = {"seal friday-t3 crab": "reclaiming_lost_lands\n", "seal friday-t3 crane
 
 
 def walkthrough() -> list[str]:
-    readme = (ROOT / "README.md").read_text()
-    block = readme.split("A whole game, as the moderator types it", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.startswith("referee ")]
+    return manual.commands("docs/battle-for-rokugan/moderator.md", "A whole game, as the moderator types it")
 
 
 def test_every_command_of_the_walkthrough_runs_as_printed(tmp_path):

@@ -3,10 +3,12 @@ the cross-check between the document, the engine, the reports, the rules options
 
 import json
 import re
+import shlex
 import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
+import manual
 import pytest
 from entry_point import run_in_process
 
@@ -200,9 +202,9 @@ def test_every_rules_option_is_documented_with_its_default_and_values():
     assert options["harbor_navy"].values == ("sea_or_land_border", "sea_only")
 
 
-def test_readme_cites_only_documented_rulings():
-    readme = (ROOT / "README.md").read_text("utf-8")
-    assert sorted(set(IDS.findall(readme)) - documented()) == []
+def test_the_manual_cites_only_documented_rulings():
+    for page in manual.pages():
+        assert sorted(set(IDS.findall(manual.read(page))) - documented()) == [], page
 
 
 def test_every_ruling_has_sources_and_text():
@@ -224,14 +226,46 @@ def _anchor(r) -> str:
     return re.sub(r"[^\w\- ]", "", f"{r.id} {r.title}".lower()).replace(" ", "-")
 
 
-def test_readme_ruling_references_link_to_the_shipped_document():
+def test_a_rulings_anchor_is_the_same_on_github_and_on_the_site():
+    """The README links the shipped document as GitHub shows it; the site (docs/rulings.md includes it) gives its
+    headings their anchors with Python-Markdown's rule: one anchor must serve both."""
+    from markdown.extensions.toc import slugify
+
+    for r in rulings.load():
+        assert slugify(f"{r.id} {r.title}", "-") == _anchor(r), r.id
+
+
+def test_every_ruling_the_manual_names_links_to_the_ruling():
+    """Every page of the manual (the README, docs/): each R-xx is a link to its ruling's heading, in the shipped
+    document (the README: referee/data/rulings.md) or in the site's page that includes it (docs/rulings.md); every
+    other mention is code (the tool's own output)."""
     anchors = {r.id: _anchor(r) for r in rulings.load()}
-    readme = (ROOT / "README.md").read_text("utf-8")
-    links = re.findall(r"\[(R-\d+[a-z]?)\]\(referee/data/rulings\.md#([^)]+)\)", readme)
-    assert len(links) >= 20
-    for rid, anchor in links:
-        assert anchors[rid] == anchor, rid
-    prose = re.sub(r"```.*?```", "", readme, flags=re.S)  # code blocks show the tool's own output
-    prose = re.sub(r"`[^`]*`|\[[^\]]*\]\([^)]*\)", "", prose)  # inline code, and the links themselves
-    assert IDS.findall(prose) == []  # every other mention is a link
+    linked = 0
+    for page in manual.pages():
+        text = manual.read(page)
+        for rid, link in re.findall(r"\[(R-\d+[a-z]?)\]\(([^)]*)\)", text):
+            target, _, anchor = link.partition("#")
+            document = (ROOT / page).parent / target
+            want = ROOT / ("referee/data/rulings.md" if page == "README.md" else "docs/rulings.md")
+            assert document.resolve() == want, (page, rid, target)
+            assert anchors[rid] == anchor, (page, rid)
+            linked += 1
+        prose = re.sub(r"```.*?```", "", text, flags=re.S)  # code blocks show the tool's own output
+        prose = re.sub(r"`[^`]*`|\[[^\]]*\]\([^)]*\)", "", prose)  # inline code, and the links themselves
+        assert IDS.findall(prose) == [], page  # every other mention is a link
+    assert linked >= 46
     assert (ROOT / "referee" / "data" / "rulings.md").is_file()
+    assert manual.read("docs/rulings.md").strip() == '--8<-- "referee/data/rulings.md"'
+
+
+def test_the_rules_block_runs_as_printed(tmp_path):
+    """docs/battle-for-rokugan/rules.md: `referee rules` at the table, every command of its block as printed."""
+    said = {}
+    for command in manual.commands("docs/battle-for-rokugan/rules.md", "At the table:"):
+        done = run_in_process(shlex.split(command)[1:], cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout.strip() and not done.stderr, (command, done.stderr)
+        said[command] = done.stdout
+    assert len(said) == 4
+    assert "R-17a" in said["referee rules R-17"] and "R-17b" in said["referee rules R-17"]
+    assert "R-20" in said["referee rules harbor"]
+    assert json.loads(said["referee rules R-08 --json"])

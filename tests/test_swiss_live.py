@@ -1,7 +1,8 @@
 """A Swiss event run live (issue 39): any cut, a fair round 1, late players, re-pairs, swaps by hand, a round
-given on paper, a reinstatement, the pairing by name, the clock and the projector; the README's 64-player
-Kotei run as printed, with every page it makes opened. The rules these test where the rulebook is silent are
-the README's "What the rules leave open" (C-10 gives only the scoring and tie-breaks)."""
+given on paper, a reinstatement, the pairing by name, the clock and the projector; the manual's 64-player
+Kotei (docs/l5r-ccg/organiser.md) run as printed, with every page it makes opened. The rules these test where
+the rulebook is silent are the organiser's guide's "What the rules leave open" (C-10 gives only the scoring and
+tie-breaks)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 from fractions import Fraction
 
 import live_kotei
+import manual
 import pytest
 from entry_point import referee
 from fastapi.testclient import TestClient
@@ -65,14 +67,15 @@ def chained(items, tid="k"):
     return events
 
 
-# --- the README's Kotei, as printed ----------------------------------------------------------------------------
-def test_the_readme_kotei_runs_as_printed_and_every_page_opens(tmp_path):
-    """The README's whole Kotei by the real entry point in a fresh folder holding examples/: round 1 from its seed,
+# --- the manual's Kotei, as printed ----------------------------------------------------------------------------
+def test_the_manuals_kotei_runs_as_printed_and_every_page_opens(tmp_path):
+    """The manual's whole Kotei by the real entry point in a fresh folder holding examples/: round 1 from its seed,
     two late players before round 2 (a loss, a bye), round 2 withdrawn and paired again, a drop and a
     reinstatement (round 3 a loss), round 4 held, swapped by hand and posted, the top-4 cut, the final standings
     by how far each went; `verify` finds every pairing again and names the swap; the CSV reads as numbers; every
     page of the event is served."""
-    commands = live_kotei.commands()
+    commands = manual.commands("docs/l5r-ccg/organiser.md", "A whole Kotei, as the organiser types it")
+    assert commands == live_kotei.commands()  # the block the browser test's database is built from
     assert sum("swiss pair " in c + " " for c in commands) == 9 and "--cut 4" in commands[0]
     db = str(tmp_path / "saves" / "referee.db")
     held: dict[str, int] = {}
@@ -129,7 +132,7 @@ def test_the_readme_kotei_runs_as_printed_and_every_page_opens(tmp_path):
     assert final[2].endswith("champion") and final[3].endswith("lost in the final")
     assert final[4].endswith("lost in the semi-finals") and final[5].endswith("lost in the semi-finals")
     champion = next(c for c in commands if "round-8.txt" in c)
-    assert final[2].split(".", 1)[1].strip().startswith(_readme_comment(champion).split(" wins")[0])
+    assert final[2].split(".", 1)[1].strip().startswith(_comment(champion).split(" wins")[0])
     checked = out["referee tournament swiss verify kotei"].splitlines()
     assert checked[0].endswith("chain whole, every pairing found again (9 pairings), then 1 swap by hand (named "
                                "below, not recomputed): verified")  # fmt: skip
@@ -141,9 +144,9 @@ def test_the_readme_kotei_runs_as_printed_and_every_page_opens(tmp_path):
     _every_page_opens(db)
 
 
-def _readme_comment(command: str) -> str:
-    readme = (live_kotei.ROOT / "README.md").read_text("utf-8")
-    line = next(ln for ln in readme.splitlines() if ln.startswith(command))
+def _comment(command: str) -> str:
+    page = (live_kotei.ROOT / live_kotei.PAGE).read_text("utf-8")
+    line = next(ln for ln in page.splitlines() if ln.startswith(command))
     return line.split("  # ", 1)[1]
 
 
@@ -178,7 +181,7 @@ def _every_page_opens(db: str) -> None:
 # --- the pure rules --------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("size", [0, 2, 4, 8, 16, 32, 64, 1024])
 def test_a_cut_is_none_or_a_power_of_two(size):
-    """The README's decision where C-10 is silent: any power of two, so that no seed has a first-round bye."""
+    """The organiser's guide's choice where C-10 is silent: any power of two, so no seed has a first-round bye."""
     assert check_cut(size) == size
 
 

@@ -1,4 +1,4 @@
-"""Scoring systems and standings: worked examples (the README's), properties, and a hand-computed fixture run
+"""Scoring systems and standings: worked examples (the manual's), properties, and a hand-computed fixture run
 through the real commands."""
 
 import json
@@ -17,7 +17,7 @@ def fin(*honors):
     return [Finish(h) for h in honors]
 
 
-# --- worked examples (README "Tournaments") ------------------------------------------------------------------
+# --- worked examples (docs/battle-for-rokugan/organiser.md) ---------------------------------------------------------
 def test_placement_shares_the_points_of_the_places_covered():
     # 5 players 10/6/3/1/0; two level on honor, territories and provinces share places 2 and 3 (R-25)
     assert places(fin(30, 20, 20, 10, 0)) == [1, 2, 2, 4, 5]
