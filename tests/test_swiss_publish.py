@@ -169,6 +169,10 @@ def test_the_round_and_player_pages_show_what_the_commands_say(db, client):
         f"/tournaments/{kotei.TID}/rounds/9",  # not paired
         f"/tournaments/{kotei.TID}/rounds/x",
         f"/tournaments/{kotei.TID}/rounds/" + "1" * 40,
+        f"/tournaments/{kotei.TID}/rounds/9/slips",  # a round not paired has no slips
+        f"/tournaments/{kotei.TID}/rounds/x/slips",
+        "/tournaments/spring/rounds/1/slips",  # nor a table-seated tournament
+        "/tournaments/nope/projector",
         f"/tournaments/{kotei.TID}/players/nobody",
         f"/tournaments/{kotei.TID}/players/Bad%20Id",
         f"/tournaments/{kotei.TID}/seating/1",  # a Swiss tournament has no seating at tables
