@@ -110,8 +110,19 @@ class Reader:
             raise NotFound(f"No game {game!r} in this database.")
         return events
 
-    def fold_of(self, game: str):
+    def battle_events_of(self, game: str):
+        """A Battle for Rokugan game's events; a record of another kind has no board, rounds, score or replay
+        of that game's (``NotFound`` naming what reads it: its page is ``/games/ID``)."""
+        from ..log import kinds
+
         events = self.events_of(game)
+        kind = kinds.kind_of(events)
+        if kind != kinds.BATTLE:
+            raise NotFound(f"{game!r} is {kinds.not_battle(kind)}; its page is /games/{game}.")
+        return events
+
+    def fold_of(self, game: str):
+        events = self.battle_events_of(game)
         key = (game, len(events), events[-1].hash)
         return events, self.cache.get(("fold",) + key, lambda: Fold.of(events)), key
 
@@ -132,6 +143,27 @@ class Reader:
 
     def round_svg(self, fold, key, n: int) -> str:
         return self.cache.get(("svg", n) + key, lambda: gv.round_svg(fold, n))
+
+    def champions_page(self, events):
+        """A Champions of Rokugan record's page (``site.champions_scenario`` or ``champions_campaign``), folded
+        once per state (a campaign's with the logged scenarios it links); None for another game's record."""
+        from ..log import kinds
+        from ..views import site
+
+        kind = kinds.kind_of(events)
+        if kind not in (kinds.CHAMPIONS, kinds.CHAMPIONS_CAMPAIGN):
+            return None
+
+        def held(game: str) -> list:
+            try:
+                return self.store.events(game) if GAME_ID.fullmatch(game) and self.store.exists(game) else []
+            except UnknownGame:
+                return []
+
+        key = ("champions", events[0].game, len(events), events[-1].hash)
+        if kind == kinds.CHAMPIONS:
+            return self.cache.get(key, lambda: next(site.champions_site(events, events_of=held)))
+        return next(site.champions_site(events, events_of=held))  # its scenarios may move: folded each time
 
     @staticmethod
     def head(events) -> str:
