@@ -10,7 +10,7 @@ import typer
 
 from ..engine import RefereeError
 from ..shown import plain
-from . import swiss
+from . import swiss, swiss_live  # noqa: F401  (swiss_live adds `swiss unpair|swap|reinstate|slips`)
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 from .entry import base_url
 

@@ -181,9 +181,10 @@ class Reader:
 
         return tlog.list_tournaments(self.store) if has_tournaments(self.store) else []
 
-    def swiss_of(self, tid: str) -> tuple[Any, str] | None:
-        """A Swiss tournament's fold and tag (None: the id is not a Swiss tournament here)."""
-        from ..log import tournaments as tlog
+    def swiss_of(self, tid: str) -> tuple[Any, Any, str] | None:
+        """A Swiss tournament's fold, the organiser's notices and the tag of both (None: the id is not a Swiss
+        tournament here)."""
+        from ..log import tournaments as tlog, venue as venue_log
         from ..tournament.model import TOURNAMENT_ID
         from ..tournament.swiss_desk import is_swiss
 
@@ -198,7 +199,9 @@ class Reader:
         from ..log.swiss import fold as swiss_fold
 
         key = ("swiss", tid, len(events), events[-1].hash)
-        return self.cache.get(key, lambda: swiss_fold(events)), etag_of([tid, len(events), events[-1].hash])
+        venue = venue_log.read(self.store, tid)
+        tag = etag_of([tid, len(events), events[-1].hash, venue.count])
+        return self.cache.get(key, lambda: swiss_fold(events)), venue, tag
 
     def tournament_of(self, tid: str):
         from ..log import tournaments as tlog, venue as venue_log

@@ -79,7 +79,7 @@ BLOCKS: dict[tuple[str, str], Run | NotRun] = {
         "ccg/test_commands.py::test_the_manuals_whole_match_runs_as_printed"
     ),
     ("docs/l5r-ccg/organiser.md", "A whole Kotei, as the organiser types it"): Run(
-        "tournament/test_swiss_commands.py::test_the_manuals_kotei_runs_as_printed"
+        "tournament/test_swiss_live.py::test_the_manuals_kotei_runs_as_printed_and_every_page_opens"
     ),
     ("docs/champions/moderator.md", "A whole campaign, as the table reports it"): Run(
         "champions/test_commands.py::test_the_manuals_campaign_runs_as_printed_and_ends_with_its_result"
