@@ -100,7 +100,7 @@ def long_match(turns: int) -> tuple[list[str], list[str]]:
     lines = []
     for t in range(turns):
         who = "ann" if t % 2 == 0 else "bo"
-        lines += [f"honor {who} {'+2' if t % 4 < 2 else '-2'}: Lobby", "pass"]
+        lines += [f"action {who} Imperial Edict (limited): {who} {'+2' if t % 4 < 2 else '-2'}", "pass"]
     return setup, lines
 
 

@@ -279,7 +279,7 @@ def _run_deck(case: Case, exp: dict[str, Any]) -> list[str]:
     if "deck_problems" in exp:
         want = exp["deck_problems"]
         for s in want:
-            if not any(s in p for p in report.problems):
+            if not any(s in p.message for p in report.problems):
                 problems.append(f"no problem says {s!r} (problems: {list(report.problems)})")
         _eq(problems, "number of problems", len(report.problems), len(want))
     return problems

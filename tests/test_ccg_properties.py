@@ -48,21 +48,43 @@ def test_battle_arithmetic(attacking, defending, strength):
         won, lost = (attacking, defending) if out.decision is Decision.ATTACKER else (defending, attacking)
         gained = sum(e.honor for e in out.effects if e.step is Step.HONOR_GAINED)
         assert gained == (0 if won.dishonorable() else 2 * lost.cards())
+        # glossary: dishonor: rehonored only when the gain would have been one or more points
+        assert bool(out.rehonored) == bool(won.dishonorable() and lost.cards())
+        assert out.cards_destroyed("defender" if won is attacking else "attacker") == lost.cards()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
-    st.integers(0, 9),
-    st.lists(st.integers(0, 5), max_size=4),
-    st.integers(0, 9),
-    st.lists(st.integers(0, 5), max_size=4),
+    st.integers(-3, 9),
+    st.lists(st.integers(-2, 5), max_size=4),
+    st.integers(-3, 9),
+    st.lists(st.integers(-2, 5), max_size=4),
+    st.booleans(),
+    st.booleans(),
 )
-def test_duel_totals(chi_a, focus_a, chi_b, focus_b):
-    a = ccg.Duelist("alice", "A", chi_a, tuple(focus_a))
-    b = ccg.Duelist("bob", "B", chi_b, tuple(focus_b))
-    out = ccg.resolve_duel(a, b)
-    ta, tb = chi_a + sum(focus_a), chi_b + sum(focus_b)
+def test_duel_order_and_totals(chi_a, focus_a, chi_b, focus_b, duelist_a, duelist_b):
+    """glossary: duel (step 2, step 4) and duelist: the one with the first option focused as many cards as
+    the other or one more (a Duelist who has it, at least one), else the record is refused; the totals, each
+    value read at least 0 (C-08), decide."""
+    a = ccg.Duelist("alice", "A", chi_a, tuple(focus_a), duelist=duelist_a)
+    b = ccg.Duelist("bob", "B", chi_b, tuple(focus_b), duelist=duelist_b)
+    duelist_first = duelist_a and not duelist_b and max(chi_b, 0) >= max(chi_a, 0)
+    first, second = (focus_a, focus_b) if duelist_first else (focus_b, focus_a)
+    possible = len(first) - len(second) in (0, 1) and (len(first) >= 1 or not duelist_first)
+    possible = possible and max(len(focus_a), len(focus_b)) <= 3  # no card focused from the hand here
+    try:
+        out = ccg.resolve_duel(a, b)
+    except ccg.Refused:
+        assert not possible
+        return
+    assert possible
+    ta = max(chi_a, 0) + sum(max(v, 0) for v in focus_a)
+    tb = max(chi_b, 0) + sum(max(v, 0) for v in focus_b)
     assert out.winner == (None if ta == tb else "alice" if ta > tb else "bob")
+    assert out.first == ("alice" if duelist_first else "bob")
+    other = "bob" if duelist_first else "alice"
+    turns = [p for k in range(4) for p, f in ((out.first, first), (other, second)) if k < len(f)]
+    assert [s.player for s in out.steps if s.act != "strikes"] == turns
     line = ccg.format_event(ccg.DuelFought(a, b))
     assert ccg.parse_event(line) == ccg.DuelFought(a, b)
 
@@ -76,7 +98,7 @@ def test_dishonor_ends_the_match_at_once_and_nothing_follows(changes):
     for player, delta in changes:
         before = match
         try:
-            match, _ = ccg.apply(match, ccg.HonorChanged(((player, delta),), "an effect"))
+            match, _ = ccg.apply(match, ccg.HonorChanged(((player, delta),), "an effect", correction=True))
         except ccg.Refused:
             assert before.over
             break
