@@ -27,7 +27,7 @@ from .match import (
     play,
 )
 from .model import RULES, Match, Phase, Player, Result, Victory
-from .notation import format_event, format_player, parse_event, parse_player
+from .notation import format_event, format_personality, format_player, parse_event, parse_personality, parse_player
 from .options import OPTIONS, parse_options
 from .outcome import Change, HonorChange, Outcome
 from .rules import LINES, OWN_RULINGS, RULEBOOK, RULINGS, cite, cite_lines
@@ -80,11 +80,13 @@ __all__ = [
     "describe_setup",
     "enlightened",
     "format_event",
+    "format_personality",
     "format_player",
     "new_match",
     "parse_decklist",
     "parse_event",
     "parse_options",
+    "parse_personality",
     "parse_player",
     "play",
     "resolve_battle",

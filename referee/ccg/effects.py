@@ -53,13 +53,23 @@ class ChiEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class SeppukuReaction:
+    """Before ``player`` loses ``loss`` Honor from this action, his ``who`` commits seppuku (the players'
+    Reaction, glossary: seppuku): the loss is reduced to one if it destroyed him."""
+
+    player: str
+    loss: int
+    who: Described
+
+
+@dataclass(frozen=True, slots=True)
 class FavorEffect:
     """The Imperial Favor taken by ``player``, or discarded (None): uncontrolled."""
 
     player: str | None
 
 
-Effect = HonorEffect | Done | ChiEffect | FavorEffect
+Effect = HonorEffect | Done | ChiEffect | FavorEffect | SeppukuReaction
 
 
 def person(match: Match, i: int, said: Described) -> Personality:
@@ -174,7 +184,57 @@ def _apply(match: Match, report: Report, effect: Effect, involved: frozenset[tup
             i = match.index(player)
             who = person(match, i, said)
             return _done(match, report, i, verb, who, cause)
+        case SeppukuReaction():
+            return seppuku_reaction(match, report, effect, involved, cause)
     raise TypeError(f"not an effect: {effect!r}")
+
+
+def seppuku_reaction(
+    match: Match, report: Report, effect: SeppukuReaction, involved: frozenset[tuple[int, str]], cause: str
+) -> Match:
+    """glossary: seppuku: "Reaction: Any number of times per turn, before you lose Honor from an action that
+    targeted or was performed by one of your Courtier or Samurai Personalities: He commits seppuku. If the
+    seppuku destroyed him, reduce the Honor loss to one." He must be in play to be destroyed (CT-08)."""
+    i = match.index(effect.player)
+    name = match.players[i].name
+    other = match.players[1 - i]
+    title = effect.who.title
+    if find(match.players[i].court, title) is None and find(other.court, title) is not None:
+        raise Refused(
+            f"{title} is {other.name}'s: seppuku is his controller's Reaction, before his own Honor loss", "seppuku"
+        )
+    who = person(match, i, effect.who)
+    if not who.in_play:
+        raise Refused(
+            f"{title} is already {who.where}: seppuku destroys him, and a Personality out of play cannot commit it "
+            "(CT-08)",
+            "CT-08",
+        )
+    if (i, who.title) not in involved:
+        raise Refused(
+            f"{cause} neither targeted nor was performed by {title}: seppuku answers a loss from an action that "
+            "targeted or was performed by the Personality",
+            "seppuku",
+        )
+    if not (who.has("courtier") or who.has("samurai")):
+        raise Refused(
+            f"{title} is not known as a Courtier or Samurai (mark him: {title} (samurai)): only they commit seppuku "
+            "by the players' Reaction",
+            "seppuku",
+        )
+    if effect.loss < 1:
+        raise Refused("seppuku answers a loss of one or more points of Honor", "seppuku")
+    report.say(
+        f"{name}'s {title} commits seppuku before {name} loses {effect.loss} Honor ({cause})",
+        Change("seppuku", name, title, effect.loss, "seppuku"),
+    )
+    match, who = rehonor(match, report, i, who, "seppuku: rehonored, then destroyed")
+    match = destroy(match, report, i, who, "seppuku")
+    if match.result is not None:
+        return match
+    return gain_or_lose(
+        match, report, i, -1, f"{cause}: the loss of {effect.loss} reduced to one by seppuku", "seppuku"
+    )
 
 
 def _done(match: Match, report: Report, i: int, verb: str, who: Personality, cause: str) -> Match:

@@ -373,7 +373,7 @@ def _battle(match: Match, event: BattleFought) -> tuple[Match, Outcome]:
         now = gain_or_lose(now, report, i, effect.honor, effect.reason, effect.rule)
         if now.result is not None:
             return now, report.outcome(now.result, battle)
-    now = _after_battle(now, report, event.province, battle)
+    now = _after_battle(now, report, event.province, battle, attacking, defending)
     return now, report.outcome(None, battle)
 
 
@@ -396,20 +396,25 @@ def _units_destroyed(
     return match
 
 
-def _after_battle(match: Match, report: Report, province: int, battle: BattleOutcome) -> Match:
-    """Resolution Segment: the winners' dishonorable Personalities rehonored (when their leader would have
-    gained Honor); "all attacking units at that battlefield bow, then return home"; "Defending units stay at
-    that battlefield ... They do not bow"."""
+def _after_battle(
+    match: Match, report: Report, province: int, battle: BattleOutcome, attacking: Army, defending: Army
+) -> Match:
+    """Resolution Segment: the surviving Personalities remembered as the battle showed them (a dishonorable
+    one with his base Personal Honor); the winners' dishonorable Personalities rehonored (when their leader
+    would have gained Honor); "all attacking units at that battlefield bow, then return home"; "Defending
+    units stay at that battlefield ... They do not bow"."""
     a, d = match.active, match.other
+    for i, army in ((a, attacking), (d, defending)):
+        for unit in army.units:
+            p = unit.personality
+            if p.title in battle.bow_and_return + battle.stay and p.dishonorable is not None:
+                said = Described(p.title, honor=p.dishonorable, dishonorable=True)
+                match = keep(match, i, know(match.players[i].court, said).person)
     for title in battle.rehonored:
         for i in (a, d):
             known = find(match.players[i].court, title)
             if known is not None and known.in_play and known.dishonorable:
                 match, _ = rehonor(match, report, i, known, "battle resolution")
-    for title in battle.dishonorable_still:
-        i = a if battle.decision is Decision.ATTACKER else d
-        known = know(match.players[i].court, Described(title, dishonorable=True)).person
-        match = keep(match, i, known)
     if battle.bow_and_return:
         names = ", ".join(battle.bow_and_return)
         report.say(f"after the battle, the attackers bow and return home: {names}")

@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 
 from .battle import REMEMBERED, Army, Card, Unit
+from .court import Described
 from .duel import Consequence, Duelist
 from .match import (
     BattleFought,
@@ -40,7 +41,7 @@ from .match import (
     TurnPassed,
 )
 from .model import ELEMENTS, PROVINCES, NotUnderstood, Phase, Player
-from .notation_turn import PARSERS, format_turn
+from .notation_turn import PARSERS, format_described, format_turn, parse_described, split_top
 
 FORMS = (
     "pass | phase <name> | reveal <province> <kind> <title>[: <effects>] | lobby <player> <Personality> | "
@@ -49,7 +50,7 @@ FORMS = (
     "<unit> to <province>; ... | battle <province> [strength N]: <units> vs <units> | duel [stat]: <player> "
     "<personality> (N) [focus N, ...] vs <player> <personality> (N) [focus ...][: <consequences>] | bring <player> "
     "<card> (<marks>)[ from N][ discount|claim|overlay] | discard <player> province N | end[ <player>][ hand N] | "
-    "seppuku <player> <Personality>[ before -N]: <cause> | honor <player> +N (correction): <reason> | "
+    "honor <player> +N (correction): <reason> | "
     "province <player> <N> destroyed: <cause> | ring <player> <title> (<element>[ or <element>][, by effect]) | "
     "ring <player> <title> left play"
 )
@@ -197,8 +198,8 @@ def _army(text: str, bad: Bad) -> Army:
     if text in ("-", ""):
         return Army(())
     units = []
-    for unit_text in text.split(";"):
-        cards = tuple(_card(c.strip(), bad) for c in unit_text.split("+"))
+    for unit_text in split_top(text, ";"):
+        cards = tuple(_card(c.strip(), bad) for c in split_top(unit_text, "+"))
         units.append(Unit(cards))
     return Army(tuple(units))
 
@@ -206,7 +207,7 @@ def _army(text: str, bad: Bad) -> Army:
 def _card(text: str, bad: Bad) -> Card:
     m = _CARD.fullmatch(text)
     if not text or not m:
-        raise bad(f"{text!r}: expected a card as '<title> (NF[, bowed][, dishonorable NPH])'")
+        raise bad(f"{text!r}: expected a card as '<title> (NF[, item][, bowed][, dishonorable NPH])'")
     force: int | None = None
     bowed = item = False
     dishonorable: int | None = None
@@ -375,3 +376,17 @@ def format_player(p: Player) -> str:
     if p.provinces != PROVINCES:
         extra += f", provinces {' '.join(map(str, p.provinces)) or 'none'}"
     return f"{p.name}: honor {p.honor}, strength {p.province_strength}, gold {p.gold}{extra}"
+
+
+def parse_personality(text: str) -> Described:
+    """A Personality as a line names him, ``<title> (<marks>)`` (notation_turn.py's marks)."""
+    line = " ".join(text.split())
+
+    def bad(problem: str) -> NotUnderstood:
+        return NotUnderstood(line, problem)
+
+    return parse_described(line, bad)[0]
+
+
+def format_personality(who: Described) -> str:
+    return format_described(who)

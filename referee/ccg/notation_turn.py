@@ -17,15 +17,17 @@
     bring alice Marketplace (holding, 3G) from 4      a Holding: it enters play bowed
     discard alice province 3                         a face-up card discarded, refilled face down
     end alice hand 8                                 End Phase: draw, then discard down to eight
-    seppuku bob Kakita Ryoku (samurai) before -3: alice's Shame     the Reaction: the loss reduced to one
-    seppuku bob Asahina Sekawa: alice's Kharmic Strike               directed by an effect
+    action alice Shame (limited) on bob Kakita Ryoku (samurai): bob -3 (seppuku Kakita Ryoku)
+                                                     the Reaction before the loss: reduced to one
+    action alice Kharmic Strike (limited) on bob Asahina Sekawa: seppuku bob Asahina Sekawa    (by an effect)
 
 A Personality is his title and, in parentheses, what the line says of him: keywords (samurai, courtier,
 shugenja, duelist, cavalry, unique, "crab clan" ...), ``NPH`` (his Personal Honor as printed), ``NHR`` (Honor
 Requirement, ``-HR`` none), ``NG`` (Gold Cost), ``NF``, ``NC``, ``bowed``, ``dishonorable``, ``experienced N``.
 Effects, separated by ";": ``alice +2`` or ``bob -3`` (Family Honor; ``alice -3, bob -3``: one effect on
-both), ``dishonor|rehonor|destroy|bow|straighten|seppuku <player> <Personality>``, ``chi <player>
-<Personality> N`` (his Chi now reads N), ``favor <player>`` or ``favor none``.
+both; ``bob -3 (seppuku Kakita Ryoku)``: the loss answered by his seppuku), ``dishonor|rehonor|destroy|bow|
+straighten|seppuku <player> <Personality>``, ``chi <player> <Personality> N`` (his Chi now reads N),
+``favor <player>`` or ``favor none``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import re
 from collections.abc import Callable
 
 from .court import KEYWORDS, Described
-from .effects import VERBS, ChiEffect, Done, Effect, FavorEffect, HonorEffect
+from .effects import VERBS, ChiEffect, Done, Effect, FavorEffect, HonorEffect, SeppukuReaction
 from .errors import NotUnderstood
 from .turn import (
     Assign,
@@ -47,7 +49,6 @@ from .turn import (
     FavorHome,
     Lobby,
     RevealProvince,
-    Seppuku,
     TurnEvent,
 )
 
@@ -69,7 +70,7 @@ _BRING = re.compile(
 )
 _DISCARD = re.compile(r"discard\s+(\S+)\s+province\s+(\d+)", re.I)
 _END = re.compile(r"end(?:\s+(?!hand\b)(\S+))?(?:\s+hand\s+(\d+))?", re.I)
-_SEPPUKU = re.compile(r"seppuku\s+(\S+)\s+(.+?)(?:\s+before\s+-(\d+))?\s*:\s*(.+)", re.I)
+_SEPPUKU = re.compile(r"(\S+)\s+-(\d+)\s*\(\s*seppuku\s+(.+)\)", re.I)
 _HONOR_EFFECT = re.compile(r"(\S+)\s+([+-]\d+)")
 
 
@@ -160,7 +161,9 @@ def parse_effects(text: str | None, bad: Bad) -> tuple[Effect, ...]:
         verb = words[0].lower()
         rest = words[1] if len(words) > 1 else ""
         changes = [_HONOR_EFFECT.fullmatch(c.strip()) for c in part.split(",")]
-        if all(changes):
+        if r := _SEPPUKU.fullmatch(part):
+            out.append(SeppukuReaction(r[1], int(r[2]), parse_described(r[3], bad)[0]))
+        elif all(changes):
             out.append(HonorEffect(tuple((c[1], int(c[2])) for c in changes if c)))
         elif verb in VERBS and len(rest.split(None, 1)) == 2:
             player, who = rest.split(None, 1)
@@ -189,6 +192,8 @@ def format_effects(effects: tuple[Effect, ...]) -> str:
                 parts.append(f"chi {player} {format_described(who)} {chi}")
             case FavorEffect(player):
                 parts.append(f"favor {player or 'none'}")
+            case SeppukuReaction(player, loss, who):
+                parts.append(f"{player} -{loss} (seppuku {format_described(who)})")
     return "; ".join(parts)
 
 
@@ -305,13 +310,6 @@ def _end(line: str, bad: Bad) -> TurnEvent:
     return EndPhase(m[1], int(m[2]) if m[2] is not None else None)
 
 
-def _seppuku(line: str, bad: Bad) -> TurnEvent:
-    m = _SEPPUKU.fullmatch(line)
-    if not m:
-        raise bad("expected 'seppuku <player> <Personality>[ before -N]: <cause>'")
-    return Seppuku(m[1], parse_described(m[2], bad)[0], int(m[3]) if m[3] else None, m[4].strip())
-
-
 PARSERS: dict[str, Callable[[str, Bad], TurnEvent]] = {
     "reveal": _reveal,
     "lobby": _lobby,
@@ -323,7 +321,6 @@ PARSERS: dict[str, Callable[[str, Bad], TurnEvent]] = {
     "bring": _bring,
     "discard": _discard,
     "end": _end,
-    "seppuku": _seppuku,
 }
 
 
@@ -362,6 +359,4 @@ def format_turn(event: TurnEvent) -> str:
             return f"discard {player} province {province}"
         case EndPhase(player, hand):
             return "end" + (f" {player}" if player else "") + (f" hand {hand}" if hand is not None else "")
-        case Seppuku(player, who, loss, cause):
-            return f"seppuku {player} {format_described(who)}" + (f" before -{loss}" if loss else "") + f": {cause}"
     raise TypeError(f"not an action of the turn: {event!r}")

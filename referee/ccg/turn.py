@@ -13,7 +13,8 @@ home. The moderator enters what happened at the table; the referee works out wha
     Bring            Dynasty Phase: a Personality or Holding from a province; the Clan rules
     DiscardProvince  Dynasty Phase: a face-up card discarded, the province refilled
     EndPhase         draw a Fate card, discard down to eight
-    Seppuku          the players' Reaction (Courtier or Samurai), or seppuku directed by an effect
+
+Seppuku is an action's effect: directed by it, or the players' Reaction before its Honor loss (effects.py).
 
 Battles, duels, Rings, provinces, phases and the turn's end are match.py's.
 """
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .court import HOME, Described, Personality, find, know
-from .effects import Effect, apply_effects, destroy, keep, rehonor
+from .effects import Effect, apply_effects, keep
 from .errors import CcgError, Refused
 from .model import HAND_MAXIMUM, PROVINCES, Attack, Match, Phase
 from .outcome import Change, Outcome, Report, gain_or_lose
@@ -109,18 +110,10 @@ class EndPhase:
     hand: int | None = None  # the hand before the draw, when counted
 
 
-@dataclass(frozen=True, slots=True)
-class Seppuku:
-    player: str
-    who: Described
-    loss: int | None  # the Honor loss it answers (the Reaction); None: directed by an effect
-    cause: str
-
-
 TurnAction = (
     RevealProvince | Lobby | FavorDraw | FavorHome | Equip | CardAction | Assign | Bring | DiscardProvince | EndPhase
 )
-TurnEvent = TurnAction | Seppuku
+TurnEvent = TurnAction
 
 
 # --- the phases ---------------------------------------------------------------------------------------
@@ -224,8 +217,6 @@ def apply_turn(match: Match, event: TurnEvent) -> tuple[Match, Outcome]:
             match = _discard(match, report, event)
         case EndPhase():
             match = _end_phase(match, report, event)
-        case Seppuku():
-            match = _seppuku(match, report, event)
         case _:
             raise CcgError(f"not an action of the turn: {event!r}")
     return match, report.outcome(match.result)
@@ -743,45 +734,4 @@ def _end_phase(match: Match, report: Report, ev: EndPhase) -> Match:
         draw,
         Change("discard", name, "hand", over, "end-phase"),
     )
-    return match
-
-
-def _seppuku(match: Match, report: Report, ev: Seppuku) -> Match:
-    """glossary: seppuku: rehonor the Personality, then destroy him. The players' Reaction: before losing
-    Honor from an action that targeted or was performed by one of one's Courtier or Samurai Personalities;
-    if it destroyed him, the loss is reduced to one."""
-    i = match.index(ev.player)
-    name = match.players[i].name
-    other = match.players[1 - i]
-    if find(match.players[i].court, ev.who.title) is None and find(other.court, ev.who.title) is not None:
-        raise Refused(
-            f"{ev.who.title} is {other.name}'s: seppuku is his controller's Reaction, before his own Honor loss",
-            "seppuku",
-        )
-    who = know(match.players[i].court, ev.who).person
-    if not who.in_play:
-        raise Refused(
-            f"{who.title} is already {who.where}: seppuku destroys him, and a Personality out of play cannot commit "
-            "it (CT-08)",
-            "CT-08",
-        )
-    if ev.loss is not None:
-        if not (who.has("courtier") or who.has("samurai")):
-            raise Refused(
-                f"{who.title} is not known as a Courtier or Samurai (mark him: {who.title} (samurai)): only "
-                "they commit seppuku by the players' Reaction",
-                "seppuku",
-            )
-        if ev.loss < 1:
-            raise Refused("seppuku answers a loss of one or more points of Honor", "seppuku")
-    report.say(
-        f"{name}'s {who.title} commits seppuku ({ev.cause})",
-        Change("seppuku", name, who.title, ev.loss, "seppuku"),
-    )
-    match, who = rehonor(match, report, i, who, "seppuku: rehonored, then destroyed")
-    match = destroy(match, report, i, who, "seppuku")
-    if ev.loss is not None and match.result is None:
-        match = gain_or_lose(
-            match, report, i, -1, f"{ev.cause}: the loss of {ev.loss} reduced to one by seppuku", "seppuku"
-        )
     return match

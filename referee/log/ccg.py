@@ -267,7 +267,7 @@ def midgame_of(state: dict[str, Any]) -> ccg.Midgame:
         player, _, who = line.strip().partition(" ")
         if not who:
             raise CcgError(f"personality {line!r}: expected '<player> <Personality> (<marks>)'")
-        court.append((player, parse_described(who)))
+        court.append((player, ccg.parse_personality(who)))
     used = state.get("used")
     phase = next((p for p in ccg.Phase if p.label == state.get("phase", "straighten")), None)
     if phase is None:
@@ -281,15 +281,6 @@ def midgame_of(state: dict[str, Any]) -> ccg.Midgame:
         tuple(r for r in rings if isinstance(r, ccg.RingEntered)),
         tuple(court),
     )
-
-
-def parse_described(text: str) -> ccg.Described:
-    from ..ccg.notation_turn import parse_described as parse
-
-    def bad(problem: str) -> ccg.NotUnderstood:
-        return ccg.NotUnderstood(text, problem)
-
-    return parse(text, bad)[0]
 
 
 def play(
@@ -402,8 +393,6 @@ def new_match_log(
 
 def _canonical_midgame(state: dict[str, Any]) -> dict[str, Any]:
     """The mid-game state as recorded: each part in the notation's canonical form."""
-    from ..ccg.notation_turn import format_described
-
     read = midgame_of(state)
     out: dict[str, Any] = {
         "turn": read.turn,
@@ -411,7 +400,7 @@ def _canonical_midgame(state: dict[str, Any]) -> dict[str, Any]:
         "favor": read.favor or "none",
         "phase": read.phase.label,
         "rings": [ccg.format_event(r).removeprefix("ring ") for r in read.rings],
-        "personalities": [f"{p} {format_described(d)}" for p, d in read.court],
+        "personalities": [f"{p} {ccg.format_personality(d)}" for p, d in read.court],
     }
     if read.used is not None:
         out["used"] = [{"ability": a, "player": p} for a, p in read.used]
