@@ -10,12 +10,9 @@ from referee.ccg.battle import Army, Card, Decision, Step, Unit
 TITLE = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz '", min_size=1, max_size=12).map(
     lambda s: " ".join(s.split()) or "X"
 )
-CARD = st.builds(
-    Card,
-    TITLE,
-    st.one_of(st.none(), st.integers(0, 9)),
-    st.booleans(),
-    st.none(),
+CARD = st.one_of(
+    st.builds(Card, TITLE, st.one_of(st.none(), st.integers(0, 9)), st.booleans(), st.none()),
+    st.builds(Card, TITLE, st.integers(-4, 4), st.just(False), st.none(), st.just(True)),  # an Item's modifier
 )
 PERSONALITY = st.builds(Card, TITLE, st.integers(0, 9), st.booleans(), st.one_of(st.none(), st.integers(0, 5)))
 UNIT = st.builds(lambda p, rest: Unit((p, *rest)), PERSONALITY, st.lists(CARD, max_size=3))
@@ -29,12 +26,20 @@ def test_a_battle_line_round_trips(attacking, defending, province, strength):
     assert ccg.parse_event(ccg.format_event(event)) == event
 
 
+def _force(unit: Unit) -> int:
+    """C-09: unbowed Personalities and Followers; C-08: the Personality's Force with his Items' modifiers,
+    and a Follower's, each at least 0."""
+    p, rest = unit.cards[0], unit.cards[1:]
+    own = 0 if p.bowed else max((p.force or 0) + sum(c.force or 0 for c in rest if c.item), 0)
+    return own + sum(max(c.force or 0, 0) for c in rest if not c.item and not c.bowed)
+
+
 @settings(max_examples=300, deadline=None)
 @given(ARMY, ARMY, st.integers(0, 9))
 def test_battle_arithmetic(attacking, defending, strength):
     out = ccg.resolve_battle(attacking, defending, province=1, strength=strength)
     a, d = out.attacker_force, out.defender_force
-    assert a == sum(c.force or 0 for u in attacking.units for c in u.cards if not c.bowed)  # C-09
+    assert a == sum(_force(u) for u in attacking.units)  # C-09, C-08
     assert out.province_destroyed == (out.decision is Decision.ATTACKER and a > d + strength)
     if a == d and (attacking.empty or defending.empty):
         assert out.decision is Decision.NONE and out.effects == ()

@@ -41,11 +41,14 @@ class HonorChange:
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One thing an event changed or worked out besides Family Honor. ``what`` is one of: favor (value: the
-    new holder or None), bowed, straightened, home, stays (value: the province), destroyed (value: its cards),
-    dishonored, rehonored, enters (value: "bowed" or "unbowed"), price (value: the Gold paid), claim (value:
-    the Honor claimed), used (subject: the once-a-turn ability), draw, discard (value: how many), revealed,
-    discarded, attached, floored (value: {"entered": N, "now": 0}), phase, warning."""
+    """One thing an event changed or worked out besides Family Honor, as values. ``what`` is one of: favor
+    (value: the new holder or None), bowed, straightened, home (value: "bowed" or "unbowed"), stays (value:
+    the battlefield's province), destroyed (value: the unit's cards, or where he is now), dishonored,
+    rehonored, seppuku (value: the loss answered), enters (value: "bowed" or "unbowed"), price (value: its
+    terms and the Gold paid), claim (value: the Honor claimed), used (subject: the once-a-turn ability),
+    draw, discard (value: how many), hand (value: the hand after the draw), revealed, discarded, attached,
+    refilled, assigned (value: the province), action, overlay, province destroyed, floored (value:
+    {"entered": N, "now": 0}), phase, turn, first, holding, provinces, warning."""
 
     what: str
     player: str | None = None

@@ -535,7 +535,7 @@ def _bring(match: Match, report: Report, ev: Bring) -> Match:
     said = ev.who
     if i != match.active:
         raise Refused(
-            f"{me.name} brings cards into play from his provinces only in his own Dynasty Phase (it is "
+            f"{me.name} brings cards into play from his or her provinces only in his or her own Dynasty Phase (it is "
             f"{match.active_player.name}'s turn)",
             "CT-03",
         )
@@ -558,7 +558,11 @@ def _bring(match: Match, report: Report, ev: Bring) -> Match:
         report.say(
             f"{me.name} brings the Holding {said.title} into play{price}: it enters play bowed",
             Change("enters", me.name, said.title, "bowed", "dynasty-phase"),
-            *([Change("price", me.name, said.title, said.cost, "dynasty-phase")] if said.cost is not None else []),
+            *(
+                [Change("price", me.name, said.title, {"gold_cost": said.cost, "paid": said.cost}, "dynasty-phase")]
+                if said.cost is not None
+                else []
+            ),
         )
     elif ev.choice == "overlay":
         match = _overlay(match, report, i, said)
@@ -566,7 +570,10 @@ def _bring(match: Match, report: Report, ev: Bring) -> Match:
         match = _personality(match, report, i, ev)
     if ev.province is not None and match.result is None:
         p = match.players[i]
-        report.say(f"province {ev.province} is refilled face down")
+        report.say(
+            f"province {ev.province} is refilled face down",
+            Change("refilled", p.name, "", ev.province, "provinces"),
+        )
         match = match.with_player(i, p.with_face(ev.province, ""))
     return match
 
@@ -608,11 +615,11 @@ def _personality(match: Match, report: Report, i: int, ev: Bring) -> Match:
                 f"{said.title}'s Personal Honor is not given: the claim gains it (give it: {said.title} (NPH))",
                 "dynasty-phase",
             )
-    price, why = _price(said, ev.choice, met, requirement)
+    price, why, terms = _price(said, ev.choice, met, requirement)
     if ev.paid is not None and price is not None and ev.paid != price:
         raise Refused(f"{said.title} costs {me.name} {price} Gold here ({why}), not {ev.paid}", "dynasty-phase")
     if price is None:
-        price, why = ev.paid, "as entered"
+        price, why, terms = ev.paid, "as entered", {"paid": ev.paid}
     if ev.choice == "claim":
         assert said.honor is not None
         gain = min(max(said.honor, 0), 5)
@@ -638,27 +645,34 @@ def _personality(match: Match, report: Report, i: int, ev: Bring) -> Match:
     report.say(
         f"{me.name} brings {said.title} into play{paid}: he enters play unbowed, at home",
         Change("enters", me.name, said.title, "unbowed", "dynasty-phase"),
-        *([Change("price", me.name, said.title, price, "dynasty-phase")] if price is not None else []),
+        *([Change("price", me.name, said.title, terms, "dynasty-phase")] if price is not None else []),
     )
     return match
 
 
-def _price(said: Described, choice: str, met: bool, requirement: int | None) -> tuple[int | None, str]:
+def _price(
+    said: Described, choice: str, met: bool, requirement: int | None
+) -> tuple[int | None, str, dict[str, int | None]]:
     """The Gold a Personality costs: his Gold Cost, 2 less with the Clan discount, 2 more when the Honor
-    Requirement is not met; the sum floored at 0 (C-08)."""
+    Requirement is not met; the sum floored at 0 (C-08). Said, and as its terms."""
     if said.cost is None:
-        return None, ""
+        return None, "", {}
     parts = [f"Gold Cost {said.cost}"]
     total = said.cost
+    terms: dict[str, int | None] = {"gold_cost": said.cost, "clan_discount": 0, "requirement_penalty": 0}
     if choice == "discount":
         total -= CLAN_GOLD
+        terms["clan_discount"] = CLAN_GOLD
         parts.append("2 less for his Clan")
     if not met:
         total += CLAN_GOLD
+        terms["requirement_penalty"] = CLAN_GOLD
+        terms["honor_requirement"] = requirement
         parts.append(f"2 more: Honor Requirement {requirement} not met")
     if total < 0:
         parts.append("no cost below 0, C-08")
-    return max(total, 0), ", ".join(parts)
+    terms["paid"] = max(total, 0)
+    return max(total, 0), ", ".join(parts), terms
 
 
 def _overlay(match: Match, report: Report, i: int, said: Described) -> Match:
@@ -692,7 +706,11 @@ def _overlay(match: Match, report: Report, i: int, said: Described) -> Match:
         f"{me.name} overlays {said.title} (experience level {said.level}) on the one in play, paying {paid}: the "
         f"stack keeps his state ({state}), attachments and tokens",
         Change("overlay", me.name, said.title, said.level, "experienced"),
-        *([Change("price", me.name, said.title, price, "experienced")] if price is not None else []),
+        *(
+            [Change("price", me.name, said.title, {"overlay": True, "paid": price}, "experienced")]
+            if price is not None
+            else []
+        ),
     )
     return match
 
@@ -701,7 +719,7 @@ def _discard(match: Match, report: Report, ev: DiscardProvince) -> Match:
     i = match.index(ev.player)
     name = match.players[i].name
     if i != match.active:
-        raise Refused(f"{name} discards face-up cards only in his own Dynasty Phase", "dynasty-phase")
+        raise Refused(f"{name} discards face-up cards only in his or her own Dynasty Phase", "dynasty-phase")
     match = advance(match, report, Phase.DYNASTY)
     _standing(match, i, ev.province)
     face = match.players[i].face(ev.province)
@@ -732,6 +750,7 @@ def _end_phase(match: Match, report: Report, ev: EndPhase) -> Match:
         f"{name} draws a Fate card ({held} in hand)"
         + (f" and discards {over} down to {HAND_MAXIMUM}" if over else f": no discard ({HAND_MAXIMUM} at most)"),
         draw,
+        Change("hand", name, "hand", {"after_draw": held, "maximum": HAND_MAXIMUM}, "end-phase"),
         Change("discard", name, "hand", over, "end-phase"),
     )
     return match
