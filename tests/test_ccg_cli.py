@@ -108,7 +108,8 @@ def test_a_refused_line_is_one_line_exit_1_and_nothing_is_recorded(db):
     before = ok(db, "ccg", "replay", "m1", "--json").stdout
     bad = refused(db, "ccg", "event", "m1", "lobby alice Hida Kisada (2PH)", "battle 9: A (1F) vs -")
     assert bad.stderr.splitlines()[0] == (
-        "error: match 'm1', turn 1: line 2: bob's province 9 does not exist (provinces 1 to 4) "
+        "error: match 'm1', turn 1: line 2 \"battle 9: A (1F) vs -\": bob's province 9 does not exist "
+        "(provinces 1 to 4) "
         "(pp.30-40 Setting Up: Provinces)"
     )
     assert len([ln for ln in bad.stderr.splitlines() if ln.startswith("error:")]) == 1
@@ -147,7 +148,9 @@ def test_correct_and_retract_are_new_events_and_verify(db):
     # a correction that makes a later event impossible is refused, nothing recorded
     ok(db, "ccg", "battle", "m1", "3: Hida Yakamo (1F) vs -")
     out = refused(db, "ccg", "correct", "m1", "2", "battle 3: A (1F) vs -", "--reason", "x")
-    assert "event 6 can no longer be applied: a battle was already fought at bob's province 3" in out.stderr
+    assert 'event 6 can no longer be applied: "battle 3: Hida Yakamo (1F) vs -": a battle was already fought at' in (
+        out.stderr
+    )
     refused(db, "ccg", "retract", "m1", code=2)
 
 

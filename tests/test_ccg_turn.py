@@ -92,7 +92,10 @@ def test_lobby_takes_the_favor_gives_no_honor_and_is_once_a_turn(db):
     bad = refused(
         db, "ccg", "event", "m", "equip alice Katana (item) on Hida Kenji", "lobby alice Hida Ruri (crab clan, 3PH)"
     )
-    assert bad.stderr.startswith("error: match 'm', turn 1: line 2: alice already used Lobby this turn")
+    assert bad.stderr.startswith(
+        "error: match 'm', turn 1: line 2 \"lobby alice Hida Ruri (crab clan, 3PH)\": alice already used Lobby "
+        "this turn"
+    )
     assert "(p.44 When Can I Take an Action?: Check Conditions)" in bad.stderr
     assert ok(db, "ccg", "replay", "m", "--json").stdout == before  # nothing recorded
     typed = refused(db, "ccg", "event", "m", "honor alice +2: Lobby")
@@ -115,7 +118,7 @@ def test_the_personal_honor_claim_once_in_ones_own_dynasty_phase(db):
     assert "once per Dynasty Phase (pp.49-66 Dynasty Phase)" in second.stderr
     ok(db, "ccg", "pass", "m")
     theirs = refused(db, "ccg", "event", "m", "phase dynasty", "bring alice Hida Ruri (crab clan, 5G, 3PH) claim")
-    assert "line 2: alice brings cards into play from his or her provinces only in his or her own Dynasty Phase" in (
+    assert '"bring alice Hida Ruri (crab clan, 5G, 3PH) claim": alice brings cards into play from his or her' in (
         theirs.stderr
     )
     assert theirs.stderr.rstrip().endswith("(CT-03)")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from .court import DEAD, DISHONORABLY_DEAD, HOME, Described, Personality, find, know, put
 from .errors import Refused
-from .model import Match
+from .model import Match, Phase
 from .outcome import Change, Report, at_once, gain_or_lose
 
 VERBS = ("dishonor", "rehonor", "destroy", "bow", "straighten", "seppuku")
@@ -63,13 +63,23 @@ class SeppukuReaction:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveEffect:
+    """A unit moved (glossary: move) to a battlefield (the province's; to its controller's side there) or
+    home."""
+
+    player: str
+    who: Described
+    to: int | None  # a province; None: home
+
+
+@dataclass(frozen=True, slots=True)
 class FavorEffect:
     """The Imperial Favor taken by ``player``, or discarded (None): uncontrolled."""
 
     player: str | None
 
 
-Effect = HonorEffect | Done | ChiEffect | FavorEffect | SeppukuReaction
+Effect = HonorEffect | Done | ChiEffect | FavorEffect | SeppukuReaction | MoveEffect
 
 
 def person(match: Match, i: int, said: Described) -> Personality:
@@ -186,6 +196,8 @@ def _apply(match: Match, report: Report, effect: Effect, involved: frozenset[tup
             return _done(match, report, i, verb, who, cause)
         case SeppukuReaction():
             return seppuku_reaction(match, report, effect, involved, cause)
+        case MoveEffect(player, said, to):
+            return _move(match, report, match.index(player), person(match, match.index(player), said), to, cause)
     raise TypeError(f"not an effect: {effect!r}")
 
 
@@ -270,5 +282,32 @@ def _done(match: Match, report: Report, i: int, verb: str, who: Personality, cau
     return keep(match, i, replace(who, bowed=bowed))
 
 
-def to_home(who: Personality) -> Personality:
-    return replace(who, where=HOME)
+def _move(match: Match, report: Report, i: int, who: Personality, to: int | None, cause: str) -> Match:
+    """glossary: move: "Effects that move a unit to a battlefield always move it into its controller's side
+    there"; one who was in an attacking army at a battle's resolution this Attack Phase "will not move to a
+    battlefield" (the effect fails, the action stands: CT-12)."""
+    name = match.players[i].name
+    if not who.in_play:
+        raise Refused(f"{name}'s {who.title} is {who.where}: no longer in play", "personality")
+    if to is None:
+        report.say(f"{name}'s {who.title} moves home ({cause})", Change("home", name, who.title, "moved", "move"))
+        return keep(match, i, replace(who, where=HOME))
+    if match.phase != Phase.ATTACK:
+        raise Refused(
+            f"{who.title} cannot move to a battlefield: battlefields exist in the Attack Phase", "attack-phase"
+        )
+    if to not in match.players[match.other].provinces:
+        raise Refused(f"{match.players[match.other].name}'s province {to} is not a battlefield", "attack-phase")
+    if i == match.active and who.title in match.attack.attacked:
+        report.say(
+            f"{who.title} was in an attacking army at a battle's resolution this Attack Phase: he will not move "
+            f"({cause}; CT-12)",
+            Change("warning", name, who.title, "will not move", "CT-12"),
+        )
+        return keep(match, i, who)
+    side = "attacking" if i == match.active else "defending"
+    report.say(
+        f"{name}'s {who.title} moves to province {to}'s battlefield ({cause})",
+        Change("assigned", name, who.title, to, "move"),
+    )
+    return keep(match, i, replace(who, where=f"{side} {to}"))

@@ -163,12 +163,7 @@ def check_players(players: tuple[Player, Player]) -> tuple[Player, Player]:
     a, b = players
     if not a.name.strip() or not b.name.strip() or a.name.lower() == b.name.lower():
         raise CcgError(f"two players with different names are needed (got {a.name!r} and {b.name!r})")
-    for p in players:
-        if p.province_strength < 0 or p.gold < 0:
-            raise Refused(
-                f"{p.name}: Province Strength {p.province_strength}, Gold {p.gold}: no stat goes below 0", "C-08"
-            )
-    return a, b
+    return a, b  # a Province Strength or Gold entered below 0 is read as 0 where it is read (C-08)
 
 
 def _face_down(p: Player) -> Player:
@@ -210,18 +205,20 @@ def apply(match: Match, event: Event) -> tuple[Match, Outcome]:
     return apply_turn(match, event)
 
 
-def play(match: Match, events: Sequence[Event]) -> tuple[Match, list[Outcome], int]:
-    """Several events entered as one: applied in order, all or none (a refused one raises ``CcgError``,
-    naming its line when there are several), except that the first to end the match ends the entry: the
-    events after it are not applied (they would be refused: the match is over). Returns the match, each
-    applied event's outcome, and how many were applied."""
+def play(match: Match, events: Sequence[Event], lines: Sequence[str] = ()) -> tuple[Match, list[Outcome], int]:
+    """Several events entered as one: applied in order, all or none (a refused one raises ``CcgError``
+    naming its line: its number when there are several, and its text from ``lines``), except that the first
+    to end the match ends the entry: the events after it are not applied (they would be refused: the match
+    is over). Returns the match, each applied event's outcome, and how many were applied."""
     outcomes = []
     for n, event in enumerate(events, 1):
         try:
             match, outcome = apply(match, event)
         except CcgError as exc:
-            where = f"line {n}: " if len(events) > 1 else ""
-            raise CcgError(f"{where}{exc}", hint=exc.hint) from None
+            where = f"line {n} " if len(events) > 1 else ""
+            quoted = f'"{lines[n - 1]}"' if n <= len(lines) else ""
+            said = f"{where}{quoted}".strip()
+            raise CcgError(f"{said}: {exc}" if said else str(exc), hint=exc.hint) from None
         outcomes.append(outcome)
         if match.result is not None:
             return match, outcomes, n

@@ -27,7 +27,7 @@ Requirement, ``-HR`` none), ``NG`` (Gold Cost), ``NF``, ``NC``, ``bowed``, ``dis
 Effects, separated by ";": ``alice +2`` or ``bob -3`` (Family Honor; ``alice -3, bob -3``: one effect on
 both; ``bob -3 (seppuku Kakita Ryoku)``: the loss answered by his seppuku), ``dishonor|rehonor|destroy|bow|
 straighten|seppuku <player> <Personality>``, ``chi <player> <Personality> N`` (his Chi now reads N),
-``favor <player>`` or ``favor none``.
+``move <player> <Personality> to N`` (or ``home``), ``favor <player>`` or ``favor none``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable
 
 from .court import KEYWORDS, Described
-from .effects import VERBS, ChiEffect, Done, Effect, FavorEffect, HonorEffect, SeppukuReaction
+from .effects import VERBS, ChiEffect, Done, Effect, FavorEffect, HonorEffect, MoveEffect, SeppukuReaction
 from .errors import NotUnderstood
 from .turn import (
     Assign,
@@ -170,12 +170,14 @@ def parse_effects(text: str | None, bad: Bad) -> tuple[Effect, ...]:
             out.append(Done(verb, player, parse_described(who, bad)[0]))
         elif verb == "chi" and (c := re.fullmatch(r"(\S+)\s+(.+?)\s+(-?\d+)", rest)):
             out.append(ChiEffect(c[1], parse_described(c[2], bad)[0], int(c[3])))
+        elif verb == "move" and (mv := re.fullmatch(r"(\S+)\s+(.+?)\s+(?:to\s+(\d+)|(home))", rest, re.I)):
+            out.append(MoveEffect(mv[1], parse_described(mv[2], bad)[0], int(mv[3]) if mv[3] else None))
         elif verb == "favor" and rest and len(rest.split()) == 1:
             out.append(FavorEffect(None if rest.lower() == "none" else rest))
         else:
             raise bad(
                 f"effect {part!r}: expected '<player> +N', '<player> -N', '{'|'.join(VERBS)} <player> <Personality>', "
-                "'chi <player> <Personality> N' or 'favor <player>|none'"
+                "'chi <player> <Personality> N', 'move <player> <Personality> to N|home' or 'favor <player>|none'"
             )
     return tuple(out)
 
@@ -194,6 +196,8 @@ def format_effects(effects: tuple[Effect, ...]) -> str:
                 parts.append(f"favor {player or 'none'}")
             case SeppukuReaction(player, loss, who):
                 parts.append(f"{player} -{loss} (seppuku {format_described(who)})")
+            case MoveEffect(player, who, to):
+                parts.append(f"move {player} {format_described(who)} " + (f"to {to}" if to is not None else "home"))
     return "; ".join(parts)
 
 

@@ -55,6 +55,13 @@ def describe_setup(match: Match) -> Outcome:
         *(Change("provinces", p.name, "", list(p.provinces), "provinces") for p in match.players),
         *(Change("hand", p.name, "Fate deck", HAND, "hand") for p in match.players),
     )
+    for p in match.players:
+        for stat, value in (("Province Strength", p.province_strength), ("Gold Production", p.gold)):
+            if value < 0:
+                report.say(
+                    f"{p.name}'s {stat} {value} is 0 (no stat goes below 0, C-08)",
+                    Change("floored", p.name, stat, {"entered": value, "now": 0}, "C-08"),
+                )
     holder = match.favor_holder
     report.say(
         f"the Imperial Favor: {holder} controls it (the only Dragon Clan player)"
