@@ -9,7 +9,7 @@
   ``--scale`` shrinks the fields, for a quick try: the figures keep their names);
 - `swiss verify` of a whole 5-round event of 32 and of 128 players (the chain, every event, every round's
   pairing found again by the version that recorded it);
-- a card game match: the bundled demo match (20 events) and a long match (300 events), each replayed (every
+- a card game match: the bundled demo match (49 events) and a long match (301 events), each replayed (every
   event re-applied, as `referee ccg replay` and the venue's match page do) and verified (the hash chain, then
   every event re-applied and its digest compared, as `referee ccg verify` does), read from SQLite.
 

@@ -290,7 +290,7 @@ def play(
     (``CcgError`` naming it); a line that ends the match ends the entry, and the lines after it are returned
     unapplied (``strict``: refused, as a recorded entry never holds them)."""
     events = [ccg.parse_event(line, lineno=n if len(lines) > 1 else None) for n, line in enumerate(lines, 1)]
-    after, outcomes, n = ccg.play(match, events, [ccg.format_event(e) for e in events])
+    after, outcomes, n = ccg.play(match, events, lines)
     rest = list(lines[n:])
     if rest and strict:
         assert after.result is not None
