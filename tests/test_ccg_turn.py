@@ -224,7 +224,7 @@ def test_a_match_started_mid_game(db):
     assert "say which once-a-turn abilities were used this turn" in asked.stderr and "--used none" in asked.stderr
     lost = refused(db, "ccg", "new", "m", "--turn", "6", "--active", "alice", "--favor", "none", "--player",
                    "alice: honor -20, strength 5, gold 5", "--player", BOB)  # fmt: skip
-    assert "at or below -20 he has lost" in lost.stderr
+    assert "at or below -20 a player has lost" in lost.stderr
     out = ok(db, "ccg", "new", "m", "--turn", "6", "--active", "alice", "--favor", "bob", "--phase", "dynasty",
              "--used", "lobby alice", "--used", "claim alice", "--ring", "alice Ring of Air (air)", "--personality",
              "bob Doji Hayao (crane clan, courtier, 3PH, dishonorable)", *players)  # fmt: skip

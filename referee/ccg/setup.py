@@ -96,12 +96,14 @@ def start_midgame(
     for p in players:
         if p.honor <= DISHONOR_LOSS:
             raise Refused(
-                f"{p.name} is at {p.honor} Family Honor: at or below {DISHONOR_LOSS} he has lost (C-01 if both): "
+                f"{p.name} is at {p.honor} Family Honor: at or below {DISHONOR_LOSS} a player has lost (C-01 if both): "
                 "not a match in progress",
                 "winning",
             )
         if not p.provinces:
-            raise Refused(f"{p.name} has no province left: he has lost, not a match in progress", "winning")
+            raise Refused(
+                f"{p.name} has no province left: a player with none has lost, not a match in progress", "winning"
+            )
         bad = [n for n in p.provinces if n not in PROVINCES]
         if bad:
             raise Refused(f"{p.name}'s provinces {bad}: provinces are numbered 1 to 4", "provinces")
@@ -173,7 +175,7 @@ def _rings(match: Match, state: Midgame) -> Match:
     for p in match.players:
         if enlightened(p.rings):
             raise Refused(
-                f"{p.name}'s Rings give five elements, each entered by its own text: he has won (enlightenment), "
+                f"{p.name}'s Rings give five elements, each entered by its own text: an enlightenment victory, "
                 "not a match in progress",
                 "winning",
             )
