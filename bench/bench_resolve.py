@@ -4,7 +4,7 @@
 
 Three figures, entry checks on (R-08) as in every command: the bench round below; the median over
 it and 20 seeded random five-player rounds of up to 25 tokens (``random_round`` of
-tests/outcomes_build.py, the rounds whose outcomes tests/outcomes.txt records), each resolved
+tests/support/outcomes_build.py, the rounds whose outcomes tests/battle/outcomes.txt records), each resolved
 --repeat times, the rounds interleaved; and the bench round with its whole report read. ``resolve``
 decides; the report (every fate, battle, defense, claim and change) is built when first read, so
 the first figure is what `verify` and a replay pay, the third what `referee round` pays.
@@ -15,7 +15,7 @@ resolve, the next upkeep), each game's final score and each round's digest parts
 work (reading, hashes, signatures). Its best pass of --repeat is given: the figure to compare engine changes
 by, steadier than a throughput over a shared machine's database.
 
-Not a timed test: it prints figures (median, p90) for the README and the issue notes.
+Not a timed test: it prints figures (median, p90) for the manual's benchmarks (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -93,8 +93,8 @@ def build():
 
 
 def random_rounds(n: int = 20) -> list:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from outcomes_build import random_round
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.support.outcomes_build import random_round
 
     return [random_round(seed) for seed in range(n)]
 

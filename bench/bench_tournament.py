@@ -26,9 +26,7 @@ from itertools import combinations
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
-
-from tournament_play import random_sheet, setup_sheet  # noqa: E402
+sys.path.insert(0, str(HERE.parent))
 
 from referee.log import OpenGame, Store  # noqa: E402
 from referee.log.tournaments import OpenTournament, close_round, create, create_games, load  # noqa: E402
@@ -36,6 +34,7 @@ from referee.tournament.model import PlayersRegistered, Tournament, TournamentCr
 from referee.tournament.rounds import plan_round, seed_of  # noqa: E402
 from referee.tournament.seating import History, seat_players, seat_table  # noqa: E402
 from referee.tournament.standings import standings  # noqa: E402
+from tests.support.tournament_play import random_sheet, setup_sheet  # noqa: E402
 
 
 def median_ms(fn, runs: int) -> float:

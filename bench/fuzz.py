@@ -1,8 +1,8 @@
-"""A long fuzzing run of the hostile-input properties, outside the test suite: every reader, notation and
-command fed random and mutated input (tests/test_fuzz.py, tests/test_champions_fuzz.py,
-tests/test_tournament_fuzz.py) under hypothesis's ``deep`` profile, fifty times the suite's examples (over
-150,000), spread over one process a processor. It prints how many examples ran and every traceback found,
-with the example that found it, and exits 1 when there was one.
+"""A long fuzzing run of the hostile-input properties, outside the test suite: every reader, notation and command fed
+random and mutated input (tests/reliability/test_fuzz_readers_and_commands.py,
+tests/reliability/test_fuzz_champions.py, tests/reliability/test_fuzz_tournament_commands.py) under hypothesis's
+``deep`` profile, fifty times the suite's examples (over 150,000), spread over one process a processor. It prints
+how many examples ran and every traceback found, with the example that found it, and exits 1 when there was one.
 
     .venv/bin/python bench/fuzz.py                 # the deep run, on SQLite: about 40 minutes on two cores
     .venv/bin/python bench/fuzz.py --scale 200     # longer: 200 times the suite's examples
@@ -25,7 +25,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROPERTIES = ["tests/test_fuzz.py", "tests/test_champions_fuzz.py", "tests/test_tournament_fuzz.py"]
+PROPERTIES = [
+    "tests/reliability/test_fuzz_readers_and_commands.py",
+    "tests/reliability/test_fuzz_champions.py",
+    "tests/reliability/test_fuzz_tournament_commands.py",
+]
 
 
 def main() -> int:

@@ -36,7 +36,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "tests"))
 
 KINDS = [  # locust's request names, in the order printed
     "page (GET)",
@@ -303,7 +302,7 @@ def main() -> None:
 def postgresql(args, tmp: Path) -> bool:
     if args.pg_url:
         return run("postgresql", args.pg_url, args.tables or 40, args.workers, args, tmp)
-    from pg_server import Cluster
+    from tests.support.pg_server import Cluster
 
     cluster = Cluster()
     server = cluster.start(PG_OPTIONS)

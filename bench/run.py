@@ -1,4 +1,5 @@
-"""Run every benchmark and print their medians: one command for the README's figures.
+"""Run every benchmark and print their medians: one command for the manual's figures
+(docs/benchmarks.md).
 
     python bench/run.py            the full set (about two minutes: 10,000 games verified twice, a 240-game tournament)
     python bench/run.py --quick    smaller sizes, to try it out

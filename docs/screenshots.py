@@ -1,5 +1,5 @@
-"""Remake the README's screenshots (docs/screenshots/*.png): the demo games, a 14-player tournament and a
-200-player one (tests/big_tournament.py: called and judge-entered tables, a round under way), served by
+"""Remake the manual's screenshots (docs/screenshots/*.png): the demo games, a 14-player tournament and a
+200-player one (tests/support/big_tournament.py: called and judge-entered tables, a round under way), served by
 `referee serve` on a loopback port and photographed by Debian's chromium on a 375-px phone, a 768-px tablet,
 a laptop and a 1920x1080 projector.
 
@@ -14,10 +14,10 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import big_tournament  # noqa: E402  (the tests' 200-player tournament)
-from serving import CHROMIUM, FLAGS, PLAYERS, players_csv, serve  # noqa: E402  (the tests' server and browser)
-from tournament_play import setup_sheet  # noqa: E402  (the tests' own helper: a legal setup for a table)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support import big_tournament  # noqa: E402  (the tests' 200-player tournament)
+from tests.support.serving import CHROMIUM, FLAGS, PLAYERS, players_csv, serve  # noqa: E402  (the tests' server and browser)
+from tests.support.tournament_play import setup_sheet  # noqa: E402  (the tests' own helper: a legal setup for a table)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"

@@ -1,4 +1,4 @@
-"""Remake the README's screenshots of the phone entry (docs/screenshots/entry-*.png): the bundled five-player
+"""Remake the manual's screenshots of the phone entry (docs/screenshots/entry-*.png): the bundled five-player
 game before its round 1, served by `referee serve --entry` on a loopback port; the seats' phones (375x812,
 Debian's chromium) enter the round, the crab's phone by taps, and the moderator's page is photographed once
 every clan has submitted.
@@ -14,10 +14,10 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serving import CHROMIUM, FLAGS, serve  # noqa: E402  (the tests' server and browser)
-from test_phone_browser import PHONE, TAP_POINT, fill_in, split_line, tap_in  # noqa: E402  (the tests' taps)
-from test_phone_entry import five_player_game  # noqa: E402  (the bench round's game)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.support.serving import CHROMIUM, FLAGS, serve  # noqa: E402  (the tests' server and browser)
+from tests.web.test_phone_entry import five_player_game  # noqa: E402  (the bench round's game)
+from tests.web.test_phone_entry_browser import PHONE, TAP_POINT, fill_in, split_line, tap_in  # noqa: E402  (the tests' taps)
 
 OUT = Path(__file__).resolve().parent / "screenshots"
 

@@ -1,5 +1,5 @@
-"""The match notation: one line per event, parsed once here and printed canonically (README, "The card
-game: the match notation"); the turn's actions are notation_turn.py's lines.
+"""The match notation: one line per event, parsed once here and printed canonically (the manual:
+docs/notation/match.md); the turn's actions are notation_turn.py's lines.
 
     alice: honor 6, strength 6, gold 5, stronghold Kyuden Hida, clan crab   (a player, at ``new``)
     phase action                                   the active player's next phase (p.41), optional

@@ -38,7 +38,7 @@ from .common import CCG_HELP, TOURNAMENT_HELP
 
 # `referee tournament ...`, with the venue's commands, is built when it is named: Typer reads every command's
 # signature each time it builds the command group, and the tournament's 33 commands cost every other command,
-# and `referee --help`, about 8 ms (tests/test_cli.py).
+# and `referee --help`, about 8 ms (tests/cli/test_command_line.py).
 
 
 class RefereeGroup(CheckedGroup):

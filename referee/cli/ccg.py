@@ -209,7 +209,8 @@ def event_(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Record events in the match notation (README): taken all or none; a refused line is named, nothing kept."""
+    """Record events in the match notation (docs/notation/match.md): taken all or none; a refused line is named,
+    nothing kept."""
     got = list(lines or [])
     if file is not None:
         got.extend(read_input(file).splitlines())

@@ -24,7 +24,7 @@ def base_url(value: str | None) -> str | None:
 
 def warn_plain_http(base: str) -> None:
     """A warning on standard error when links are issued for plain HTTP to another machine: they will cross the
-    venue's network in clear (README: TLS at the venue)."""
+    venue's network in clear (the manual: docs/battle-for-rokugan/organiser.md, TLS at the venue)."""
     m = BASE.fullmatch(base)
     host = m.group(1).strip("[]").lower() if m else ""
     if base.startswith("http://") and host not in ("localhost", "127.0.0.1", "::1"):

@@ -367,8 +367,8 @@ def _time(e) -> str:
 
 
 def _at(e) -> str:
-    """When an event was written, by the database's clock: not covered by the hash or a seal (README), so
-    shown as such."""
+    """When an event was written, by the database's clock: not covered by the hash or a seal
+    (docs/signed-records.md), so shown as such."""
     return f"{_time(e)} ({UNSEALED_TIME})" if e.recorded_at else _time(e)
 
 

@@ -145,7 +145,8 @@ def _tell(entry: bool, host: str, at: str = "", tls: tuple[str, str] | None = No
             print(
                 "warning: without TLS the phone links travel in plain HTTP: anyone on the venue's network can read "
                 "a seat's or the moderator's link off the wire from one page load, and use it; serve with "
-                "--ssl-certfile and --ssl-keyfile, or behind a TLS proxy (README: TLS at the venue)",
+                "--ssl-certfile and --ssl-keyfile, or behind a TLS proxy "
+                "(the manual: docs/battle-for-rokugan/organiser.md, TLS at the venue)",
                 file=sys.stderr,
                 flush=True,
             )

@@ -1,4 +1,4 @@
-"""The notations the README documents, each parsed once at the edge and printed canonically:
+"""The notations the manual documents (docs/notation/), each parsed once at the edge and printed canonically:
 
     round         the round notation (one revealed token a line)
     setup         the setup notation (board facts)

@@ -1,4 +1,4 @@
-"""The table-event notation: card plays, setup and initiative, one line each (README).
+"""The table-event notation: card plays, setup and initiative, one line each (docs/notation/table-events.md).
 
     setup: capitals | setup: tokens                 setup steps 3 and 6 (p.4)
     initiative: <clan | neutral card>               the setup draw, or an upkeep reveal (R-23)

@@ -161,7 +161,7 @@ def nothing_impossible(
 ) -> bool:
     """True when ``impossible_entries`` finds nothing: the quick answer for the usual round, where every
     entry can be on the board. When anything is in doubt, the full check runs and explains.
-    (tests/test_engine_properties.py checks that the two always agree.)"""
+    (tests/battle/test_rules_properties.py checks that the two always agree.)"""
     clans = state.clans
     board = state.board
     land = board.border_pairs

@@ -1,0 +1,1 @@
+"""Champions of Rokugan: its rules, casebook and commands."""

@@ -1,0 +1,1 @@
+"""The project itself: code checks, benchmarks, the tests' isolation and time limit, the README's walkthrough."""

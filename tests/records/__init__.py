@@ -1,0 +1,1 @@
+"""Records: signing and keys, doctor, export and import in every format."""

@@ -1,0 +1,1 @@
+"""Reliability: crashes, concurrent writers, fuzzing of every reader and command, the load test."""

@@ -1,0 +1,1 @@
+"""The event store: both backends, append-only, the hash chain, one stream for every kind, tamper evidence."""

@@ -1,0 +1,53 @@
+"""Debian's chromium, headless, driven by playwright: one browser for each process of the run, a fresh context
+(its own cookies, storage and viewport) for each test.
+
+Without /usr/bin/chromium (or playwright) the browser tests skip with the reason; with CI=true they fail
+instead (.ci/run installs chromium). No browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support.serving import CHROMIUM, FLAGS
+
+
+def need_browser() -> None:
+    """Skip (or, in CI, fail) the test when there is no chromium or no playwright to drive it."""
+    missing = None
+    if not Path(CHROMIUM).exists():
+        missing = f"{CHROMIUM} not found (Debian's chromium package)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            missing = "playwright is not installed (pip install -e '.[test]')"
+    if missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"browser tests cannot run in CI: {missing}")
+        pytest.skip(f"browser tests skipped: {missing}")
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    """The process's one headless chromium (a playwright ``Browser``), with a home folder of its own."""
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("chromium")
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "c"), "XDG_CACHE_HOME": str(home / "k")}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True, env=env)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """A fresh browser context for one test (a laptop's 1280x900 unless a page sets its own size)."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
