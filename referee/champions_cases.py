@@ -5,23 +5,33 @@ campaign of such plays. ``referee casebook`` runs it with the Battle for Rokugan
 ```toml
 [[case]]
 id = "threshold-worked-example"        # unique, kebab-case
-cites = ["p.11"]                       # rulebook pages ("p.N") and rulings ("CR-xx"), required
+cites = ["p.11"]                       # rulebook pages ("p.N"), rulings ("CR-xx") and the referee's ("CH-xx")
+origin = "rulebook alone"              # optional: written from the rulebook alone, by someone who had not
+                                       #   read the code (the blind casebook's cases)
+as_recorded = true                     # optional: the reports read as a stored record replays them (the forms
+                                       #   of older records accepted); otherwise checked as the table enters them
 summary = "..."
 setup = \"\"\"...\"\"\"                        # a setup sheet (referee/champions/notation.py)
-reports = \"\"\"...\"\"\"                      # the table's reports, one a line (optional)
+reports = \"\"\"...\"\"\"                      # the table's reports, one a line (optional); or a list of such
+                                       #   texts, one report each (each ends the action under way)
 end = "met"                            # optional: the game ends, objectives "met" or "missed"
+fulfilled = ["Matsu Tsuko: Unbroken Line for 1"]   # optional: the End Objectives `end --fulfilled` names
+after_end = \"\"\"...\"\"\"                    # optional: a report after the end (End Objectives only, CH-08)
 [case.expect]                          # every key optional; names are the Champions'
 threshold = 24                         # the Threshold (after the end, when the case ends the game)
 group_honor = 18
 turn = 2
+favor = "Matsu Tsuko"                  # who holds the Imperial Favor
 honor = { "Matsu Tsuko" = 5 }          # on the gauge (after the end: after its Purity adjustment)
 glory = { "Matsu Tsuko" = 3 }          # on the track
 purity = { "Matsu Tsuko" = 4 }
 status = { "Matsu Tsuko" = "eliminated" }
+dishonored = { "Bayushi Aramoro" = true }   # the standing (p.14, CR-11)
 bonuses = { "Matsu Tsuko" = [3] }      # the Glory track's bonus tokens earned
+objectives_shown = { "Togashi Mitsu" = ["Dragon-1 (instant 2)", "hidden (face down)"] }  # as the table sees them
 notes_say = ["substring"]              # each found in what the referee said about the reports
-refused = "p.16"                       # the LAST report line is refused, citing this rule
-refused_says = ["substring"]
+refused = "p.16"                       # the LAST report line (or the setup, the end, the report after it) is
+refused_says = ["substring"]           #   refused, citing this rule and saying these
 final_glory = { "Matsu Tsuko" = -1 }   # end-of-game Glory
 victory = false
 reasons_say = ["substring"]            # each found in the reasons for a defeat
@@ -31,7 +41,7 @@ lines_say = ["Matsu Tsuko | glory | -1 Glory per Destiny Point (1) | -1 | p.15, 
 ```
 
 A campaign case has ``players`` and ``[[case.play]]`` tables (each a ``setup``, ``reports``, ``end``,
-and an optional ``game`` id), with ``campaign_end = true`` to end it; it expects ``totals``,
+``fulfilled`` and an optional ``game`` id), with ``campaign_end = true`` to end it; it expects ``totals``,
 ``choosers``, ``logged`` (each play's ``"scenario: victory|defeat, difference D, glory P=G ...,
 glorified P, intermission P"``), ``refused``/``refused_says`` (the last play refused).
 """
@@ -50,20 +60,42 @@ from .champions import (
     Scenario,
     add_play,
     apply,
+    check_after_end,
+    check_can_end,
+    check_new_setup,
+    check_reported,
     end,
     end_campaign,
+    end_of_report,
     log_line,
     new_campaign,
     parse_line,
     parse_setup,
     set_up,
+    shown_objectives,
 )
 from .champions.campaign import Campaign, CampaignResult, Play
 from .champions.model import Champion
 from .champions.notation import lines
 from .engine import RefereeError
 
-CASE_KEYS = {"id", "cites", "summary", "setup", "reports", "end", "expect", "players", "play", "campaign_end"}
+CASE_KEYS = {
+    "id",
+    "cites",
+    "summary",
+    "origin",
+    "as_recorded",
+    "setup",
+    "reports",
+    "end",
+    "fulfilled",
+    "after_end",
+    "expect",
+    "players",
+    "play",
+    "campaign_end",
+}
+ORIGINS = ("rulebook alone",)  # a case written from the rulebook alone, by someone who had not read the code
 EXPECT_KEYS = {
     "threshold",
     "group_honor",
@@ -73,6 +105,9 @@ EXPECT_KEYS = {
     "purity",
     "status",
     "bonuses",
+    "dishonored",
+    "favor",
+    "objectives_shown",
     "notes_say",
     "refused",
     "refused_says",
@@ -86,7 +121,7 @@ EXPECT_KEYS = {
     "choosers",
     "logged",
 }
-PLAY_KEYS = {"setup", "reports", "end", "game"}
+PLAY_KEYS = {"setup", "reports", "end", "fulfilled", "game"}
 
 
 class CaseError(RefereeError):
@@ -120,8 +155,13 @@ def _check_case(where: str, raw: dict[str, Any]) -> None:
     unknown = set(raw) - CASE_KEYS
     if unknown:
         raise CaseError(f"{where}: unknown key(s) {sorted(unknown)}")
-    if not raw.get("cites") or not all(str(c).startswith(("p.", "CR-")) for c in raw["cites"]):
-        raise CaseError(f"{where}: cites: pages 'p.N' or rulings 'CR-xx', at least one")
+    if not raw.get("cites") or not all(str(c).startswith(("p.", "CR-", "CH-")) for c in raw["cites"]):
+        raise CaseError(f"{where}: cites: pages 'p.N' or rulings 'CR-xx' or 'CH-xx', at least one")
+    if "origin" in raw and raw["origin"] not in ORIGINS:
+        raise CaseError(f"{where}: origin: {' or '.join(repr(o) for o in ORIGINS)}")
+    reports = raw.get("reports", "")
+    if not isinstance(reports, str) and not (isinstance(reports, list) and all(isinstance(r, str) for r in reports)):
+        raise CaseError(f"{where}: reports: a string (one report) or a list of strings (one report each)")
     if "players" not in raw and not isinstance(raw.get("setup"), str):
         raise CaseError(f"{where}: setup: a setup sheet (a string) is required")
     if "players" in raw and not all(isinstance(p.get("setup"), str) for p in raw.get("play", [])):
@@ -134,25 +174,65 @@ def _check_case(where: str, raw: dict[str, Any]) -> None:
             raise CaseError(f"{where}: play: unknown key(s) {sorted(set(play) - PLAY_KEYS)}")
 
 
-def play_scenario(setup_text: str, reports: str, end_as: str | None) -> tuple[Scenario, list[str], Ending | None]:
-    """Set up, apply every report, end if asked: what the command line does, without a store."""
+def play_scenario(
+    setup_text: str,
+    reports: str | list[str],
+    end_as: str | None,
+    *,
+    entered: bool = True,
+    fulfilled: list[str] | None = None,
+    after_end: str = "",
+) -> tuple[Scenario, list[str], Ending | None]:
+    """Set up, apply every report, end if asked: what the command line does, without a store. ``reports``: one
+    report, or a list of them (each ends the action under way, as an ``event`` command does); ``entered``:
+    checked as the table enters them (``False``: read as a stored record replays, its older forms accepted);
+    ``fulfilled``: the End Objectives `end --fulfilled` reports (``"NAME: OBJECTIVE[ for N]"``); ``after_end``: a
+    report after the end (End Objectives only, the settlement made again: CH-08)."""
     scenario = set_up(parse_setup(setup_text))
+    if entered:
+        check_new_setup(scenario)
     names = tuple(c.name for c in scenario.champions)
     notes: list[str] = []
-    for n, line in lines(reports):
-        try:
-            out = apply(scenario, parse_line(line, names))
-        except ChampionsError as exc:
-            refused = ChampionsError(f"report line {n}: {exc.message}")
-            refused.rule, refused.line = exc.rule, n  # type: ignore[attr-defined]
-            raise refused from None
-        scenario = out.scenario
-        notes += [str(x) for x in out.notes]
+    for report in [reports] if isinstance(reports, str) else reports:
+        for n, line in lines(report):
+            try:
+                event = parse_line(line, names)
+                if entered:
+                    check_reported(scenario, event)
+                out = apply(scenario, event)
+            except ChampionsError as exc:
+                refused = ChampionsError(f"report line {n}: {exc.message}")
+                refused.rule, refused.line = exc.rule, n  # type: ignore[attr-defined]
+                raise refused from None
+            scenario = out.scenario
+            notes += [str(x) for x in out.notes]
+        closed = end_of_report(scenario)
+        scenario = closed.scenario
+        notes += [str(x) for x in closed.notes]
     ending = None
     if end_as is not None:
         if end_as not in ("met", "missed"):
             raise ChampionsError(f"end {end_as!r}: 'met' or 'missed'")
+        for said in fulfilled or []:
+            who, _, what = said.partition(":")
+            out = apply(scenario, parse_line(f"{who}: completes {what.strip()}", names))
+            scenario = out.scenario
+            notes += [str(x) for x in out.notes]
+        if entered:
+            check_can_end(scenario)
         ending = end(scenario, end_as == "met")
+        for n, line in lines(after_end):
+            try:
+                event = parse_line(line, names)
+                check_after_end(scenario, event)
+                out = apply(scenario, event)
+            except ChampionsError as exc:
+                refused = ChampionsError(f"after the end, line {n}: {exc.message}")
+                refused.rule = exc.rule  # type: ignore[attr-defined]
+                raise refused from None
+            scenario = out.scenario
+            notes += [str(x) for x in out.notes]
+            ending = end(scenario, end_as == "met")
         scenario = ending.scenario
     return scenario, notes, ending
 
@@ -176,7 +256,14 @@ def run_case(case: Case) -> list[str]:
     if "players" in case.data:
         return _run_campaign(case, exp)
     try:
-        scenario, notes, ending = play_scenario(case.data["setup"], case.data.get("reports", ""), case.data.get("end"))
+        scenario, notes, ending = play_scenario(
+            case.data["setup"],
+            case.data.get("reports", ""),
+            case.data.get("end"),
+            entered=not case.data.get("as_recorded", False),
+            fulfilled=case.data.get("fulfilled"),
+            after_end=case.data.get("after_end", ""),
+        )
     except ChampionsError as exc:
         if "refused" not in exp:
             return [f"refused: {exc.message}"]
@@ -199,6 +286,7 @@ CHAMPION_KEYS: tuple[tuple[str, Callable[[Champion], object]], ...] = (
     ("purity", lambda c: c.purity),
     ("status", lambda c: c.status.value),
     ("bonuses", lambda c: list(c.bonuses)),
+    ("dishonored", lambda c: c.dishonored),
 )
 ENDING_KEYS = {"final_glory", "victory", "reasons_say", "glorified", "difference", "lines_say"}
 
@@ -207,7 +295,8 @@ def _scenario_refusal(case: Case, exc: ChampionsError, exp: dict[str, Any]) -> l
     """An expected refusal of a scenario case: the rule and the words, and that the last report line (or
     the end) was the one refused."""
     problems = _refusal(exc, exp)
-    numbered = lines(case.data.get("reports", ""))
+    reports = case.data.get("reports", "")
+    numbered = lines(reports if isinstance(reports, str) else reports[-1])
     at = getattr(exc, "line", None)
     if at is not None and "end" not in case.data and at != numbered[-1][0]:
         problems.append(f"refused at report line {at}, not at the last line ({numbered[-1][0]})")
@@ -219,6 +308,7 @@ def _check_scenario(problems: list[str], scenario: Scenario, notes: list[str], e
     _eq(problems, "threshold", scenario.threshold, exp.get("threshold"))
     _eq(problems, "group_honor", scenario.group_honor, exp.get("group_honor"))
     _eq(problems, "turn", scenario.turn, exp.get("turn"))
+    _eq(problems, "favor", scenario.favor, exp.get("favor"))
     by = {c.name: c for c in scenario.champions}
     for key, get in CHAMPION_KEYS:
         for name, want in exp.get(key, {}).items():
@@ -226,6 +316,10 @@ def _check_scenario(problems: list[str], scenario: Scenario, notes: list[str], e
                 problems.append(f"{key}: no Champion {name!r}")
             else:
                 _eq(problems, f"{key} of {name}", get(by[name]), want)
+    for name, want in exp.get("objectives_shown", {}).items():
+        if name in by:
+            shown = [str(o["text"]) for o in shown_objectives(by[name], scenario.ended)]
+            _eq(problems, f"objectives shown of {name}", shown, want)
     for s in exp.get("notes_say", []):
         if not any(s in n for n in notes):
             problems.append(f"no note says {s!r}; notes: {notes}")
@@ -254,7 +348,13 @@ def _run_campaign(case: Case, exp: dict[str, Any]) -> list[str]:
     plays = case.data.get("play", [])
     try:
         for i, play in enumerate(plays, 1):
-            _, _, ending = play_scenario(play["setup"], play.get("reports", ""), play.get("end", "met"))
+            _, _, ending = play_scenario(
+                play["setup"],
+                play.get("reports", ""),
+                play.get("end", "met"),
+                entered=not case.data.get("as_recorded", False),
+                fulfilled=play.get("fulfilled"),
+            )
             assert ending is not None
             campaign = add_play(campaign, log_line(play.get("game", f"{case.id}-{i}"), ending))
         if case.data.get("campaign_end"):

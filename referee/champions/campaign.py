@@ -23,7 +23,8 @@ class Play:
 
 
 def log_line(game: str, ending: Ending) -> Play:
-    """The Campaign Log's line for a scenario that has ended (p.32)."""
+    """The Campaign Log's line for a scenario that has ended (p.32): each player's Champion's Glory, never a
+    Companion's (CH-19)."""
     players = [(c.card.player, c.name) for c in ending.scenario.champions if not c.card.companion]
     glory = tuple((player, max(0, ending.final_glory(name))) for player, name in players)
     by_name = {c.name: c.card.player for c in ending.scenario.champions}

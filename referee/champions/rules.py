@@ -8,135 +8,66 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from . import eliminations, objectives, standing, turn
+from .events import (
+    ActionTaken,
+    AllyActs,
+    AllyEliminates,
+    ChampionCorrupted,
+    ChampionEliminated,
+    EnemiesPhase,
+    EnemyAttacks,
+    EnemyEliminated,
+    EnemyFalls,
+    Event,
+    FavorTaken,
+    HonorChanged,
+    Intervened,
+    ObjectiveCompleted,
+    ObjectivesDrawn,
+    ObjectiveTaken,
+    PurityChanged,
+    ScenarioGlory,
+    TrackPlaced,
+    TurnEnded,
+)
+from .honor import change as change_honor
 from .model import (
     CHAMPIONS_AT_TABLE,
     GLORIFIED_AT,
-    GLORY_BONUSES,
     GLORY_MAX,
-    GLORY_MIN,
     HONOR_MAX,
     HONOR_MIN,
     PURITY_START,
     THRESHOLD_GLORY_CAP,
     Champion,
     ChampionsError,
-    Objective,
+    Note,
+    Outcome,
+    Phase,
     Scenario,
     Setup,
     Status,
     ThresholdGlory,
     Timing,
 )
+from .tracks import move_glory
 
-
-# --- the events, as the table reports them ---------------------------------------------------------------
-@dataclass(frozen=True)
-class HonorChanged:
-    """p.14: Honor gained or lost (wounding an Enemy, Outnumbered, Deception, Disengagement...)."""
-
-    champion: str
-    amount: int
-
-
-@dataclass(frozen=True)
-class EnemyEliminated:
-    """p.14-15: the Enemy card's Glory; p.27: +1 for the last miniature of a Unit of several."""
-
-    champion: str
-    enemy: str
-    glory: int
-    last_of_unit: bool = False
-
-
-@dataclass(frozen=True)
-class ScenarioGlory:
-    """p.14: Glory for an action or objective the scenario names (its value in the scenario)."""
-
-    champion: str
-    amount: int
-    action: str = ""
-
-
-@dataclass(frozen=True)
-class ObjectiveTaken:
-    """p.10, p.15: a Clan Objective card selected at setup or by the Draw Objectives action."""
-
-    champion: str
-    objective: Objective
-
-
-@dataclass(frozen=True)
-class ObjectiveCompleted:
-    """p.15: an Instant Objective's Glory at once; an End Objective's at the final calculation."""
-
-    champion: str
-    objective: str
-
-
-@dataclass(frozen=True)
-class PurityChanged:
-    """p.16: Purity lost to Corruption (negative), or raised by spending Ki (positive, up to 5)."""
-
-    champion: str
-    amount: int
-
-
-@dataclass(frozen=True)
-class ChampionEliminated:
-    """p.15: starting Honor leaves the Threshold (Destiny stays), current Honor leaves the Group Honor, +2 Glory."""
-
-    champion: str
-
-
-@dataclass(frozen=True)
-class ChampionCorrupted:
-    """p.16, CR-02: treated as Eliminated, without the +2 Glory."""
-
-    champion: str
-
-
-@dataclass(frozen=True)
-class TurnEnded:
-    """p.31, Recovery Phase: the Group Honor adjusted "if you haven't already done so" (CR-01). ``board``:
-    the Group Honor the tracking board shows, when the table reports it."""
-
-    board: int | None = None
-
-
-Event = (
-    HonorChanged
-    | EnemyEliminated
-    | ScenarioGlory
-    | ObjectiveTaken
-    | ObjectiveCompleted
-    | PurityChanged
-    | ChampionEliminated
-    | ChampionCorrupted
-    | TurnEnded
-)
-
-
-@dataclass(frozen=True)
-class Note:
-    """One thing the referee says about an event: what moved, by how much, and the rule."""
-
-    text: str
-    rule: str
-
-    def __str__(self) -> str:
-        return f"{self.text} ({self.rule})"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    scenario: Scenario
-    notes: tuple[Note, ...]
+__all__ = [  # the events, for the modules that read them from here
+    "ActionTaken", "AllyActs", "AllyEliminates", "ChampionCorrupted", "ChampionEliminated", "EnemiesPhase",
+    "EnemyAttacks", "EnemyEliminated", "EnemyFalls", "Event", "FavorTaken", "HonorChanged", "Intervened",
+    "ObjectiveCompleted", "ObjectiveTaken", "ObjectivesDrawn", "PurityChanged", "ScenarioGlory", "TrackPlaced",
+    "TurnEnded", "Note", "Outcome", "apply", "apply_all", "end", "set_up",
+]  # fmt: skip
+TURN_EVENTS = (FavorTaken, TrackPlaced, EnemiesPhase, ActionTaken, EnemyAttacks, Intervened, AllyActs)
+RESERVED = ("favor", "activation", "enemies", "turn end")  # words of the turn's lines, not a Champion's name
 
 
 # --- setup (p.10-11) --------------------------------------------------------------------------------------
 def set_up(setup: Setup) -> Scenario:
     """The tracking board at the start: Glory 0 (p.14), Purity 5 (p.10), the Group Honor counter on the
-    Champions' Honor and the Threshold on their Honor + their Destiny + the difficulty (p.11)."""
+    Champions' Honor and the Threshold on their Honor + their Destiny + the difficulty (p.11); the Clan
+    Objectives kept (p.10-11), the Imperial Favor (p.11) and each Champion's standing (CH-02)."""
     cards = setup.cards
     if len(cards) != CHAMPIONS_AT_TABLE:
         raise ChampionsError(
@@ -159,14 +90,83 @@ def set_up(setup: Setup) -> Scenario:
         raise ChampionsError(f"a solo game has one Champion and four Companions, not {len(players)} Champions", "p.17")
     if not players:
         raise ChampionsError("no player's Champion: Companions only fill the missing players", "p.10")
+    _check_clans(setup)
+    objectives.check_sheet(setup)
     honor = sum(c.honor for c in cards)
     destiny = sum(c.destiny for c in cards)
-    return Scenario(
+    at_setup = setup.options["dishonored_at_setup"]
+    scenario = Scenario(
         setup=setup,
-        champions=tuple(Champion(card=c, honor=c.honor) for c in cards),
+        champions=tuple(
+            objectives.at_setup(standing.at_setup(Champion(card=c, honor=c.honor), at_setup), setup) for c in cards
+        ),
         threshold=honor + destiny + setup.difficulty,
         group_honor=honor,
     )
+    if scenario.last_turn < 1:
+        raise ChampionsError("with turn_counter = literal a scenario needs at least 2 turns", "CH-16")
+    favor, _ = turn.first_favor(scenario)
+    return replace(scenario, favor=favor)
+
+
+def setup_notes(scenario: Scenario) -> tuple[Note, ...]:
+    """What the referee says of a scenario just set up: the Threshold, the Imperial Favor (p.11) and who is
+    Dishonored from the start (CH-02)."""
+    setup = scenario.setup
+    honor = sum(c.honor for c in setup.cards)
+    destiny = sum(c.destiny for c in setup.cards)
+    notes = [
+        Note(
+            f"Threshold {scenario.threshold} = {honor} Honor + {destiny} Destiny {setup.difficulty:+d} difficulty; "
+            f"Group Honor {scenario.group_honor}",
+            "p.11",
+        ),
+        *turn.first_favor(scenario)[1],
+    ]
+    for c in scenario.champions:
+        if c.dishonored:
+            notes.append(
+                Note(
+                    f"{c.name} is Dishonored from the start, at {c.honor} Honor: no Investigation, and their "
+                    "Defensive Successes are not counted in Combat",
+                    "p.14, CR-11, CH-02",
+                )
+            )
+    return tuple(notes)
+
+
+def _check_clans(setup: Setup) -> None:
+    """p.10: the players' Champions are of different Clans, unless the scenario says otherwise; p.17 and p.39:
+    a solo game's four Companions are the Minor Clan Bushi or the player's Clan's, never mixed (when the sheet
+    gives the Clans)."""
+    players = [c for c in setup.cards if not c.companion and c.clan]
+    clans = [c.clan.casefold() for c in players]
+    twice = next((c for c in players if clans.count(c.clan.casefold()) > 1), None)
+    if twice is not None and not setup.same_clan:
+        raise ChampionsError(
+            f"two players' Champions of the {twice.clan} Clan: each player takes a Champion of a different Clan "
+            "(unless the scenario says otherwise: 'same clan: allowed')",
+            "p.10",
+        )
+    companions = {c.clan.casefold() for c in setup.cards if c.companion and c.clan}
+    if setup.solo and companions:
+        own = {c.clan.casefold() for c in setup.cards if not c.companion and c.clan}
+        if len(companions) > 1 or not companions <= {"unaligned", *own}:
+            raise ChampionsError(
+                "a solo game's Companions are the 4 Minor Clan Bushi (unaligned) or the 4 of the Champion's Clan, "
+                f"not mixed (here: {', '.join(sorted(companions))})",
+                "p.17, p.39",
+            )
+
+
+def check_new_setup(scenario: Scenario) -> None:
+    """A setup sheet as the table enters it (a record made before these checks replays as it was): every
+    player's Champion keeps a Clan Objective (p.10-11, CH-04), no Champion is named as a line of the turn."""
+    for c in scenario.champions:
+        folded = c.name.casefold()
+        if folded in RESERVED or folded.startswith("ally ") or " attacks " in folded or folded.endswith(" eliminated"):
+            raise ChampionsError(f"{c.name!r}: a Champion's name cannot read as a line of the turn", "CH-18")
+    objectives.check_kept(scenario, "the setup sheet's 'objective:' lines")
 
 
 # --- one event --------------------------------------------------------------------------------------------
@@ -176,25 +176,34 @@ def apply(scenario: Scenario, event: Event) -> Outcome:
         raise ChampionsError("the scenario has ended: nothing more is played", "p.31")
     if isinstance(event, TurnEnded):
         return _turn_ended(scenario, event)
+    if isinstance(event, TURN_EVENTS):
+        return turn.apply(scenario, event)
+    if isinstance(event, AllyEliminates):
+        return eliminations.by_ally(scenario, event)
+    if isinstance(event, EnemyFalls):
+        return eliminations.otherwise(scenario, event)
     champion = _find(scenario, event.champion)
     if isinstance(event, ObjectiveCompleted):
-        return _objective_completed(scenario, champion, event.objective)
+        return objectives.complete(scenario, champion, event.objective, event.value)
     if champion.out:
         raise ChampionsError(
             f"{champion.name} is {champion.status.value}: its scores no longer change until the end of the game",
             "p.15" if champion.status is Status.ELIMINATED else "p.16, CR-02",
         )
     if isinstance(event, HonorChanged):
-        return _honor(scenario, champion, event.amount)
+        return change_honor(scenario, champion.name, event.amount, event.cause)
     if isinstance(event, EnemyEliminated):
-        return _enemy(scenario, champion, event)
+        return eliminations.by_champion(scenario, event)
     if isinstance(event, ScenarioGlory):
         if event.amount == 0:
             raise ChampionsError("a scenario action worth 0 Glory changes nothing", "p.14")
-        new, notes = _glory(champion, event.amount, f"scenario action{': ' + event.action if event.action else ''}")
+        new, notes = move_glory(champion, event.amount, f"scenario action{': ' + event.action if event.action else ''}")
         return Outcome(scenario.with_champion(new), (*notes,))
     if isinstance(event, ObjectiveTaken):
-        return _objective_taken(scenario, champion, event.objective)
+        return objectives.keep(scenario, champion, event.objective, "(kept at setup)")
+    if isinstance(event, ObjectivesDrawn):
+        drawn = turn.draw(scenario, champion.name)
+        return objectives.drawn(drawn, champion, event.kept)
     if isinstance(event, PurityChanged):
         return _purity(scenario, champion, event.amount)
     if isinstance(event, ChampionEliminated):
@@ -205,12 +214,14 @@ def apply(scenario: Scenario, event: Event) -> Outcome:
 
 
 def apply_all(scenario: Scenario, events: list[Event] | tuple[Event, ...]) -> Outcome:
+    """Events as one report: each applied in order, then the report's end closes the action under way."""
     notes: list[Note] = []
     for e in events:
         out = apply(scenario, e)
         scenario = out.scenario
         notes.extend(out.notes)
-    return Outcome(scenario, tuple(notes))
+    out = turn.end_of_report(scenario)
+    return Outcome(out.scenario, (*notes, *out.notes))
 
 
 def _find(scenario: Scenario, name: str) -> Champion:
@@ -220,95 +231,21 @@ def _find(scenario: Scenario, name: str) -> Champion:
     raise ChampionsError(f"{name}: no such Champion in this scenario", "p.10")
 
 
-def _honor(scenario: Scenario, champion: Champion, amount: int) -> Outcome:
-    """p.14: the gauge runs from -5 to 10; CR-01: the Group Honor moves with it at once."""
-    if amount == 0:
-        raise ChampionsError("an Honor change of 0 changes nothing", "p.14")
-    new_honor = max(HONOR_MIN, min(HONOR_MAX, champion.honor + amount))
-    moved = new_honor - champion.honor
-    notes = [Note(f"{champion.name}: Honor {champion.honor} -> {new_honor}", "p.14")]
-    if moved != amount:
-        notes.append(Note(f"{champion.name}: {amount:+d} Honor applied as {moved:+d}, the gauge runs -5 to 10", "p.14"))
-    if new_honor <= 0 < champion.honor:
-        notes.append(Note(f"{champion.name} is Dishonored at {new_honor} Honor", "p.14, CR-11"))
-    new = replace(champion, honor=new_honor)
-    group = scenario.group_honor + moved
-    if moved:
-        notes.append(Note(f"Group Honor {scenario.group_honor} -> {group}", "p.14, CR-01"))
-    return Outcome(replace(scenario.with_champion(new), group_honor=group), tuple(notes))
-
-
-def _glory(champion: Champion, amount: int, why: str) -> tuple[Champion, list[Note]]:
-    """p.14: the Glory track runs 0 to 25 (CR-06); its bonus tokens at 3, 6 and 9 are earned once each,
-    also when one gain passes several (CR-07)."""
-    new_glory = max(GLORY_MIN, min(GLORY_MAX, champion.glory + amount))
-    notes = [Note(f"{champion.name}: {amount:+d} Glory ({why}), Glory {champion.glory} -> {new_glory}", "p.14")]
-    if new_glory - champion.glory != amount:
-        notes.append(Note(f"{champion.name}: the Glory track runs 0 to 25", "p.14, CR-06"))
-    earned = tuple(b for b in GLORY_BONUSES if new_glory >= b and b not in champion.bonuses)
-    for b in earned:
-        notes.append(Note(f"{champion.name} earns the Glory track's bonus token at {b}", "p.14, CR-07"))
-    return replace(champion, glory=new_glory, bonuses=champion.bonuses + earned), notes
-
-
-def _enemy(scenario: Scenario, champion: Champion, event: EnemyEliminated) -> Outcome:
-    if event.glory < 0:
-        raise ChampionsError(f"{event.enemy}: an Enemy card's Glory is not negative", "p.13")
-    new, notes = _glory(champion, event.glory, f"eliminates {event.enemy}")
-    if event.last_of_unit:
-        new, more = _glory(new, 1, f"the last miniature of the {event.enemy} Unit")
-        notes += [Note(n.text, "p.27" if "last miniature" in n.text else n.rule) for n in more]
-    return Outcome(scenario.with_champion(new), tuple(notes))
-
-
-def _objective(champion: Champion, name: str) -> Objective:
-    for o in champion.objectives:
-        if o.name.casefold() == name.casefold():
-            return o
-    held = ", ".join(o.name for o in champion.objectives) or "none"
-    raise ChampionsError(f"{champion.name} holds no Clan Objective {name!r} (holds: {held})", "p.15")
-
-
-def _objective_taken(scenario: Scenario, champion: Champion, objective: Objective) -> Outcome:
-    if champion.card.companion:
-        raise ChampionsError(f"{champion.name} is a Companion: Companions have no Clan Objectives", "p.15, p.17")
-    if any(o.name.casefold() == objective.name.casefold() for o in champion.objectives):
-        raise ChampionsError(f"{champion.name} already holds the Clan Objective {objective.name!r}", "p.15")
-    if objective.glory < 0 or objective.lower < 0 or objective.lower > objective.glory:
-        raise ChampionsError(f"{objective.name}: Glory values must be 0 or more, the lower one second", "p.15")
-    new = replace(champion, objectives=(*champion.objectives, objective))
-    worth = f"{objective.glory}" + (f"/{objective.lower}" if objective.lower != objective.glory else "")
-    note = Note(
-        f"{champion.name} takes the Clan Objective {objective.name} ({objective.timing.value}, {worth})", "p.15"
-    )
-    return Outcome(scenario.with_champion(new), (note,))
-
-
-def _objective_completed(scenario: Scenario, champion: Champion, name: str) -> Outcome:
-    objective = _objective(champion, name)
-    if objective.completed:
-        raise ChampionsError(f"{champion.name} has already completed {objective.name}", "p.15")
-    done = replace(objective, completed=True)
-    new = replace(champion, objectives=tuple(done if o is objective else o for o in champion.objectives))
-    if objective.timing is Timing.END:
-        note = Note(f"{champion.name} fulfils the End Objective {objective.name}: its Glory counts at the end", "p.15")
-        return Outcome(scenario.with_champion(new), (note,))
-    if champion.out:
-        raise ChampionsError(
-            f"{champion.name} is {champion.status.value}: only its End Objectives are resolved, at the end", "p.15"
-        )
-    new, notes = _glory(new, objective.glory, f"Instant Objective {objective.name}")
-    return Outcome(scenario.with_champion(new), tuple(Note(n.text, n.rule.replace("p.14", "p.15", 1)) for n in notes))
-
-
 def _purity(scenario: Scenario, champion: Champion, amount: int) -> Outcome:
-    """p.16: Purity falls by the Corruption value; Ki raises it again (never above its start, 5)."""
+    """p.16: Purity falls by the Corruption value; Ki raises it again during the Champion's own Activation
+    (never above its start, 5: CH-15)."""
     if amount == 0:
         raise ChampionsError("a Purity change of 0 changes nothing", "p.16")
+    t = scenario.table
+    if amount > 0 and (t.phase is Phase.ENEMIES or (t.active and t.active != champion.name)):
+        when = "the Enemies Phase" if t.phase is Phase.ENEMIES else f"{t.active}'s activation"
+        raise ChampionsError(
+            f"{champion.name} raises Purity with Ki during its own Activation, not in {when}", "p.16, CH-15"
+        )
     new_purity = max(0, min(PURITY_START, champion.purity + amount))
     if new_purity == champion.purity:
         edge = "already 0" if amount < 0 else "already at its start, 5"
-        raise ChampionsError(f"{champion.name}: Purity is {edge}", "p.16")
+        raise ChampionsError(f"{champion.name}: Purity is {edge}", "p.16, CH-15" if amount > 0 else "p.16")
     notes = [Note(f"{champion.name}: Purity {champion.purity} -> {new_purity}", "p.16")]
     if new_purity == 0:
         notes.append(
@@ -341,39 +278,23 @@ def _out(scenario: Scenario, champion: Champion, status: Status) -> Outcome:
     ]
     new = replace(champion, status=status)
     if status is Status.ELIMINATED:
-        new, more = _glory(new, 2, "Eliminated")
-        notes += [Note(n.text, n.rule.replace("p.14", "p.14-15", 1)) for n in more]
+        new, more = move_glory(new, 2, "Eliminated", "p.14-15")
+        notes += more
     else:
         notes.append(Note(f"{champion.name} gains no Glory for being Corrupted", "p.16, CR-02"))
     return Outcome(replace(scenario.with_champion(new), threshold=threshold, group_honor=group), tuple(notes))
 
 
-def check_reported(scenario: Scenario, event: Event) -> None:
-    """A report as the table enters it, before it is applied: a Recovery Phase whose count of the board's
-    Group Honor differs from the Champions' Honor is refused, nothing recorded (CR-01). Applied, it would
-    begin the next turn on a counter that is wrong, and the same report sent again with the corrected count
-    (to confirm it) would begin another turn that was never played. A record already holding such a report
-    replays as it was (``apply``)."""
-    if not isinstance(event, TurnEnded) or event.board is None:
-        return
-    live = scenario.live_honor()
-    if event.board != live:
-        raise ChampionsError(
-            f"the board shows Group Honor {event.board}, the Champions' Honor makes {live}: turn {scenario.turn} "
-            f"goes on; move the counter {live - event.board:+d} to {live}, then end the turn with the count {live} "
-            "(if the board is right, a report is missing: record it first)",
-            "p.31, CR-01",
-        )
-
-
 def _turn_ended(scenario: Scenario, event: TurnEnded) -> Outcome:
     """p.31 Recovery Phase: the Group Honor caught up with the Honor of the Champions not Eliminated
-    (CR-01: it is live, so this only corrects a board that missed a change); the next turn begins."""
-    last = scenario.setup.max_turns
+    (CR-01: it is live, so this only corrects a board that missed a change); the Imperial Favor passes
+    (CH-17); the next turn begins."""
+    last = scenario.last_turn
     if scenario.turn >= last:
-        raise ChampionsError(f"turn {scenario.turn} is the scenario's last: the game ends, record its end", "p.8")
+        rule = "p.8, CH-16" if last != scenario.setup.max_turns else "p.8"
+        raise ChampionsError(f"turn {scenario.turn} is the scenario's last: the game ends, record its end", rule)
+    scenario, notes = turn.close(scenario)
     live = scenario.live_honor()
-    notes: list[Note] = []
     if event.board is None:
         notes.append(Note(f"Recovery Phase: Group Honor {live}", "p.31, CR-01"))
     elif event.board == live:
@@ -386,8 +307,10 @@ def _turn_ended(scenario: Scenario, event: TurnEnded) -> Outcome:
                 "p.31, CR-01",
             )
         )
-    notes.append(Note(f"turn {scenario.turn + 1} of {last} begins", "p.31"))
-    return Outcome(replace(scenario, group_honor=live, turn=scenario.turn + 1), tuple(notes))
+    scenario, more = turn.next_turn(replace(scenario, group_honor=live, turn=scenario.turn + 1))
+    notes += more
+    notes.append(Note(f"turn {scenario.turn} of {last} begins", "p.31"))
+    return Outcome(scenario, tuple(notes))
 
 
 # --- the end of the game (p.31-32) ------------------------------------------------------------------------
@@ -426,8 +349,9 @@ class Ending:
 def end(scenario: Scenario, objectives_met: bool) -> Ending:
     """The end of the game, every adjustment a line with its page: Calculating Honor, then the Threshold's
     Glory adjustments (CR-04, CR-05), then Calculating Glory (p.32, CR-08), the victory conditions (p.31)
-    and the Glorified Champions (p.32, CR-09)."""
+    and the Glorified Champions (p.32, CR-09; none in the More cooperation variant)."""
     _check_can_end(scenario)
+    scenario, _ = turn.close(scenario)
     champions, group, lines = _calculate_honor(scenario)
     glory_lines: list[Line] = []
     final: dict[str, int] = {}
@@ -448,7 +372,7 @@ def end(scenario: Scenario, objectives_met: bool) -> Ending:
         glory=tuple((c.name, final[c.name]) for c in champions),
         victory=not reasons,
         reasons=tuple(reasons),
-        glorified=_glorified(champions, final),
+        glorified=() if scenario.setup.cooperation else _glorified(champions, final),
     )
 
 
@@ -490,14 +414,16 @@ def _calculate_honor(scenario: Scenario) -> tuple[list[Champion], int, list[Line
 
 
 def _calculate_glory(c: Champion) -> tuple[list[Line], int]:
-    """Calculating Glory (p.32) for one Champion: its lines, and its end-of-game Glory, summed with the
-    track and capped once (CR-08)."""
+    """Calculating Glory (p.32) for one Champion (an Eliminated or a Corrupted one too: p.15, CH-20): its lines,
+    and its end-of-game Glory, summed with the track and capped once (CR-08)."""
     lines: list[Line] = []
     total = c.glory
     for o in c.objectives:
         if o.completed and o.timing is Timing.END:
-            lines.append(Line(c.name, "glory", f"End Objective {o.name} completed", o.glory, "p.32"))
-            total += o.glory
+            lower = o.two_valued and o.paid == o.lower
+            label = f"End Objective {o.name} completed" + (" for its lower value" if lower else "")
+            lines.append(Line(c.name, "glory", label, o.paid, "p.32, CH-06" if lower else "p.32"))
+            total += o.paid
         elif not o.completed:
             lines.append(Line(c.name, "glory", f"Objective {o.name} not completed", -o.lower, "p.32"))
             total -= o.lower
@@ -525,7 +451,10 @@ def _threshold_glory(scenario: Scenario, champions: list[Champion], final: dict[
     which = "on the track" if read is ThresholdGlory.TRACK else "at the end"
     lines: list[Line] = []
     raw = 0
+    in_play_only = scenario.setup.options["threshold_glory_counts"] == "in_play_only"
     for c in champions:
+        if in_play_only and c.out:  # CH-13: the option counts only the Champions still on the board
+            continue
         g = seen[c.name]
         if g >= GLORIFIED_AT:
             lines.append(Line(c.name, "threshold", f"{g} Glory {which}: 15 or more", -1, "p.32, CR-04"))
@@ -553,12 +482,15 @@ def _defeat_reasons(
         reasons.append("the scenario objectives are not met (p.31)")
     if group < threshold:
         reasons.append(f"the Group Honor {group} is short of the Threshold {threshold} (p.31)")
-    if scenario.setup.solo:
+    if scenario.setup.solo:  # CH-14: the end-of-game Glory (option solo_glory = final) or the track's
+        track = scenario.setup.options["solo_glory"] == "track"
+        glory = {c.name: c.glory if track else final[c.name] for c in champions}
         player = next(c for c in champions if not c.card.companion)
-        companions = sum(final[c.name] for c in champions if c.card.companion)
-        if final[player.name] <= companions:
+        companions = sum(glory[c.name] for c in champions if c.card.companion)
+        if glory[player.name] <= companions:
+            rule = "p.17, p.31, CH-14" if track else "p.17, p.31"
             reasons.append(
-                f"{player.name}'s Glory {final[player.name]} is not above the Companions' {companions} (p.17, p.31)"
+                f"{player.name}'s Glory {glory[player.name]} is not above the Companions' {companions} ({rule})"
             )
     return reasons
 

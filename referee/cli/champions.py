@@ -3,6 +3,7 @@
 new GAME SHEET       a scenario from its setup sheet          demo [GAME]     the bundled demo scenario
 event GAME LINE...   the table's reports (or --sheet FILE)    turn GAME       the Recovery Phase, next turn
 end GAME             the end of the game, line by line        show GAME       where it stands
+forms                every line a report may hold             publish GAME DIR  its pages as files
 replay GAME          every event and what it did              verify GAME     chain, replay, digest
 export GAME          JSON Lines                               import FILE     verified, then stored
 correct GAME SEQ LINE...  a report's lines replaced           retract GAME SEQ  an event taken back
@@ -70,12 +71,20 @@ def new(
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Set up a scenario: the Threshold = the Champions' Honor + their Destiny + the difficulty (p.11)."""
+    """Set up a scenario: the Threshold = the Champions' Honor + their Destiny + the difficulty (p.11); each
+    player's Champion keeps 1 to 3 Clan Objectives (p.10-11); the Imperial Favor; who starts Dishonored."""
+    from ..champions import setup_notes
     from ..log import champions as log
 
     with open_store(db, create=True) as store:
         fold = log.create_scenario(store, game, read_input(sheet))
-    _board(fold, json_out)
+    notes = setup_notes(fold.scenario)
+    if json_out:
+        _json({"notes": [str(n) for n in notes], **_board_data(fold)})
+        return
+    for n in notes:
+        _print(f"  {n}")
+    _board(fold, False)
 
 
 @champions.command()
@@ -89,11 +98,11 @@ def event(
     with open_store(db) as store:
         fold, notes = log.report(store, game, _reports(lines, sheet))
     if json_out:
-        _json({"notes": [str(n) for n in notes], **_board_data(fold)})
+        _json({"notes": [str(n) for n in notes], **(_ending_data(fold) if fold.ended else _board_data(fold))})
         return
     for n in notes:
         _print(f"  {n}")
-    _board(fold, False)
+    _ending(fold, False) if fold.ended else _board(fold, False)
 
 
 @champions.command()
@@ -124,17 +133,64 @@ def end(
     objectives: Annotated[
         str, typer.Option("--objectives", help="Were the scenario objectives met? 'met' or 'missed'.")
     ],
+    fulfilled: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fulfilled",
+            help="An End Objective whose conditions hold at the end: 'NAME: OBJECTIVE' (or 'NAME: OBJECTIVE for 1', "
+            "of a card with two values). Repeat for each.",
+        ),
+    ] = None,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help="Ask nothing: the End Objectives not named are not fulfilled.")
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """The end of the game (p.31-32): every adjustment line by line with its page, the result, the Glorified."""
+    """The end of the game (p.31-32): every adjustment line by line with its page, the result, the Glorified.
+    It asks about each End Objective not yet reported fulfilled (CH-08); one fulfilled later is still taken:
+    `referee champions event GAME "NAME: completes OBJECTIVE"` makes the settlement again."""
     from ..log import champions as log
 
     if objectives not in ("met", "missed"):
         raise typer.BadParameter(f"{objectives!r}: 'met' or 'missed'", param_hint="--objectives")
+    named = list(fulfilled or [])
     with open_store(db) as store:
-        fold = log.end_scenario(store, game, objectives)
+        fold = log.load_scenario(store, game)[1]
+        if fold.ended:
+            log.end_scenario(store, game, objectives)  # refused: already ended (the message says what to do)
+        named += [] if yes else _ask_end_objectives(fold, named)
+        fold = log.end_scenario(store, game, objectives, named)
     _ending(fold, json_out)
+
+
+def _ask_end_objectives(fold, named: list[str]) -> list[str]:
+    """Each End Objective neither reported fulfilled nor named on the command line, asked about (CH-08)."""
+    from ..log import champions as log
+
+    said = {x.partition(":")[2].strip().casefold().rsplit(" for ", 1)[0] for x in named}
+    answers: list[str] = []
+    for who, o in log.open_end_objectives(fold):
+        if o.name.casefold() in said:
+            continue
+        worth = f"{o.glory}" + (f"/{o.lower}" if o.lower != o.glory else "")
+        question = f"{who}'s End Objective {o.name} ({worth}): are its conditions fulfilled?"
+        try:
+            if o.lower != o.glory:
+                got = typer.prompt(f"{question} {o.glory}, {o.lower} or n", default="n").strip().lower()
+                got = str(o.glory) if got in ("y", "yes") else got
+                if got not in ("n", "no", str(o.glory), str(o.lower)):
+                    raise typer.BadParameter(f"{got!r}: {o.glory}, {o.lower} or n", param_hint="the answer")
+                if got not in ("n", "no"):
+                    answers.append(f"{who}: {o.name} for {got}")
+            elif typer.confirm(question, default=False):
+                answers.append(f"{who}: {o.name}")
+        except typer.Abort:
+            raise RefereeError(
+                f"{fold.game}: the End Objectives were not answered: nothing was recorded",
+                hint="name them with --fulfilled 'NAME: OBJECTIVE' (--yes: the others are not fulfilled)",
+            ) from None
+    return answers
 
 
 @champions.command()
@@ -161,11 +217,13 @@ def replay(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
 
     with open_store(db) as store:
         fold = log.load_scenario(store, game)[1]
+    from ..champions import public_line
+
     steps: list[dict[str, Any]] = [
         {
             "seq": s.seq,
             "type": s.type,
-            "lines": list(s.lines),
+            "lines": [public_line(line, fold.scenario) for line in s.lines],
             "notes": [str(n) for n in s.notes],
             "taken_back": s.taken_back,
         }
@@ -273,7 +331,8 @@ def retract(game: GameArg, seq: SeqArg, reason: ReasonOpt, db: DbOpt = None) -> 
 def demo(
     game: Annotated[str, typer.Argument(help="The demo scenario's id.")] = "champions-demo", db: DbOpt = None
 ) -> None:
-    """Create the bundled demo scenario (The Fallen Lion, played to its end) and print its report."""
+    """Create the bundled demo scenario (The Fallen Lion, played to its end, Matsu Tsuko's End Objective
+    fulfilled) and print its report."""
     from ..log import champions as log
     from .checks import game_id
 
@@ -284,7 +343,7 @@ def demo(
 
         for _, line in sheet_lines((DEMO / "demo-reports.txt").read_text("utf-8")):
             log.report(store, game, [line])
-        fold = log.end_scenario(store, game, "met")
+        fold = log.end_scenario(store, game, "met", ["Matsu Tsuko: Unbroken Line"])
     _ending(fold, False)
 
 
@@ -335,14 +394,20 @@ def campaign_show(name: GameArg, db: DbOpt = None, json_out: JsonOpt = False) ->
 
 # --- what the table sees -------------------------------------------------------------------------------------------
 def _board_data(fold) -> dict[str, Any]:
+    from ..champions import shown_objectives
+
     s = fold.scenario
+    favor = s.champion(s.favor) if s.favor else None
     return {
         "game": fold.game,
         "scenario": s.setup.scenario,
+        "type": s.setup.kind or None,
         "turn": s.turn,
         "max_turns": s.setup.max_turns,
         "threshold": s.threshold,
         "group_honor": s.group_honor,
+        "favor": {"champion": favor.name, "player": favor.card.player} if favor else None,
+        "phase": s.table.phase.value,
         "ended": fold.ended,
         "options": s.setup.options.to_dict(),
         "champions": [
@@ -350,26 +415,26 @@ def _board_data(fold) -> dict[str, Any]:
                 "name": c.name,
                 "player": c.card.player,
                 "companion": c.card.companion,
+                "clan": c.card.clan or None,
                 "honor": c.honor,
                 "glory": c.glory,
                 "purity": c.purity,
                 "destiny": c.card.destiny,
                 "status": c.status.value,
+                "standing": c.standing.lower(),
+                "dishonored": c.dishonored,
                 "bonuses": list(c.bonuses),
-                "objectives": [
-                    {
-                        "name": o.name,
-                        "timing": o.timing.value,
-                        "glory": o.glory,
-                        "lower": o.lower,
-                        "completed": o.completed,
-                    }
-                    for o in c.objectives
-                ],
+                "objectives": shown_objectives(c, s.ended),
             }
             for c in s.champions
         ],
+        "units": [{"name": u.name, "miniatures": u.size, "eliminated": u.eliminated} for u in s.units],
     }
+
+
+def status_text(c: dict[str, Any]) -> str:
+    """The status column: an active Champion's standing (p.14), or eliminated / corrupted."""
+    return f"active, {c['standing'].capitalize()}" if c["status"] == "active" else c["status"]
 
 
 def _board(fold, json_out: bool) -> None:
@@ -379,18 +444,25 @@ def _board(fold, json_out: bool) -> None:
         return
     from .render import _table
 
+    favor = data["favor"]
+    holder = f"; Imperial Favor: {favor['champion']} ({favor['player']})" if favor else ""
     _print(
         f"{data['game']}: {data['scenario']}, turn {data['turn']} of {data['max_turns']}; "
-        f"Group Honor {data['group_honor']}, Threshold {data['threshold']}"
+        f"Group Honor {data['group_honor']}, Threshold {data['threshold']}{holder}"
     )
     table = _table("")
-    for col in ("champion", "honor", "glory", "purity", "destiny", "status", "bonus tokens"):
-        table.add_column(col, justify="left" if col in ("champion", "status") else "right")
+    for col in ("champion", "honor", "glory", "purity", "destiny", "status", "bonus tokens", "objectives"):
+        table.add_column(col, justify="left" if col in ("champion", "status", "objectives") else "right")
     for c in data["champions"]:
         who = c["name"] + (" (companion)" if c["companion"] else f" ({c['player']})")
         bonuses = ", ".join(map(str, c["bonuses"])) or "-"
-        table.add_row(who, str(c["honor"]), str(c["glory"]), str(c["purity"]), str(c["destiny"]), c["status"], bonuses)
+        held = "; ".join(str(o["text"]) for o in c["objectives"]) or "-"
+        table.add_row(
+            who, str(c["honor"]), str(c["glory"]), str(c["purity"]), str(c["destiny"]), status_text(c), bonuses, held
+        )
     _console().print(table)
+    for u in data["units"]:
+        _print(f"the {u['name']} Unit: {u['miniatures'] - u['eliminated']} of its {u['miniatures']} miniatures left")
 
 
 def _ending_data(fold) -> dict[str, Any]:
@@ -445,8 +517,8 @@ def _campaign_data(fold) -> dict[str, Any]:
         "campaign": c.name,
         "players": list(c.players),
         "plays": [
-            {"seq": seq, "scenario_game": game, "counts": play in c.counted(), **play_to(play)}
-            for seq, play, game, _ in fold.logged
+            {"play": n, "seq": seq, "scenario_game": game, "counts": play in c.counted(), **play_to(play)}
+            for n, (seq, play, game, _) in enumerate(fold.logged, 1)
         ],
         "totals": dict(c.totals()),
         "ended": c.ended,
@@ -466,18 +538,28 @@ def _campaign(fold, json_out: bool) -> None:
         _print("no scenario logged yet: `referee champions campaign log CAMPAIGN GAME` once a scenario has ended")
         return
     table = _table("")
-    for col in ("event", "scenario", "result", "difference", *data["players"], "Glorified", "Intermission card"):
+    for col in (
+        "play",
+        "scenario",
+        "result",
+        "difference",
+        *data["players"],
+        "Glorified",
+        "Intermission card",
+        "event",
+    ):
         table.add_column(col)
     for p in data["plays"]:
         glory = dict(p["glory"])
         table.add_row(
-            str(p["seq"]),
+            str(p["play"]),
             p["scenario"] + ("" if p["counts"] else " (replayed: does not count, CR-12)"),
             "success" if p["victory"] else "failure",
             f"{p['difference']:+d}",
             *[str(glory[x]) if x in glory else "-" for x in data["players"]],
             ", ".join(p["glorified"]) + ("" if p["victory"] else " (CR-09)") if p["glorified"] else "-",
             ", ".join(p["intermission"]) or "-",
+            str(p["seq"]),
         )
     _console().print(table)
     _print("Glory across the campaign: " + ", ".join(f"{p} {g}" for p, g in data["totals"].items()) + " (p.32, CR-12)")
@@ -487,3 +569,42 @@ def _campaign(fold, json_out: bool) -> None:
             _print(f"campaign over: {who[0]} has the most Glory and chooses the Clan whose ending is read (p.32)")
         else:
             _print(f"campaign over: {', '.join(who)} tie for the most Glory: each applies one ending (p.32)")
+
+
+# --- the notation and the pages --------------------------------------------------------------------------------
+@champions.command()
+def forms(json_out: JsonOpt = False) -> None:
+    """Every line a report may hold, what it records and the rule (the notation of the setup sheet: the README)."""
+    from ..champions.notation import FORMS_TABLE
+
+    if json_out:
+        _json([{"line": line, "records": what, "rule": rule} for line, what, rule in FORMS_TABLE])
+        return
+    from .render import _table
+
+    table = _table("the reports, one a line (NAME: a Champion's name or its unambiguous start)")
+    for col in ("line", "what it records", "rule"):
+        table.add_column(col)
+    for row in FORMS_TABLE:
+        table.add_row(*row)
+    _console().print(table)
+
+
+@champions.command()
+def publish(
+    game: GameArg,
+    directory: Annotated[Path, typer.Argument(help="The folder to write the pages into (made if missing).")],
+    db: DbOpt = None,
+) -> None:
+    """Write a scenario's page, or a campaign's and its logged scenarios', as a static site (no script): the same
+    pages as `referee serve`, for a web host or a USB stick."""
+    from ..log import champions as log
+    from .publish import publish_champions
+
+    with open_store(db) as store:
+        if log.kind_of(store.events(game)) is None:
+            raise RefereeError(
+                f"{game}: not a Champions of Rokugan record (`referee tournament publish` for a tournament)"
+            )
+        written = publish_champions(store, game, directory)
+    _print(f"{written} files written under {directory} (open {directory / 'index.html'})")

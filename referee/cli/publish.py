@@ -60,3 +60,30 @@ def _match_events(store, game: str) -> list:
         return store.events(game)
     except UnknownGame:
         return []
+
+
+def publish_champions(store, game: str, directory: Path) -> int:
+    """A Champions of Rokugan scenario's page, or a campaign's and each logged scenario's it holds
+    (``site.champions_site``), written under ``directory`` as a static site, the record's own page also as the
+    site's ``index.html``; the number of files."""
+    from ..log import UnknownGame
+    from ..views import site
+    from ..views.html import render
+    from ..views.links import StaticLinks
+
+    def held(other: str) -> list:
+        try:
+            return store.events(other) if store.exists(other) else []
+        except UnknownGame:
+            return []
+
+    names = StaticLinks(0)
+    written = 0
+    for n, page in enumerate(site.champions_site(store.events(game), events_of=held)):
+        name = names(*page.link)
+        _write(Path(directory) / name, render(page.template, web=True, u=StaticLinks(name.count("/")), **page.context))
+        written += 1
+        if n == 0:
+            _write(Path(directory) / "index.html", render(page.template, web=True, u=StaticLinks(0), **page.context))
+            written += 1
+    return written

@@ -2,12 +2,13 @@
 hash-chained log of its own kind, folded with the rules package (``referee.champions``).
 
 A scenario's log: ``ChampionsScenarioCreated`` (the setup sheet), ``ChampionsReported`` (the table's
-reports, canonical lines), ``ChampionsEnded`` (objectives met or missed, and the digest of the end-of-game
-report), corrections as new events (``ChampionsCorrected``: another event's lines replaced;
-``EventRetracted``: an event taken back). A campaign's: ``ChampionsCampaignCreated`` (the players),
-``ChampionsCampaignLogged`` (a scenario's Campaign Log line, with the head of the scenario's log it was
-read from), ``ChampionsCampaignEnded``. Nothing recorded is changed: every append is checked by folding
-the whole log with the new event first.
+reports, canonical lines; each report ends the action under way), ``ChampionsEnded`` (objectives met or
+missed, and the digest of the end-of-game report; a report after it holds End Objectives fulfilled, CH-08,
+and the digest of the settlement made again with them), corrections as new events (``ChampionsCorrected``:
+another event's lines replaced; ``EventRetracted``: an event taken back). A campaign's:
+``ChampionsCampaignCreated`` (the players), ``ChampionsCampaignLogged`` (a scenario's Campaign Log line, with
+the head of the scenario's log it was read from), ``ChampionsCampaignEnded``. Nothing recorded is changed:
+every append is checked by folding the whole log with the new event first.
 """
 
 from __future__ import annotations
@@ -28,9 +29,14 @@ from ..champions import (
     Scenario,
     add_play,
     apply,
+    check_after_end,
+    check_can_end,
+    check_form,
+    check_new_setup,
     check_reported,
     end,
     end_campaign,
+    end_of_report,
     format_event,
     format_setup,
     log_line,
@@ -41,7 +47,7 @@ from ..champions import (
 )
 from ..engine import RefereeError
 from . import kinds
-from .events import Event, EventType, ReplayError, canonical_json, check_chain
+from .events import Event, EventType, ReplayError, canonical_json, chain, check_chain
 from .records import RecordError, parse_jsonl
 from .storage import Store
 
@@ -140,6 +146,9 @@ class ScenarioFold:
     steps: list[Step] = field(default_factory=list)
     last: Event | None = None
     digest_ok: bool = True
+    before_end: Scenario | None = None  # the scenario when the game ended: End Objectives reported after it
+    objectives_met: bool = False
+    history: list[tuple[int, Scenario]] = field(default_factory=list)  # (0, at setup), (turn, the board after it)
 
     @property
     def ended(self) -> bool:
@@ -220,21 +229,30 @@ def _set_up(events: Sequence[Event]) -> ScenarioFold:
         scenario = set_up(parse_setup("\n".join(sheet)))
     except ChampionsError as exc:
         raise ReplayError(f"the setup: {exc.message}", seq=1) from None
-    fold = ScenarioFold(events[0].game, scenario, last=events[-1])
+    fold = ScenarioFold(events[0].game, scenario, last=events[-1], history=[(0, scenario)])
     fold.steps.append(Step(1, CREATED, tuple(sheet), ()))
     return fold
 
 
 def _replay(fold: ScenarioFold, e: Event, seq: int, lines: tuple[str, ...], names: tuple[str, ...]) -> Step:
-    """One event in effect applied to the fold: a report's lines, or the end of the game."""
+    """One event in effect applied to the fold: a report's lines (then the report's end closes the action under
+    way), a report after the end (End Objectives, the settlement made again), or the end of the game."""
+    if e.type == REPORTED and fold.before_end is not None:
+        return _replay_after_end(fold, e, seq, lines, names)
     notes: list[Note] = []
     for n, line in enumerate(lines, 1):
         try:
             out = apply(fold.scenario, parse_line(line, names))
         except ChampionsError as exc:
             raise ReplayError(f"line {n}: {exc.message}", seq=seq) from None
+        if out.scenario.turn != fold.scenario.turn:
+            fold.history.append((fold.scenario.turn, out.scenario))
         fold.scenario = out.scenario
         notes.extend(out.notes)
+    if e.type == REPORTED:
+        closed = end_of_report(fold.scenario)
+        fold.scenario = closed.scenario
+        notes.extend(closed.notes)
     if e.type == ENDED:
         lines = _replay_end(fold, e, seq)
     return Step(seq, e.type, lines, tuple(notes))
@@ -243,14 +261,44 @@ def _replay(fold: ScenarioFold, e: Event, seq: int, lines: tuple[str, ...], name
 def _replay_end(fold: ScenarioFold, e: Event, seq: int) -> tuple[str, ...]:
     """The end of the game, its report checked against the digest and result recorded with it."""
     d = data(e)
+    fold.before_end, fold.objectives_met = fold.scenario, d["objectives"] == "met"
     try:
-        fold.ending = end(fold.scenario, d["objectives"] == "met")
+        fold.ending = end(fold.scenario, fold.objectives_met)
     except ChampionsError as exc:
         raise ReplayError(exc.message, seq=seq) from None
     fold.scenario = fold.ending.scenario
     result = "victory" if fold.ending.victory else "defeat"
-    fold.digest_ok = ending_digest(fold.ending) == d["digest"] and d["result"] == result
+    fold.digest_ok = fold.digest_ok and ending_digest(fold.ending) == d["digest"] and d["result"] == result
     return (f"end: objectives {d['objectives']}",)
+
+
+def _replay_after_end(fold: ScenarioFold, e: Event, seq: int, lines: tuple[str, ...], names: tuple[str, ...]) -> Step:
+    """CH-08: End Objectives reported fulfilled after the end: applied to the scenario as it ended, the
+    settlement made again; its digest, recorded with the report, checked."""
+    assert fold.before_end is not None
+    scenario = fold.before_end
+    notes: list[Note] = []
+    for n, line in enumerate(lines, 1):
+        try:
+            event = parse_line(line, names)
+            check_after_end(scenario, event)
+            out = apply(scenario, event)
+        except ChampionsError as exc:
+            raise ReplayError(f"line {n}: {exc.message}", seq=seq) from None
+        scenario = out.scenario
+        notes.extend(out.notes)
+    fold.before_end = scenario
+    try:
+        fold.ending = end(scenario, fold.objectives_met)
+    except ChampionsError as exc:
+        raise ReplayError(exc.message, seq=seq) from None
+    fold.scenario = fold.ending.scenario
+    recorded = data(e).get("digest")
+    result = "victory" if fold.ending.victory else "defeat"
+    if recorded is not None and (recorded != ending_digest(fold.ending) or data(e).get("result") != result):
+        fold.digest_ok = False
+    notes.append(Note("the end of the game made again with it", "p.32, CH-08"))
+    return Step(seq, e.type, lines, tuple(notes))
 
 
 def _taken_back(events: Sequence[Event], live: Live) -> list[Step]:
@@ -281,7 +329,7 @@ def ending_digest(ending: Ending) -> str:
 def create_scenario(store: Store, game: str, sheet: str) -> ScenarioFold:
     try:
         setup = parse_setup(sheet)
-        set_up(setup)
+        check_new_setup(set_up(setup))
     except ChampionsError as exc:
         raise refused(exc, "setup: ") from None
     payload = {
@@ -302,19 +350,26 @@ def load_scenario(store: Store, game: str) -> tuple[list[Event], ScenarioFold]:
 
 
 def canonical_reports(fold: ScenarioFold, text_lines: Sequence[str]) -> tuple[list[str], list[Note]]:
-    """The reports as canonical lines, checked against the scenario as it stands; every bad line named."""
+    """The reports as canonical lines, checked as the table enters them against the scenario as it stands (as it
+    ended, for End Objectives reported after the end); every bad line named."""
     names = tuple(c.name for c in fold.scenario.champions)
-    scenario = fold.scenario
+    after_end = fold.before_end is not None
+    scenario = fold.before_end if fold.before_end is not None else fold.scenario
     out: list[str] = []
     notes: list[Note] = []
     problems: list[str] = []
     for n, line in enumerate(text_lines, 1):
         try:
             event = parse_line(line, names)
-            check_reported(scenario, event)  # entered now: a Recovery Phase on a wrong count is refused (CR-01)
+            if after_end:
+                check_after_end(scenario, event)
+            check_reported(scenario, event)  # entered now: what an older record may hold is refused (entry.py)
             result = apply(scenario, event)
         except ChampionsError as exc:
-            problems.append(f"{fold.game}, turn {scenario.turn}, line {n}: {exc.message}")
+            where = "after the end" if after_end else f"turn {scenario.turn}"
+            said = " ".join(line.split())
+            quoted = exc.message if exc.message.startswith(repr(said)) else f"{said!r}: {exc.message}"
+            problems.append(f"{fold.game}, {where}, line {n}: {quoted}")
             continue
         scenario = result.scenario
         out.append(format_event(event))
@@ -322,34 +377,79 @@ def canonical_reports(fold: ScenarioFold, text_lines: Sequence[str]) -> tuple[li
     if problems:
         raise ChampionsRefused("\n".join(problems), hint="nothing was recorded")
     if not out:
-        raise ChampionsRefused(f"{fold.game}: no report given", hint="a report reads 'Matsu Tsuko: honor +1'")
+        raise ChampionsRefused(
+            f"{fold.game}: no report given", hint="a report reads 'Matsu Tsuko: melee Goblin, wound'"
+        )
+    notes.extend(end_of_report(scenario).notes)
     return out, notes
 
 
 def report(store: Store, game: str, text_lines: Sequence[str]) -> tuple[ScenarioFold, list[Note]]:
     events, fold = load_scenario(store, game)
     lines, notes = canonical_reports(fold, text_lines)
-    new = store_append(store, game, [(REPORTED, {"turn": fold.scenario.turn, "lines": lines})], events[-1], KIND)
+    payload: dict[str, Any] = {"turn": fold.scenario.turn, "lines": lines}
+    if fold.before_end is not None:  # CH-08: the settlement made again, its digest recorded with the report
+        candidate = chain(game, events[-1], REPORTED, payload, version=1)
+        again = fold_scenario([*events, candidate])
+        assert again.ending is not None
+        payload |= {"result": "victory" if again.ending.victory else "defeat", "digest": ending_digest(again.ending)}
+        notes.append(Note("the end of the game made again with it", "p.32, CH-08"))
+    new = store_append(store, game, [(REPORTED, payload)], events[-1], KIND)
     return fold_scenario([*events, *new]), notes
 
 
-def end_scenario(store: Store, game: str, objectives: str) -> ScenarioFold:
+def open_end_objectives(fold: ScenarioFold) -> list[tuple[str, Any]]:
+    """The End Objectives not reported fulfilled: what `end` asks about (CH-08), (Champion, card)."""
+    return [
+        (c.name, o)
+        for c in fold.scenario.champions
+        for o in c.objectives
+        if o.timing.value == "end" and not o.completed
+    ]
+
+
+def end_scenario(store: Store, game: str, objectives: str, fulfilled: Sequence[str] = ()) -> ScenarioFold:
+    """The end of the game: the End Objectives fulfilled (``"NAME: OBJECTIVE[ for N]"``) recorded as a report
+    first, then the end, both at once (CH-08)."""
     events, fold = load_scenario(store, game)
     if fold.ended:
-        raise ChampionsRefused(f"{game}: the scenario has already ended (p.31)")
+        raise ChampionsRefused(
+            f"{game}: the scenario has already ended (p.31)",
+            hint=f'an End Objective fulfilled: `referee champions event {game} "NAME: completes OBJECTIVE"`',
+        )
+    items: list[tuple[str, dict[str, Any]]] = []
+    scenario = fold.scenario
+    if fulfilled:
+        said = [f"{who.strip()}: completes {what.strip()}" for who, _, what in (f.partition(":") for f in fulfilled)]
+        lines, _ = canonical_reports(fold, said)
+        items.append((REPORTED, {"turn": scenario.turn, "lines": lines}))
+        for line in lines:
+            scenario = apply(scenario, parse_line(line, tuple(c.name for c in scenario.champions))).scenario
+        scenario = end_of_report(scenario).scenario
     try:
-        ending = end(fold.scenario, objectives == "met")
+        check_can_end(scenario)
+        ending = end(scenario, objectives == "met")
     except ChampionsError as exc:
         raise refused(exc, f"{game}: ") from None
     result = "victory" if ending.victory else "defeat"
-    payload = {"objectives": objectives, "result": result, "digest": ending_digest(ending)}
-    new = store_append(store, game, [(ENDED, payload)], events[-1], KIND)
+    items.append((ENDED, {"objectives": objectives, "result": result, "digest": ending_digest(ending)}))
+    new = store_append(store, game, items, events[-1], KIND)
     return fold_scenario([*events, *new])
 
 
 def correct(store: Store, game: str, seq: int, text_lines: Sequence[str], reason: str) -> ScenarioFold:
-    """Replace the lines of report ``seq`` (a new event; the report stays in the log)."""
-    events, _ = load_scenario(store, game)
+    """Replace the lines of report ``seq`` (a new event; the report stays in the log); each line in a form the
+    table may enter now (``check_form``)."""
+    events, fold = load_scenario(store, game)
+    names = tuple(c.name for c in fold.scenario.champions)
+    problems = []
+    for n, line in enumerate(text_lines, 1):
+        try:
+            check_form(parse_line(line, names))
+        except ChampionsError as exc:
+            problems.append(f"{game}, correction of event {seq}, line {n}: {exc.message}")
+    if problems:
+        raise ChampionsRefused("\n".join(problems), hint="nothing was recorded")
     payload = {"seq": seq, "lines": [" ".join(x.split()) for x in text_lines], "reason": reason}
     return _append_checked(store, events, CORRECTED, payload)
 
@@ -364,8 +464,6 @@ def retract(store: Store, game: str, seq: int, reason: str) -> ScenarioFold:
 
 def _append_checked(store: Store, events: list[Event], type_: str, payload: dict[str, Any]) -> ScenarioFold:
     """A correction or retraction: the whole log folded with it before anything is written."""
-    from .events import chain
-
     candidate = chain(events[0].game, events[-1], type_, payload, version=1)
     try:
         fold = fold_scenario([*events, candidate])
@@ -494,8 +592,6 @@ def retract_logged(store: Store, name: str, seq: int, reason: str) -> CampaignFo
     target = next((e for e in events if e.seq == seq), None)
     if target is None or target.type != C_LOGGED:
         raise ChampionsRefused(f"{name}: event {seq} is no logged scenario")
-    from .events import chain
-
     payload = {"seq": seq, "type": target.type, "reason": reason}
     try:
         fold_campaign([*events, chain(name, events[-1], RETRACTED, payload, version=1)])

@@ -140,3 +140,37 @@ def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
         events = events_of(game_id)
         if events and is_match(events):
             yield match(match_page(events))
+
+
+# --- Champions of Rokugan -----------------------------------------------------------------------------------
+def champions_scenario(p: dict) -> Page:
+    """A Champions scenario's page: the tracking board, the Champions, Glory and Group Honor turn by turn."""
+    return Page(("game", p["game"]), "champions.html", {"p": p})
+
+
+def champions_campaign(c: dict) -> Page:
+    """A Champions campaign's page: its Campaign Log and each player's Glory play by play."""
+    return Page(("game", c["campaign"]), "champions_campaign.html", {"c": c})
+
+
+def champions_site(events: Sequence, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
+    """A Champions record's pages: a scenario's, or a campaign's and each logged scenario's the database holds
+    (``events_of``: a record's events, none when it is not held)."""
+    from ..log import kinds
+    from .champions import campaign_page, scenario_page
+
+    if kinds.kind_of(events) == kinds.CHAMPIONS:
+        yield champions_scenario(scenario_page(events))
+        return
+    held = {}
+
+    def exists(game: str) -> bool:
+        if game not in held:
+            held[game] = list(events_of(game))
+        return bool(held[game]) and kinds.kind_of(held[game]) == kinds.CHAMPIONS
+
+    c = campaign_page(events, exists)
+    yield champions_campaign(c)
+    for play in c["plays"]:
+        if play["linked"]:
+            yield champions_scenario(scenario_page(held[play["game"]]))

@@ -49,6 +49,9 @@ def game_page(game: str, read: Read):
     from ..log.ccg import is_match
 
     matched = read.events_of(game)
+    champions = read.champions_page(matched)
+    if champions is not None:  # a Champions of Rokugan scenario or campaign: its own page
+        return respond(champions, heads_url=f"/api/games/{game}/head", etag=read.head(matched))
     if is_match(matched):  # a card game match: its own page
         from ..views.ccg import match_page
 

@@ -133,6 +133,27 @@ class Reader:
     def round_svg(self, fold, key, n: int) -> str:
         return self.cache.get(("svg", n) + key, lambda: gv.round_svg(fold, n))
 
+    def champions_page(self, events):
+        """A Champions of Rokugan record's page (``site.champions_scenario`` or ``champions_campaign``), folded
+        once per state (a campaign's with the logged scenarios it links); None for another game's record."""
+        from ..log import kinds
+        from ..views import site
+
+        kind = kinds.kind_of(events)
+        if kind not in (kinds.CHAMPIONS, kinds.CHAMPIONS_CAMPAIGN):
+            return None
+
+        def held(game: str) -> list:
+            try:
+                return self.store.events(game) if GAME_ID.fullmatch(game) and self.store.exists(game) else []
+            except UnknownGame:
+                return []
+
+        key = ("champions", events[0].game, len(events), events[-1].hash)
+        if kind == kinds.CHAMPIONS:
+            return self.cache.get(key, lambda: next(site.champions_site(events, events_of=held)))
+        return next(site.champions_site(events, events_of=held))  # its scenarios may move: folded each time
+
     @staticmethod
     def head(events) -> str:
         return etag_of([events[0].game, len(events), events[-1].hash])

@@ -3,6 +3,7 @@ the notation read back as printed, the Threshold arithmetic of setup (p.11) as a
 purity (stdlib only, no I/O built-ins)."""
 
 import ast
+import re
 from pathlib import Path
 
 import grimp
@@ -51,9 +52,145 @@ def test_case(case):
 def test_the_casebook_cites_every_ruling_and_holds_the_worked_examples():
     cited = {c for case in CASES for c in case.cites}
     assert {f"CR-{n:02d}" for n in range(1, 14)} <= cited  # every ruling of RULINGS-CHAMPIONS.md
+    assert set(RULINGS) <= cited  # every ruling of the referee's own (referee/data/champions/rulings.md)
+    assert {c for c in cited if c.startswith("CH-")} <= set(RULINGS)  # and none it does not hold
     ids = {c.id for c in CASES}
     assert {"threshold-worked-example", "matsu-tsuko-destiny-after-elimination"} <= ids
-    assert len(CASES) >= 70
+    assert len(CASES) >= 230
+
+
+RULINGS = re.findall(r"^- (CH-\d\d) ", (ROOT / "referee" / "data" / "champions" / "rulings.md").read_text(), re.M)
+# The blind casebook's cases (written from the rulebook alone, by someone who had not read the code): each is a
+# case of origin "rulebook alone" under its own id (split ones keep it for their first part), but the one that
+# needs what the referee does not keep (Action Points: the dashboards do, CH-01's preface).
+BLIND = """
+obj-setup-keep-one
+obj-setup-keep-none-refused
+obj-setup-keep-three
+obj-setup-keep-four-refused
+obj-companion-has-none
+obj-investigation-only-card
+obj-draw-objectives-action
+obj-draw-objectives-refusals
+obj-draw-objectives-not-for-companion-or-ally
+obj-instant-revealed-completed
+obj-instant-hidden-during-other-turn
+obj-instant-completed-twice-refused
+obj-end-evaluated-at-end
+obj-end-condition-lost
+obj-two-values-completed-lower
+obj-two-values-unmet
+obj-two-values-instant
+obj-hidden-what-is-shown
+obj-unmet-cost-eliminated-champion
+obj-unselected-cards-destination
+glory-enemy-kill-card-value
+glory-companion-kill
+glory-ally-kill-gives-none
+glory-battle-last-miniature-bonus
+glory-battle-unit-of-one-no-bonus
+glory-battle-last-miniature-after-ally-kills
+glory-battle-ally-kills-last
+glory-battle-miniature-counts-for-objectives
+glory-other-sources
+glory-floor-and-cap-during-play
+glory-simultaneous-elimination
+glory-kill-corrupted-champion
+glory-two-claimants-refused
+glory-elimination-without-a-champion-blow
+honor-matsu-example
+honor-same-kind-twice-refused
+honor-wound-separate-actions
+honor-deception-once-per-action
+honor-insignificant-no-gain
+honor-superiority-dishonors-at-step-two
+honor-imposing-alone-no-superiority-loss
+honor-ranged-no-outnumbered
+honor-disengagement-dishonors
+honor-dishonored-defense-ignored
+honor-exactly-zero-is-dishonored
+honor-outnumbered-back-to-zero
+honor-harmony-while-dishonored
+honor-return-after-non-combat-action
+honor-clamp-at-ten
+honor-clamp-at-minus-five
+honor-voluntary-cost-below-minus-five
+honor-ally-has-none
+honor-eliminated-champion-frozen
+honor-declined-pursue
+honor-investigation-then-dishonored
+threshold-setup-five-players
+threshold-setup-with-companions
+setup-same-clan-refused
+group-honor-is-live
+elimination-moves-group-honor-and-threshold
+elimination-with-negative-honor-raises-group-honor
+corrupted-champion-moves-threshold
+purity-zero-at-zero-life
+corruption-ki-and-pure
+purity-not-above-five
+victory-at-exactly-threshold
+defeat-one-short
+threshold-fifteen-glory-on-track
+threshold-zero-glory-companion
+threshold-adjustments-net
+threshold-adjustments-count-eliminated-and-corrupted
+purity-at-end-honor-clamped
+purity-missing-not-lost
+end-immediately-on-objective
+end-settlement-victory
+end-settlement-defeat-still-glorifies
+end-last-turn-without-objective
+end-glory-cap-applied-once
+end-negative-final-glory
+end-glorified-tie
+end-corrupted-not-glorified
+end-eliminated-can-be-glorified
+end-more-cooperation-variant
+solo-setup
+solo-victory-needs-more-glory
+solo-equal-glory-is-defeat
+solo-glory-which-score
+solo-companions-at-zero-raise-threshold
+solo-glorified-always-the-champion
+campaign-log-entry
+campaign-reset-between-scenarios
+campaign-replay-last-play-counts
+campaign-ending-choice
+campaign-player-changes-champion
+campaign-eliminated-player-companion
+turn-phases-in-order
+turn-counter-on-turn-one
+imperial-favor-first-turn
+companions-placed-and-played-by-favor
+activation-finished-cannot-resume
+action-points-carry-and-cap
+once-per-activation-and-per-turn
+recovery-group-honor-count
+allies-activate-with-favor-holder
+""".split()
+NOT_ADOPTED = {"action-points-carry-and-cap": "Action Points are the dashboards', not the referee's"}
+
+
+def test_the_blind_casebook_is_in_the_casebook():
+    blind = {c.id for c in CASES if c.data.get("origin") == "rulebook alone"}
+    assert len(BLIND) == 104 and len(blind) >= 160
+    assert [i for i in BLIND if i not in blind and i not in NOT_ADOPTED] == []
+    assert set(NOT_ADOPTED) <= set(BLIND) and not set(NOT_ADOPTED) & blind
+
+
+def test_every_ruling_the_code_cites_is_written():
+    """Every CH-xx a message, a docstring or a test names is in referee/data/champions/rulings.md, with its ids in
+    order and each once."""
+    assert RULINGS == [f"CH-{n:02d}" for n in range(1, len(RULINGS) + 1)]
+    sources = [
+        *(ROOT / "referee").rglob("*.py"),
+        *(ROOT / "tests" / "champions").glob("test_*.py"),
+        *(ROOT / "tests" / "web").glob("test_champions*.py"),
+        *(ROOT / "docs").rglob("*.md"),
+    ]
+    named = {m for p in sources for m in re.findall(r"CH-\d\d", p.read_text())}
+    assert named <= set(RULINGS), sorted(named - set(RULINGS))
 
 
 def test_a_case_that_expects_wrongly_fails():
@@ -84,8 +221,8 @@ def test_an_event_reads_back_as_printed(event):
 
 
 def test_objective_lines_read_back():
-    line = "Matsu Tsuko: objective Unbroken Line, end, 3/1"
-    event = parse_line("matsu: objective Unbroken Line , END , 3 / 1", NAMES)
+    line = "Matsu Tsuko: objective Unbroken Line, revealed, end, 3/1"
+    event = parse_line("matsu: objective Unbroken Line , END , 1 / 3", NAMES)  # the two values in either order
     assert isinstance(event, ObjectiveTaken) and format_event(event) == line
 
 

@@ -83,7 +83,8 @@ def test_a_broken_anchor_fails_the_build(tmp_path):
     that link is the one named."""
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "README.md", "referee/data/rulings.md", "referee/data/rulings-l5r-ccg.md"):
+    shipped = ("referee/data/rulings.md", "referee/data/champions/rulings.md", "referee/data/rulings-l5r-ccg.md")
+    for name in ("mkdocs.yml", "README.md", *shipped):
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, copy / name)
     page = copy / "docs" / "battle-for-rokugan" / "moderator.md"
@@ -141,7 +142,7 @@ def test_the_readme_champions_minute_runs_as_printed(tmp_path):
     commands = manual.commands("README.md", "### Champions of Rokugan: a scenario")
     said = run_all(commands, tmp_path)
     shown = manual.shown_after("README.md", "### Champions of Rokugan: a scenario")
-    assert commands[-1] == "referee champions end wc-1 --objectives met"
+    assert commands[-1] == 'referee champions end wc-1 --objectives met --fulfilled "Matsu Tsuko: Unbroken Line"'
     assert [line.rstrip() for line in said[-1].splitlines()][-len(shown) :] == shown
 
 
