@@ -80,7 +80,7 @@ def verify(game: str, read: Read):
     from ..log.events import NO_SEAL_CHECKED
     from ..log.signing import check_stored
 
-    events = read.events_of(game)
+    events = read.battle_events_of(game)
     found = verify_log(events)
     signature = check_stored(read.store, "game", events, None).status
     notes = [NO_SEAL_CHECKED] if found is None else []

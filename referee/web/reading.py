@@ -110,8 +110,19 @@ class Reader:
             raise NotFound(f"No game {game!r} in this database.")
         return events
 
-    def fold_of(self, game: str):
+    def battle_events_of(self, game: str):
+        """A Battle for Rokugan game's events; a record of another kind has no board, rounds, score or replay
+        of that game's (``NotFound`` naming what reads it: its page is ``/games/ID``)."""
+        from ..log import kinds
+
         events = self.events_of(game)
+        kind = kinds.kind_of(events)
+        if kind != kinds.BATTLE:
+            raise NotFound(f"{game!r} is {kinds.not_battle(kind)}; its page is /games/{game}.")
+        return events
+
+    def fold_of(self, game: str):
+        events = self.battle_events_of(game)
         key = (game, len(events), events[-1].hash)
         return events, self.cache.get(("fold",) + key, lambda: Fold.of(events)), key
 

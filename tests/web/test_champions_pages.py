@@ -140,3 +140,38 @@ def test_publish_writes_the_same_pages(db, tmp_path, client):
     one = tmp_path / "one"
     assert cli(db, "champions", "publish", "playing", str(one)).startswith("2 files written")
     assert "no game 'nosuch'" in cli(db, "champions", "publish", "nosuch", str(one), code=1)
+
+
+@pytest.fixture(scope="module")
+def other_kinds(tmp_path_factory):
+    """The Champions records beside the bundled card-game match (ccg-demo-1), served."""
+    folder = tmp_path_factory.mktemp("other-kinds")
+    db = str(folder / "kinds.db")
+    seed(db, folder)
+    cli(db, "ccg", "demo")
+    with TestClient(venue_app(db), base_url="http://localhost") as c:
+        yield c
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/api/games/{g}",
+        "/api/games/{g}/board",
+        "/api/games/{g}/score",
+        "/api/games/{g}/replay",
+        "/api/games/{g}/rounds",
+        "/api/games/{g}/rounds/1",
+        "/api/games/{g}/verify",
+        "/games/{g}/board.svg",
+        "/games/{g}/rounds/1",
+        "/games/{g}/rounds/1.svg",
+    ],
+)
+def test_a_battle_for_rokugan_address_of_another_games_record_is_not_found(other_kinds, address):
+    """A scenario, a campaign and a card-game match have no board, rounds or score of Battle for Rokugan's: each
+    such address answers 404 naming what reads the record and where its page is, never a 500."""
+    for game, kind in (("playing", "Champions"), ("winter-court", "campaign"), ("ccg-demo-1", "card game")):
+        got = other_kinds.get(address.format(g=game), headers={"accept": "application/json"})
+        assert got.status_code == 404, (address, game, got.status_code, got.text[:200])
+        assert kind in got.text and f"/games/{game}" in got.text, (address, game, got.text[:200])
