@@ -12,7 +12,7 @@
   pairing found again by the version and seed that recorded it);
 - the pages' data of a 5-round event of 256 players: the standings page, a round's page (with its pairing by
   name) and a player's page, each computed once from the fold;
-- a card game match: the bundled demo match (20 events) and a long match (300 events), each replayed (every
+- a card game match: the bundled demo match (49 events) and a long match (301 events), each replayed (every
   event re-applied, as `referee ccg replay` and the venue's match page do) and verified (the hash chain, then
   every event re-applied and its digest compared, as `referee ccg verify` does), read from SQLite.
 
@@ -125,7 +125,7 @@ def long_match(turns: int) -> tuple[list[str], list[str]]:
     lines = []
     for t in range(turns):
         who = "ann" if t % 2 == 0 else "bo"
-        lines += [f"honor {who} {'+2' if t % 4 < 2 else '-2'}: Lobby", "pass"]
+        lines += [f"action {who} Imperial Edict (limited): {who} {'+2' if t % 4 < 2 else '-2'}", "pass"]
     return setup, lines
 
 

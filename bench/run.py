@@ -104,7 +104,7 @@ FIGURES = [  # (RESULT key, what it is, unit)
     ("swiss_verify_32_ms", "`swiss verify` of a 5-round event of 32 players (every pairing found again)", "ms"),
     ("swiss_verify_64_ms", "  the same, 64 players", "ms"),
     ("swiss_verify_128_ms", "  the same, 128 players", "ms"),
-    ("ccg_demo_replay_ms", "card game: the demo match (21 events) replayed from SQLite", "ms"),
+    ("ccg_demo_replay_ms", "card game: the demo match (49 events) replayed from SQLite", "ms"),
     ("ccg_demo_verify_ms", "  the same match verified (chain, every event re-applied, digests)", "ms"),
     ("ccg_long_replay_ms", "card game: a 301-event match replayed", "ms"),
     ("ccg_long_verify_ms", "  the same match verified", "ms"),

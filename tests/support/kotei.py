@@ -30,10 +30,11 @@ def play(db: str) -> dict[str, str]:
         lines = []
         for t in tables:
             a, b = t["players"]
-            if rnd == 1 and t["table"] == 1:  # played through `referee ccg`, an honor victory for a
-                cli(db, "ccg", "new", MATCH, "--player", f"{a}: honor 8, strength 6, gold 5", "--player",
-                    f"{b}: honor 6, strength 6, gold 5", "--event", NAME, "--table", "1")  # fmt: skip
-                cli(db, "ccg", "event", MATCH, f"honor {a} +32: Lobby, Ambition and battles", "pass", "pass")
+            if rnd == 1 and t["table"] == 1:  # played through `referee ccg` from turn 9: an honor victory for a
+                cli(db, "ccg", "new", MATCH, "--turn", "9", "--active", b, "--favor", "none", "--phase", "end",
+                    "--player", f"{a}: honor 40, strength 6, gold 5", "--player", f"{b}: honor 6, strength 6, gold 5",
+                    "--event", NAME, "--table", "1")  # fmt: skip
+                cli(db, "ccg", "pass", MATCH)
                 cli(db, "tournament", "swiss", "accept", TID, "1", MATCH)
             elif rnd <= 5 and t["table"] % 7 == 3:  # time called: a draw (C-10)
                 lines.append(f"{t['table']}: draw time")

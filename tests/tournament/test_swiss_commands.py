@@ -38,18 +38,20 @@ def test_a_32_player_5_round_kotei_with_a_top_8_cut(tmp_path, monkeypatch):
             assert pair not in met, f"round {rnd}: {a} and {b} meet again"
             met.add(pair)
             if rnd == 1 and t["table"] == 1:
-                # the first table plays its match through `referee ccg`: an honor victory for a
+                # the first table plays its match through `referee ccg`, started when the judge arrives in
+                # turn 9: a starts turn 10 on 40 Family Honor, an honor victory (C-03)
                 ok(
                     db,
                     "ccg",
                     "new",
                     "kotei-r1-t1",
+                    *("--turn", "9", "--active", b, "--favor", "none", "--phase", "end"),
                     "--player",
-                    f"{a}: honor 8, strength 6, gold 5",
+                    f"{a}: honor 40, strength 6, gold 5",
                     "--player",
                     f"{b}: honor 6, strength 6, gold 5",
                 )
-                ok(db, "ccg", "event", "kotei-r1-t1", f"honor {a} +32: Lobby, Ambition and battles", "pass", "pass")
+                ok(db, "ccg", "pass", "kotei-r1-t1")
                 out = ok(db, "tournament", "swiss", "accept", "kotei", "1", "kotei-r1-t1")
                 assert "wins (honor), match kotei-r1-t1" in out
                 recorded.append(Result(1, a, b, a, "honor"))

@@ -102,13 +102,16 @@ def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, brows
         assert wp.errors == [] and wp.failed == []
 
 
-def test_the_match_page_shows_the_result_and_each_event(server, browser):
+def test_the_match_page_shows_the_result_and_each_event(server, browser, seeded):
     with Watched(browser, 375, 740) as wp:
         wp.page.goto(server + "/games/ccg-demo-1")
         assert "alice wins: military victory" in wp.page.locator("p.announcement").inner_text()
-        assert wp.page.locator("ol.events > li").count() == 20
+        assert wp.page.locator("ol.events > li").count() == 48
         cells = wp.page.locator("tbody tr").first.locator("td").all_inner_texts()
-        assert cells[:2] == ["16", "none"]  # bob: 16 Family Honor, no province left
+        assert cells[:2] == ["17", "none"]  # bob: 17 Family Honor, no province left
+        shown = json.loads(cli(seeded, "ccg", "score", "ccg-demo-1", "--json"))
+        favor = shown["favor"] or "uncontrolled"
+        assert wp.page.locator("p.favor").inner_text() == f"The Imperial Favor: {favor}"  # as score says
         box = wp.page.locator("div.scroll").first.bounding_box()  # the table scrolls inside its box, not the page
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
 
