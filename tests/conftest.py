@@ -88,6 +88,7 @@ SLOW = frozenset(
         "tournament/test_table_results.py::test_two_judges_at_once",  # two commands racing
         "web/test_card_game_pages_browser.py",
         "web/test_champions_pages_browser.py",
+        "web/test_swiss_pages_browser.py",
         "web/test_charts.py",
         "web/test_pages.py::test_commands_without_a_database_do_not_load",  # what a new process imports
         "web/test_pages.py::test_help_and_one_shot_commands_do_not_import",

@@ -1,13 +1,16 @@
 """`referee ccg ...`: the Legend of the Five Rings card game's matches, in the same log as the board game's.
 
-new      a match: the two players' Stronghold values as entered, who goes first when tied
-event    one or more lines of the match notation (all or none); battle, duel, honor, pass: one line each
-score    where the match stands: turn, active player, Family Honor, provinces, the result
+new      a match: the two players' Stronghold values as entered, who goes first when tied; or started
+         mid-game (--turn N) with the state as it stands
+event    one or more lines of the match notation (all or none, but a line that ends the match ends the
+         entry); battle, duel, pass: one line each; honor: a judge's correction with its reason
+score    where the match stands: turn, phase, Family Honor, provinces, the Favor, Personalities, the result
 replay   every event again, with what each line did
 verify   the hash chain and every event re-applied by the rules
 export   the match as JSON Lines;  import: a match from JSON Lines, verified first
 correct  replace a recorded event's lines, with a reason;  retract: take back the last one
 deck     check a decklist (p.67 Deck Construction): every problem, one line each
+rules    the referee's own rulings for the card game (CT-xx)
 demo     play the bundled demo match into the database
 """
 
@@ -51,6 +54,9 @@ def _print_json(value) -> None:
     print_json(value)
 
 
+Many = Annotated[list[str] | None, typer.Option(show_default=False)]
+
+
 @commands.command()
 def new(
     game: GameArg,
@@ -60,7 +66,7 @@ def new(
             "--player",
             "-p",
             help="A player and his Stronghold's values, twice: 'NAME: honor N, strength N, gold N[, stronghold "
-            "TITLE][, clan CLAN]'.",
+            "TITLE][, clan CLAN]' (mid-game: his Family Honor now, and ', provinces N N ...' standing).",
         ),
     ],
     first: Annotated[
@@ -69,9 +75,45 @@ def new(
     event: Annotated[str, typer.Option(help="The event's name.")] = "",
     table: Annotated[str, typer.Option(help="The table.")] = "",
     date: Annotated[str, typer.Option(help="The date played (YYYY-MM-DD).")] = "",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", help="A rules option NAME=VALUE (`referee ccg rules` lists them).", show_default=False
+        ),
+    ] = None,
+    turn: Annotated[
+        int | None, typer.Option(min=1, help="Start mid-game at this turn (the n-th turn of the match, CT-10).")
+    ] = None,
+    active: Annotated[str | None, typer.Option(help="Mid-game: the active player (required with --turn).")] = None,
+    favor: Annotated[
+        str | None, typer.Option(help="Mid-game: who controls the Imperial Favor, or 'none' (required with --turn).")
+    ] = None,
+    phase: Annotated[str, typer.Option(help="Mid-game: the phase the match starts in.")] = "straighten",
+    used: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Mid-game: a once-a-turn ability already used this turn, 'ABILITY PLAYER' (lobby, favor-draw, "
+            "favor-home, claim), or 'none' (CT-11).",
+            show_default=False,
+        ),
+    ] = None,
+    ring: Annotated[
+        list[str] | None,
+        typer.Option(help="Mid-game: a Ring in play, 'PLAYER TITLE (ELEMENT[, by effect])'.", show_default=False),
+    ] = None,
+    personality: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Mid-game: a Personality in play whose state matters, 'PLAYER TITLE (MARKS)', e.g. 'bob Doji Hayao "
+            "(courtier, 3PH, dishonorable)'.",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Start a match between two players (Setting Up: four provinces each, the highest Honor goes first)."""
+    """Start a match between two players (Setting Up: four provinces each, the highest Honor goes first), or
+    mid-game with --turn, --active and --favor and the state as it stands (CT-11)."""
     from ..games.ccg.service import new_match_log
     from .checks import calendar_date, new_game_id
 
@@ -79,13 +121,57 @@ def new(
     date = calendar_date(date)
     if len(player) != 2:
         raise typer.BadParameter(f"a match has two players, got {len(player)}", param_hint="--player")
+    midgame = _midgame(turn, active, favor, phase, used, ring, personality)
     with refusals(), open_store(db, create=True) as store:
-        _, match = new_match_log(store, game, player, first=first, event=event, table=table, date=date)
+        _, match, said = new_match_log(
+            store,
+            game,
+            player,
+            first=first,
+            event=event,
+            table=table,
+            date=date,
+            options=option or [],
+            midgame=midgame,
+        )
+    if json_out:
+        _print_json({"game": game, "setup": said.to_dict(), "match": _state(match)})
+        return
     console = _console()
     console.print(f"[bold]{game}[/bold]: a card game match, recorded in {store.where}", soft_wrap=True)
     for p in match.players:
         console.print(f"  {p.name}: {p.starting}" + (f" ({p.stronghold})" if p.stronghold else ""), markup=False)
-    console.print(f"turn 1: {match.active_player.name} goes first", markup=False)
+    for note in said.notes:
+        console.print(note, markup=False, soft_wrap=True)
+    _show_result(match)
+
+
+def _midgame(turn, active, favor, phase, used, ring, personality) -> dict | None:
+    """The mid-game options as the log records them; a usage error when they are given without --turn, or
+    --turn without the active player and the Favor."""
+    given = {"--active": active, "--favor": favor, "--used": used, "--ring": ring, "--personality": personality}
+    if turn is None:
+        extra = [k for k, v in given.items() if v] + (["--phase"] if phase != "straighten" else [])
+        if extra:
+            raise typer.BadParameter(f"{', '.join(extra)}: only for a match started mid-game", param_hint="--turn")
+        return None
+    for name in ("--active", "--favor"):
+        if not given[name]:
+            raise typer.BadParameter(f"a match started mid-game names {name} (CT-10, CT-11)", param_hint=name)
+    state: dict = {"turn": turn, "active": active, "favor": favor, "phase": phase.strip().lower()}
+    state["rings"] = list(ring or [])
+    state["personalities"] = list(personality or [])
+    if used:
+        entries = []
+        for item in used:
+            if item.strip().lower() == "none":
+                continue
+            ability, _, who = item.strip().partition(" ")
+            if not who.strip():
+                raise typer.BadParameter(f"{item!r}: 'ABILITY PLAYER' or 'none'", param_hint="--used")
+            entries.append({"ability": ability.lower(), "player": who.strip()})
+        state["used"] = entries
+    return state
 
 
 def _record(game: str, lines: list[str], db: str | None, json_out: bool) -> None:
@@ -93,15 +179,22 @@ def _record(game: str, lines: list[str], db: str | None, json_out: bool) -> None
 
     with refusals(), open_store(db) as store:
         log = OpenMatch(store, game)
-        event, outcomes = log.record(lines)
+        event, outcomes, rest = log.record(lines)
         match = log.match
     if json_out:
         _print_json(
-            {"seq": event.seq, "lines": [{"line": line, **o.to_dict()} for line, o in outcomes], "match": _state(match)}
+            {
+                "seq": event.seq,
+                "lines": [{"line": line, **o.to_dict()} for line, o in outcomes],
+                "not_recorded": [{"line": line, "reason": why} for line, why in rest],
+                "match": _state(match),
+            }
         )
         return
     _show_outcomes(outcomes)
     _show_result(match)
+    for line, why in rest:
+        _console().print(f'not recorded: "{line}": {why}', markup=False, soft_wrap=True)
 
 
 @commands.command("event")
@@ -156,12 +249,16 @@ def duel(
 @commands.command()
 def honor(
     game: GameArg,
-    line: Annotated[str, typer.Argument(help="'<player> +N[, <player> -N]: <cause>'", show_default=False)],
+    changes: Annotated[str, typer.Argument(help="'<player> +N[, <player> -N]'", show_default=False)],
+    reason: Annotated[str, typer.Option("--reason", help="Why the judge corrects the Family Honor.")],
     db: DbOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """A change of Family Honor and its cause (both players' at once for one effect)."""
-    _record(game, [f"honor {line}"], db, json_out)
+    """A judge's correction of Family Honor, with its reason (CT-01): the Honor of actions is worked out from
+    their lines (`referee ccg event`), never typed."""
+    if not reason.strip():
+        raise typer.BadParameter("a correction needs its reason", param_hint="--reason")
+    _record(game, [f"honor {changes.strip()} (correction): {reason.strip()}"], db, json_out)
 
 
 @commands.command("pass")
@@ -210,6 +307,15 @@ def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
         rings = f"; rings: {', '.join(r.title for r in p.rings)}" if p.rings else ""
         left = ", ".join(map(str, p.provinces)) or "none"
         console.print(f"  {p.name}: {p.honor} Family Honor; provinces {left}{rings}", markup=False)
+        shown = [w for w in p.court if w.in_play and (w.bowed or w.dishonorable or w.where != "home")]
+        for who in shown:
+            words = [w for w, on in (("bowed", who.bowed), ("dishonorable", who.dishonorable)) if on]
+            where = "" if who.where == "home" else f" ({who.where})"
+            console.print(f"    {who.title}: {', '.join(words) or 'unbowed'}{where}", markup=False, soft_wrap=True)
+    console.print(f"  the Imperial Favor: {match.favor_holder or 'uncontrolled'}", markup=False)
+    if match.used and not match.over:
+        uses = sorted(f"{a} ({match.players[int(i)].name})" for a, i in (u.rsplit(":", 1) for u in match.used))
+        console.print(f"  used this turn: {', '.join(uses)}", markup=False, soft_wrap=True)
     _show_result(match)
 
 
@@ -376,9 +482,34 @@ def deck(
         verdict = "legal" if report.legal else f"NOT legal ({len(report.problems)} problems)"
         console.print(f"{file}: {report.dynasty} Dynasty, {report.fate} Fate cards: {verdict}", markup=False)
         for problem in report.problems:
-            console.print(f"  {problem}", markup=False, soft_wrap=True)
+            console.print(f"  {problem.message} [{problem.code}]", markup=False, soft_wrap=True)
     if not report.legal:
         raise typer.Exit(1)
+
+
+@commands.command()
+def rules(
+    query: Annotated[
+        str | None, typer.Argument(help="A ruling's id (CT-05) or words it holds.", show_default=False)
+    ] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The referee's own rulings for the card game (CT-xx: where the rulebook and C-xx leave a question open),
+    with the rules options a match may choose (`referee ccg new ... --option NAME=VALUE`)."""
+    from ..games.battle.rulings import card_game_rulings, find_card_game
+
+    found = card_game_rulings() if query is None else find_card_game(query)
+    if not found:
+        raise RefereeError(f"no card game ruling matches {query!r}", hint="referee ccg rules (lists them all)")
+    if json_out:
+        _print_json([r.to_dict() for r in found])
+        return
+    console = _console()
+    for r in found:
+        console.print(f"{r.id} {r.text}" if query else f"{r.id} {r.title}", markup=False, soft_wrap=True)
+        if query and r.option is not None:
+            o = r.option
+            console.print(f"  option {o.name}: default {o.default} (allowed: {', '.join(o.values)})", markup=False)
 
 
 @commands.command()
@@ -398,7 +529,7 @@ def demo(db: DbOpt = None) -> None:
         log = OpenMatch(store, game)
         _console().print(f"[bold]{game}[/bold]: {' against '.join(setup)}", soft_wrap=True)
         for line in lines:
-            _, outcomes = log.record([line])
+            _, outcomes, _ = log.record([line])
             _show_outcomes(outcomes)
         _show_result(log.match)
     _console().print(f"replay it with: referee ccg replay {game}    check it with: referee ccg verify {game}")

@@ -47,7 +47,9 @@ def site_pages(store, tid: str, *, url: str = ""):
     if is_swiss(events[0].type):
         from ..tournaments.swiss import fold
 
-        return site.swiss_site(fold(events), events_of=lambda game: _match_events(store, game))
+        return site.swiss_site(
+            fold(events), venue_log.read(store, tid), events_of=lambda game: _match_events(store, game)
+        )
     loaded = tlog.load(store, tid)
     return site.tournament_site(loaded, venue_log.read(store, tid), url=url, events_of=store.events)
 

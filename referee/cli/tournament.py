@@ -8,7 +8,7 @@ import typer
 
 from ..core.errors import RefereeError
 from ..core.shown import plain
-from . import swiss
+from . import swiss, swiss_live  # noqa: F401  (swiss_live adds `swiss unpair|swap|reinstate|slips`)
 from .common import TOURNAMENT_HELP, DbOpt, JsonOpt, open_store, read_input, write_output
 from .entry import base_url
 

@@ -14,29 +14,42 @@ from .tournament import TidArg, tapp
 
 
 def _tournament(store, tid: str):
+    """The tournament, of either kind: one seated at tables, or a Swiss tournament (its notices are the same)."""
+    from ..engine.tournament.swiss_desk import is_swiss
     from ..tournaments.service import fold, read_events
 
-    return fold(read_events(store, tid))
+    events = read_events(store, tid)
+    if is_swiss(events[0].type):
+        from ..tournaments.swiss import fold as swiss_fold
+
+        return swiss_fold(events)
+    return fold(events)
 
 
 @tapp.command("post")
 def post(
     tid: TidArg,
-    round_no: Annotated[int, typer.Argument(help="The round whose seating the pages show.", min=0)],
+    round_no: Annotated[
+        int, typer.Argument(help="The round whose seating (a Swiss tournament: pairing) the pages show.", min=0)
+    ],
     db: DbOpt = None,
 ) -> None:
-    """Post a round's seating on the venue pages (until then it stays hidden there); 0 hides every round."""
+    """Post a round's seating (a Swiss round's pairing) on the venue pages, with the rounds before it; until
+    then it stays hidden there; 0 hides every round."""
+    from ..engine.tournament.swiss_desk import SwissTournament
     from ..tournaments import venue
 
     with open_store(db) as store:
         t = _tournament(store, tid)
-        if round_no and round_no not in t.seatings:
+        swiss = isinstance(t, SwissTournament)
+        if round_no and round_no not in (t.rounds if swiss else t.seatings):
             raise RefereeError(
-                f"tournament {tid!r}, round {round_no}: not seated, nothing to post",
-                hint=f"referee tournament seat {tid} {round_no}",
+                f"tournament {tid!r}, round {round_no}: not {'paired' if swiss else 'seated'}, nothing to post",
+                hint=f"referee tournament swiss pair {tid}" if swiss else f"referee tournament seat {tid} {round_no}",
             )
         venue.record(store, tid, "post", str(round_no))
-    _say(f"{tid}: the seating of round {round_no} is on the pages" if round_no else f"{tid}: no seating on the pages")
+    what = "pairing" if swiss else "seating"
+    _say(f"{tid}: the {what} of round {round_no} is on the pages" if round_no else f"{tid}: no {what} on the pages")
 
 
 @tapp.command("clock")

@@ -44,7 +44,8 @@ def _now() -> str:
 class Venue:
     """The notices in force for one tournament."""
 
-    posted: int = 0  # the last round whose seating is posted (0: none)
+    posted: int = 0  # the last round whose seating (a Swiss tournament: pairing) is posted (0: none)
+    posts: int = 0  # post notices recorded (0: the organiser never posted a round)
     clock: str = ""  # when the round ends, as the organiser gave it (ISO date-time, UTC)
     announcements: list[tuple[str, str]] = field(default_factory=list)  # (recorded at, text), oldest first
     count: int = 0  # notices recorded: the pages' freshness check includes it
@@ -106,6 +107,7 @@ def read(store: Store, tid: str) -> Venue:
         venue.count += 1
         if kind == "post":
             venue.posted = int(value)
+            venue.posts += 1
         elif kind == "clock":
             venue.clock = value
         elif kind == "announce":

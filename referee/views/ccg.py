@@ -25,6 +25,7 @@ def match_page(events: Sequence[Event]) -> dict[str, Any]:
         "event": header.get("event", ""),
         "table": header.get("table", ""),
         "state": "over" if match.over else f"turn {match.turn}: {match.active_player.name}'s {match.phase.label} phase",
+        "favor": match.favor_holder or "uncontrolled",
         "players": [
             {
                 "name": p.name,

@@ -3,11 +3,23 @@ is shown as text), shared by the web app and the HTML game record."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
+
+HYPHENATED = re.compile(r"(\S*\w-\w\S*)")  # a record 3-1-0, a ruling C-10, a date 2026-12-05, a name Jean-Luc
+
+
+def whole(text: object) -> Markup:
+    """Prose that wraps between words but never inside a word joined by hyphens (a record ``(3-1-0)`` broken as
+    ``(3-`` / ``1-0)`` reads as two numbers): each such word held on one line, the rest escaped as usual."""
+    parts = HYPHENATED.split(str(text))
+    return Markup("").join(
+        Markup('<span class="nowrap">%s</span>') % part if i % 2 else escape(part) for i, part in enumerate(parts)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -19,6 +31,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["svg"] = lambda text: Markup(text)  # produced by board_svg, which escapes every text it writes
+    env.filters["whole"] = whole
     from .board_marks import CLAN_INITIAL
 
     env.filters["initial"] = lambda clan: CLAN_INITIAL.get(str(clan), str(clan)[:1].upper())  # Cb crab, Cn crane

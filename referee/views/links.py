@@ -29,6 +29,7 @@ class ServedLinks:
             "projector": lambda: f"/tournaments/{a[0]}/projector",
             "sheet": lambda: f"/tournaments/{a[0]}/sheet/{a[1]}",
             "swiss_round": lambda: f"/tournaments/{a[0]}/rounds/{a[1]}",
+            "swiss_slips": lambda: f"/tournaments/{a[0]}/rounds/{a[1]}/slips",
             "api_tournament": lambda: f"/api/tournaments/{a[0]}/standings",
         }[kind]()
 
@@ -58,5 +59,6 @@ class StaticLinks:
             "projector": lambda: "",
             "sheet": lambda: f"{up}sheets/seating-{a[1]}.html",
             "swiss_round": lambda: f"{up}round-{a[1]}.html",
+            "swiss_slips": lambda: f"{up}sheets/slips-{a[1]}.html",
             "api_tournament": lambda: "",
         }[kind]()

@@ -125,16 +125,23 @@ def swiss_player(s: dict, p: dict) -> Page:
     return Page(("player", s["id"], p["id"]), "swiss_player.html", {"s": s, "p": p})
 
 
-def swiss_site(t, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
-    """Every page of a Swiss tournament: the standings with the cut's bracket, each round's pairing and results,
-    each player's page, and each match whose result was taken from its log (``events_of``: a match's events)."""
-    s = sv.header(t)
-    yield swiss_standings(sv.standings_page(t))
-    for n in sorted(t.rounds):
+def swiss_slips(s: dict, r: dict) -> Page:
+    """A round's printable match slips: one a table, each on its own A4 page."""
+    return Page(("swiss_slips", s["id"], str(r["round"])), "swiss_slips.html", {"s": s, "r": r})
+
+
+def swiss_site(t, venue=None, *, events_of: Callable[[str], Sequence]) -> Iterator[Page]:
+    """Every page of a Swiss tournament as the venue may see it (``posting``: nothing of a round held back): the
+    standings with the cut's bracket, each round's pairing and results and its match slips, each player's page,
+    and each match whose result was taken from its log (``events_of``: a match's events)."""
+    s = sv.header(t, venue)
+    yield swiss_standings(sv.standings_page(t, venue))
+    for n in sv.shown_rounds(t, venue):
         yield swiss_round(s, sv.round_page(t, n))
+        yield swiss_slips(s, sv.slips_page(t, n))
     for pid in t.players:
-        yield swiss_player(s, sv.player_page(t, pid))
-    for game_id in sv.match_logs(t):
+        yield swiss_player(s, sv.player_page(t, pid, venue))
+    for game_id in sv.match_logs(t, venue):
         events = events_of(game_id)
         own = record_site(events) if events else None
         if own is not None:

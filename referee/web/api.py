@@ -145,5 +145,5 @@ def player(tid: str, player: str, read: Read):
 @router.get("/tournaments/{tid}/head", summary="A tournament's head: a cheap check for new results (ETag)")
 def tournament_head(tid: str, read: Read, request: Request):
     swiss = read.swiss_of(tid)
-    _, _, tag = (None, None, swiss[1]) if swiss is not None else read.tournament_of(tid)
+    _, _, tag = swiss if swiss is not None else read.tournament_of(tid)
     return tagged(request, tag, {"tournament": tid})

@@ -183,11 +183,12 @@ class Reader:
 
         return tlog.list_tournaments(self.store) if has_tournaments(self.store) else []
 
-    def swiss_of(self, tid: str) -> tuple[Any, str] | None:
-        """A Swiss tournament's fold and tag (None: the id is not a Swiss tournament here)."""
+    def swiss_of(self, tid: str) -> tuple[Any, Any, str] | None:
+        """A Swiss tournament's fold, the organiser's notices and the tag of both (None: the id is not a Swiss
+        tournament here)."""
         from ..engine.tournament.events import TOURNAMENT_ID
         from ..engine.tournament.swiss_desk import is_swiss
-        from ..tournaments import service as tlog
+        from ..tournaments import service as tlog, venue as venue_log
 
         if not TOURNAMENT_ID.fullmatch(tid or "") or not has_tournaments(self.store):
             return None
@@ -200,7 +201,9 @@ class Reader:
         from ..tournaments.swiss import fold as swiss_fold
 
         key = ("swiss", tid, len(events), events[-1].hash)
-        return self.cache.get(key, lambda: swiss_fold(events)), etag_of([tid, len(events), events[-1].hash])
+        venue = venue_log.read(self.store, tid)
+        tag = etag_of([tid, len(events), events[-1].hash, venue.count])
+        return self.cache.get(key, lambda: swiss_fold(events)), venue, tag
 
     def tournament_of(self, tid: str):
         from ..engine.tournament.events import TOURNAMENT_ID

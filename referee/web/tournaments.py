@@ -65,9 +65,11 @@ def projector(
     tid: str, read: Read, view: str = "standings", page: int = 1, pause: int = 0, top: int = 0, seconds: int = 20
 ):
     """The venue's screen: each view paged to fill it (standings rows, seating cards, boards), the pages shown in
-    turn; ``top``: the most boards on one screen (0: by the count of tables)."""
+    turn; ``top``: the most boards on one screen (0: by the count of tables). A Swiss tournament's: web/swiss.py."""
     from ..views.board_svg import board_svg
 
+    if (found := read.swiss_of(tid)) is not None:
+        return swiss.projector(read, tid, *found, view, page, pause, max(5, min(seconds, 300)))
     loaded, venue, tag = read.tournament_of(tid)
     view = view if view in VIEWS else "standings"
     top, seconds = max(0, min(top, 40)), max(5, min(seconds, 300))

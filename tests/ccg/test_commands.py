@@ -64,7 +64,7 @@ def test_the_manuals_whole_match_runs_as_printed(tmp_path):
         assert result.returncode == 0, (command, result.stdout[-2000:], result.stderr)
         out[" ".join(args[:2])] = result.stdout
     assert "alice wins: military victory" in out["ccg score"]
-    assert "bob: 16 Family Honor; provinces none" in out["ccg score"]
+    assert "bob: 17 Family Honor; provinces none" in out["ccg score"]
     assert "verified" in out["ccg verify"]
     assert "finished: alice wins (military)" in out["games"]
     # the export is the match: verified on its own, and the same end as the bundled demo (two paths)
@@ -104,9 +104,10 @@ def test_the_demo_through_the_commands_is_the_demo_by_the_rules_package(db):
 def test_a_refused_line_is_one_line_exit_1_and_nothing_is_recorded(db):
     ok(db, "ccg", "new", "m1", *PLAYERS)
     before = ok(db, "ccg", "replay", "m1", "--json").stdout
-    bad = refused(db, "ccg", "event", "m1", "honor bob +1: x", "battle 9: A (1F) vs -")
+    bad = refused(db, "ccg", "event", "m1", "lobby alice Hida Kisada (2PH)", "battle 9: A (1F) vs -")
     assert bad.stderr.splitlines()[0] == (
-        "error: match 'm1', turn 1: line 2: bob's province 9 does not exist (provinces 1 to 4) "
+        "error: match 'm1', turn 1: line 2 \"battle 9: A (1F) vs -\": bob's province 9 does not exist "
+        "(provinces 1 to 4) "
         "(pp.30-40 Setting Up: Provinces)"
     )
     assert len([ln for ln in bad.stderr.splitlines() if ln.startswith("error:")]) == 1
@@ -114,7 +115,7 @@ def test_a_refused_line_is_one_line_exit_1_and_nothing_is_recorded(db):
     assert "expected 'battle <province> [strength N]: <units> vs <units>'" in not_understood.stderr
     assert ok(db, "ccg", "replay", "m1", "--json").stdout == before  # nothing kept
     refused(db, "ccg", "duel", "m1", "alice A (5F) vs bob B (4C)")
-    refused(db, "ccg", "honor", "m1", "carol +1: not a player")
+    assert "unknown player 'carol'" in refused(db, "ccg", "honor", "m1", "carol +1", "--reason", "x").stderr
 
 
 def test_usage_errors_exit_2(db):
@@ -135,7 +136,7 @@ def test_tied_honor_needs_who_goes_first(db):
 def test_correct_and_retract_are_new_events_and_verify(db):
     ok(db, "ccg", "new", "m1", *PLAYERS)
     ok(db, "ccg", "battle", "m1", "2: Hida Kisada (4F) vs -")
-    ok(db, "ccg", "honor", "m1", "bob -3: entered by mistake")
+    ok(db, "ccg", "honor", "m1", "bob -3", "--reason", "entered by mistake")
     ok(db, "ccg", "retract", "m1", "--reason", "never happened")
     fixed = ok(db, "ccg", "correct", "m1", "2", "battle 2: Hida Kisada (7F) vs -", "--reason", "the katana")
     assert "+ battle 2: Hida Kisada (7F) vs -" in fixed.stdout
@@ -143,9 +144,11 @@ def test_correct_and_retract_are_new_events_and_verify(db):
     assert state["players"][1]["provinces"] == [1, 3, 4] and state["players"][1]["honor"] == 5
     assert "5 events" in ok(db, "ccg", "verify", "m1").stdout
     # a correction that makes a later event impossible is refused, nothing recorded
-    ok(db, "ccg", "battle", "m1", "3: Hida Kisada (1F) vs -")
+    ok(db, "ccg", "battle", "m1", "3: Hida Yakamo (1F) vs -")
     out = refused(db, "ccg", "correct", "m1", "2", "battle 3: A (1F) vs -", "--reason", "x")
-    assert "event 6 can no longer be applied: a battle was already fought at bob's province 3" in out.stderr
+    assert 'event 6 can no longer be applied: "battle 3: Hida Yakamo (1F) vs -": a battle was already fought at' in (
+        out.stderr
+    )
     refused(db, "ccg", "retract", "m1", code=2)
 
 
@@ -154,11 +157,12 @@ def test_export_import_round_trip_and_a_tampered_file_is_refused(db, tmp_path):
     exported = tmp_path / "m.jsonl"
     ok(db, "ccg", "export", "ccg-demo-1", "-o", str(exported))
     other = str(tmp_path / "other.db")
-    assert "imported ccg-demo-1: 21 events, verified" in ok(other, "ccg", "import", str(exported)).stdout
+    assert "imported ccg-demo-1: 49 events, verified" in ok(other, "ccg", "import", str(exported)).stdout
     here, there = (ok(d, "ccg", "score", "ccg-demo-1", "--json").stdout for d in (db, other))
     assert here == there
     lines = exported.read_text().splitlines()
-    lines[3] = lines[3].replace("(4F)", "(9F)")
+    at = next(n for n, line in enumerate(lines) if "(4F)" in line)
+    lines[at] = lines[at].replace("(4F)", "(9F)")
     tampered = tmp_path / "t.jsonl"
     tampered.write_text("\n".join(lines) + "\n")
     out = refused(str(tmp_path / "third.db"), "ccg", "import", str(tampered))
@@ -194,7 +198,13 @@ def test_deck_command(tmp_path):
     deck.write_text("1 Kyuden Hida (stronghold)\n4 Hida Yakamo (personality)\n2 Wedding (event)\n")
     assert "NOT legal (4 problems)" in deck_check(str(deck)).stdout
     problems = json.loads(deck_check(str(deck), "--json").stdout)["problems"]
-    assert len(problems) == 4 and any("Hida Yakamo: 4 copies" in p for p in problems)
+    assert len(problems) == 4 and any("Hida Yakamo: 4 copies" in p["message"] for p in problems)
+    assert {(p["code"], p["title"], p["copies"]) for p in problems} == {  # p.67, C-07: each problem as data
+        ("copies", "Hida Yakamo", 4),
+        ("event-copies", "Wedding", 2),
+        ("deck-size", "Dynasty", 6),
+        ("deck-size", "Fate", 0),
+    }
     deck.write_text("3 Ashigaru\n")
     assert deck_check(str(deck)).stderr.startswith('error: line 1: "3 Ashigaru"')
 
@@ -208,9 +218,8 @@ def test_each_line_of_an_entry_is_read_once(db, monkeypatch):
     reads: list[str] = []
     real = ccg.parse_event
     monkeypatch.setattr(service.ccg, "parse_event", lambda line, **kw: reads.append(line) or real(line, **kw))
-    lines = ["honor alice +3: Lobby", "pass"]
+    lines = ["reveal 1 personality Doji Hoturi", "reveal 2 personality Kakita Toshimoko"]
     ok(db, "ccg", "event", "m1", *lines)
     assert reads == lines
     monkeypatch.undo()
-    score = json.loads(ok(db, "ccg", "score", "m1", "--json").stdout)
-    assert {p["name"]: p["honor"] for p in score["players"]}["alice"] == 9
+    assert "every event re-applied: verified" in ok(db, "ccg", "verify", "m1").stdout  # as the rules replay it

@@ -83,7 +83,8 @@ def test_a_broken_anchor_fails_the_build(tmp_path):
     that link is the one named."""
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "docs", copy / "docs", ignore=shutil.ignore_patterns("__pycache__"))
-    for name in ("mkdocs.yml", "README.md", "referee/data/rulings.md", "referee/data/champions/rulings.md"):
+    shipped = ("referee/data/rulings.md", "referee/data/champions/rulings.md", "referee/data/rulings-l5r-ccg.md")
+    for name in ("mkdocs.yml", "README.md", *shipped):
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, copy / name)
     page = copy / "docs" / "battle-for-rokugan" / "moderator.md"

@@ -121,7 +121,7 @@ def test_every_kind_of_record_is_opened_by_the_registry_and_takes_back_its_last_
         referee(db, "new", "bfr", "--clans", "crab,lion", home=tmp_path),
         referee(db, "setup", "bfr", "-", stdin="crab: control 1 facedown @ crab_central\n", home=tmp_path),
         referee(db, "ccg", "new", "m1", *players, home=tmp_path),
-        referee(db, "ccg", "event", "m1", "honor alice +3: Lobby", home=tmp_path),
+        referee(db, "ccg", "event", "m1", "reveal 1 personality Doji Hoturi", home=tmp_path),
         referee(db, "champions", "demo", "fallen-lion", home=tmp_path),
     ]
     assert all(r.returncode == 0 for r in made), [r.stderr for r in made]

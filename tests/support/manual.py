@@ -78,8 +78,14 @@ BLOCKS: dict[tuple[str, str], Run | NotRun] = {
     ("docs/l5r-ccg/moderator.md", "A whole match, as the moderator types it"): Run(
         "ccg/test_commands.py::test_the_manuals_whole_match_runs_as_printed"
     ),
+    ("docs/l5r-ccg/moderator.md", "What the referee refuses, as the moderator meets it"): Run(
+        "ccg/test_turn.py::test_the_manuals_refusals_are_refused_as_printed"
+    ),
+    ("docs/l5r-ccg/moderator.md", "A match can also start where the judge finds it"): Run(
+        "ccg/test_turn.py::test_the_manuals_mid_game_start_runs_as_printed"
+    ),
     ("docs/l5r-ccg/organiser.md", "A whole Kotei, as the organiser types it"): Run(
-        "tournament/test_swiss_commands.py::test_the_manuals_kotei_runs_as_printed"
+        "tournament/test_swiss_live.py::test_the_manuals_kotei_runs_as_printed_and_every_page_opens"
     ),
     ("docs/champions/moderator.md", "A whole campaign, as the table reports it"): Run(
         "champions/test_commands.py::test_the_manuals_campaign_runs_as_printed_and_ends_with_its_result"

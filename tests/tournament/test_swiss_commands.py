@@ -6,8 +6,7 @@ import json
 from fractions import Fraction
 
 from referee.engine.tournament.swiss import Result, bracket_order, standings
-from tests.support import manual
-from tests.support.entry_point import referee, run_in_process
+from tests.support.entry_point import referee
 
 NAMES = [f"Player {i:02d}" for i in range(1, 33)]
 
@@ -39,18 +38,20 @@ def test_a_32_player_5_round_kotei_with_a_top_8_cut(tmp_path, monkeypatch):
             assert pair not in met, f"round {rnd}: {a} and {b} meet again"
             met.add(pair)
             if rnd == 1 and t["table"] == 1:
-                # the first table plays its match through `referee ccg`: an honor victory for a
+                # the first table plays its match through `referee ccg`, started when the judge arrives in
+                # turn 9: a starts turn 10 on 40 Family Honor, an honor victory (C-03)
                 ok(
                     db,
                     "ccg",
                     "new",
                     "kotei-r1-t1",
+                    *("--turn", "9", "--active", b, "--favor", "none", "--phase", "end"),
                     "--player",
-                    f"{a}: honor 8, strength 6, gold 5",
+                    f"{a}: honor 40, strength 6, gold 5",
                     "--player",
                     f"{b}: honor 6, strength 6, gold 5",
                 )
-                ok(db, "ccg", "event", "kotei-r1-t1", f"honor {a} +32: Lobby, Ambition and battles", "pass", "pass")
+                ok(db, "ccg", "pass", "kotei-r1-t1")
                 out = ok(db, "tournament", "swiss", "accept", "kotei", "1", "kotei-r1-t1")
                 assert "wins (honor), match kotei-r1-t1" in out
                 recorded.append(Result(1, a, b, a, "honor"))
@@ -92,10 +93,15 @@ def test_a_32_player_5_round_kotei_with_a_top_8_cut(tmp_path, monkeypatch):
     assert final["champion"] == top[0]
     # the exports: CSV standings as the JSON says, and JSON Lines that import (verified) into another database
     sheet = tmp_path / "standings.csv"
-    ok(db, "tournament", "swiss", "standings", "kotei", "--csv", str(sheet))
-    rows = sheet.read_text().splitlines()
-    assert rows[0].startswith("rank,id,name,points") and len(rows) == 33
-    assert [r.split(",")[1] for r in rows[1:]] == [s["player"] for s in final["standings"]]
+    said = ok(db, "tournament", "swiss", "standings", "kotei", "--csv", str(sheet))
+    assert said.startswith(f"standings of 'kotei' (CSV) written to {sheet} (33 lines)\n"), said
+    import csv
+
+    with sheet.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 32 and list(rows[0])[:5] == ["place", "rank", "id", "name", "record"]
+    assert [r["id"] for r in rows] == [s["player"] for s in final["standings"]]
+    assert [float(r["points"]) for r in rows] == [float(Fraction(s["points"])) for s in final["standings"]]
     exported = tmp_path / "kotei.jsonl"
     ok(db, "tournament", "swiss", "export", "kotei", "-o", str(exported))
     other = str(tmp_path / "other.db")
@@ -114,23 +120,24 @@ def test_refusals_are_one_line(tmp_path, monkeypatch):
     db = str(tmp_path / "k.db")
     ok(db, "tournament", "swiss", "new", "k", "--name", "K", "--rounds", "3", "--cut", "0", "--no-time-draws")
     ok(db, "tournament", "swiss", "players", "k", "Ann", "Bob", "Cat", "Dan")
-    ok(db, "tournament", "swiss", "pair", "k")
+    (a, b), (c, _) = (t["players"] for t in json.loads(ok(db, "tournament", "swiss", "pair", "k", "--json"))["tables"])
     for args, says in [
-        (["result", "k", "1", "1: draw time"], "time called is not a draw in this tournament"),
+        (["result", "k", "1", "1: draw time"], "time called is not a draw in this tournament: enter the winner the"),
         (["result", "k", "1", "1: zed military"], "no player 'zed'"),
         (["result", "k", "1", "9: ann military"], "round 1 has tables 1 to 2, not 9"),
-        (["result", "k", "1", "1: ann sleeping"], "a win is by"),
-        (["pair", "k"], "round 1 still has tables without a result"),
+        (["result", "k", "1", f"1: {a} sleeping"], "a win is by"),
+        (["result", "k", "1", f"1: {c} military"], f"the winner {c} is not {a} or {b}"),
+        (["pair", "k"], "round 1 still has tables without a result: tables 1, 2"),
         (["standings", "nope"], "no tournament 'nope'"),
     ]:
         result = referee(db, "tournament", "swiss", *args)
         assert result.returncode == 1 and "Traceback" not in result.stderr, (args, result.stderr)
         errors = [ln for ln in result.stderr.splitlines() if ln.startswith("error:")]
         assert len(errors) == 1 and says in errors[0], (args, result.stderr)
-    ok(db, "tournament", "swiss", "result", "k", "1", "1: ann military", "2: draw")
-    again = referee(db, "tournament", "swiss", "result", "k", "1", "1: bob military")
+    ok(db, "tournament", "swiss", "result", "k", "1", f"1: {a} time", "2: draw")  # time called, the judge decided
+    again = referee(db, "tournament", "swiss", "result", "k", "1", f"1: {b} military")
     assert again.returncode == 1 and "a correction needs a reason" in again.stderr
-    ok(db, "tournament", "swiss", "result", "k", "1", "1: bob military", "--reason", "the scores were swapped")
+    ok(db, "tournament", "swiss", "result", "k", "1", f"1: {b} judge", "--reason", "the scores were swapped")
     table_cmd = referee(db, "tournament", "standings", "k")
     assert table_cmd.returncode == 1 and "a Swiss tournament, not one seated at tables" in table_cmd.stderr
 
@@ -143,6 +150,7 @@ def test_a_draw_and_a_single_point_read_as_said_and_a_refused_new_makes_no_datab
     monkeypatch.setenv("HOME", str(tmp_path))
     for args in (
         ("swiss", "new", "k", "--name", "K", "--cut", "7"),
+        ("swiss", "new", "k", "--name", "K", "--cut", "6"),
         ("swiss", "new", "k", "--name", " "),
         ("swiss", "new", "K!", "--name", "K"),
         ("new", "t", "--name", "T", "--sizes", "9"),
@@ -154,40 +162,51 @@ def test_a_draw_and_a_single_point_read_as_said_and_a_refused_new_makes_no_datab
     db = str(tmp_path / "k.db")
     ok(db, "tournament", "swiss", "new", "k", "--name", "K", "--rounds", "2", "--cut", "0")
     ok(db, "tournament", "swiss", "players", "k", "Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
-    ok(db, "tournament", "swiss", "pair", "k")
-    ok(db, "tournament", "swiss", "result", "k", "1", "1: ann military", "2: draw", "3: draw time")
-    tables = ok(db, "tournament", "swiss", "pairings", "k", "1")
-    assert "[draw]" in tables and "[draw (time called)]" in tables and "(draw)" not in tables, tables
+    tables = [t["players"] for t in json.loads(ok(db, "tournament", "swiss", "pair", "k", "--json"))["tables"]]
+    (won, lost), (drew, _), (timed, _) = tables
+    ok(db, "tournament", "swiss", "result", "k", "1", f"1: {won} military", "2: draw", "3: draw time")
+    shown = ok(db, "tournament", "swiss", "pairings", "k", "1")
+    assert "[draw]" in shown and "[draw (time called)]" in shown and "(draw)" not in shown, shown
+    names = {p: p.capitalize() for t in tables for p in t}
     explained = ok(db, "tournament", "swiss", "standings", "k", "--explain")
-    assert "ann: 1 point in 1 round;" in explained and "cat: 0.5 points in 1 round;" in explained, explained
+    assert f"{names[won]}: 1 point in 1 round (1-0-0);" in explained, explained
+    assert f"{names[drew]}: 0.5 points in 1 round (0-0-1);" in explained, explained
+    assert f"(opponents {names[won]}, each at least 1/3)" in explained  # the opponents by name
     from fastapi.testclient import TestClient
 
     from referee.web import venue_app
 
     with TestClient(venue_app(db), base_url="http://localhost") as client:
-        assert "rank 1 · 1 point in 1 round" in client.get("/tournaments/k/players/ann").text
-        assert "<td>draw</td>" in client.get("/tournaments/k/players/cat").text  # table 2
-        assert "<td>draw (time called)</td>" in client.get("/tournaments/k/players/eve").text  # table 3
+        assert "1 point in 1 round" in client.get(f"/tournaments/k/players/{won}").text
+        assert '<td class="result-cell">draw</td>' in client.get(f"/tournaments/k/players/{drew}").text
+        assert '<td class="result-cell">draw (time called)</td>' in client.get(f"/tournaments/k/players/{timed}").text
 
 
 def test_a_field_smaller_than_the_cut_is_said_at_round_1(tmp_path, monkeypatch):
-    """Seven players for a cut to the top 8: round 1's pairing says so at once (players register only before
-    round 1), and after the Swiss rounds the cut is refused with one line; the standings stand as final."""
+    """Seven players for a cut to the top 8: round 1's pairing says so at once, and after the Swiss rounds the cut
+    is refused with one line; the standings stand as final. While a table has no result, `pair` names the tables
+    still playing before anything of the cut."""
     monkeypatch.setenv("HOME", str(tmp_path))
     db = str(tmp_path / "k.db")
     ok(db, "tournament", "swiss", "new", "k", "--name", "K", "--rounds", "1", "--cut", "8")
     ok(db, "tournament", "swiss", "players", "k", "Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
-    first = referee(db, "tournament", "swiss", "pair", "k")
-    assert first.returncode == 0 and "bye: Gus" in first.stdout
-    assert (
-        first.stderr
-        == "note: 7 players for a cut to the top 8: the cut cannot be paired, the Swiss standings will be final\n"
+    first = referee(db, "tournament", "swiss", "pair", "k", "--json")
+    assert first.returncode == 0 and json.loads(first.stdout)["bye"]
+    assert first.stderr == (
+        "note: 7 players for a cut to the top 8: the cut cannot be paired unless players register late, the Swiss "
+        "standings will be final\n"
     )
-    ok(db, "tournament", "swiss", "result", "k", "1", "1: ann military", "2: cat honor", "3: eve dishonor")
+    tables = json.loads(first.stdout)["tables"]
+    ok(db, "tournament", "swiss", "result", "k", "1", f"1: {tables[0]['players'][0]} military")
+    early = referee(db, "tournament", "swiss", "pair", "k")
+    assert early.returncode == 1 and early.stderr == "error: round 1 still has tables without a result: tables 2, 3\n"
+    lines = [f"{t['table']}: {t['players'][1]} honor" for t in tables[1:]]
+    ok(db, "tournament", "swiss", "result", "k", "1", *lines)
     cut = referee(db, "tournament", "swiss", "pair", "k")
     assert cut.returncode == 1 and cut.stderr.splitlines()[0].endswith(
         "a cut to the top 8 needs 8 players still in; 7 are"
     )
+    assert "final standings" not in ok(db, "tournament", "swiss", "standings", "k")
 
 
 def test_verify_finds_a_pairing_its_algorithm_does_not_give():
@@ -263,43 +282,3 @@ def test_a_pairing_is_found_again_by_the_version_that_recorded_it():
     assert problems(recorded) == []
     assert "round 3's pairing is not what swiss-blossom gives" in problems(replace(recorded, version=2))[0]
     assert "swiss-blossom has versions 1, 2, not 7" in problems(replace(recorded, version=7))[0]
-
-
-def manual_kotei() -> list[str]:
-    return manual.commands("docs/l5r-ccg/organiser.md", "A whole Kotei, as the organiser types it")
-
-
-def test_the_manuals_kotei_runs_as_printed(tmp_path):
-    """The manual's whole Kotei (docs/l5r-ccg/organiser.md), every command as printed, by the real entry point in
-    a fresh folder holding a copy of examples/: the match's result accepted, the rounds paired with no rematch, the
-    cut seeded by the standings, the winner named; the export verifies and imports elsewhere; the site is
-    written."""
-    import os
-    import shlex
-    import shutil
-    from pathlib import Path
-
-    commands = manual_kotei()
-    assert len(commands) >= 25 and sum("swiss pair" in c for c in commands) == 8
-    shutil.copytree(Path(__file__).parents[2] / "examples", tmp_path / "examples")
-    env = {**os.environ, "COLUMNS": "120", "HOME": str(tmp_path)}
-    said = []
-    for command in commands:
-        done = run_in_process([*shlex.split(command)[1:]], cwd=tmp_path, env=env)
-        assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stdout[-1500:], done.stderr)
-        said.append((command, done.stdout))
-    out = dict(said)  # a command said more than once: its last output
-    pairings = [o for c, o in said if c == "referee tournament swiss pair kotei"]
-    assert "table 1: Ann Lee against Bo Chen" in pairings[0]
-    accepted = next(o for c, o in said if "swiss accept" in c)
-    assert "table 1: Ann Lee wins (honor), match kotei-r1-t1" in accepted
-    assert "Quin Abe wins the tournament" in said[-4][1]
-    assert all("rematches 0" in o for o in pairings[:5]) and "elimination round 1 of the cut" in pairings[5]
-    explained = out["referee tournament swiss standings kotei --explain"].splitlines()[1:]
-    ranked = [line.split(".", 1)[1].split(":", 1)[0].strip() for line in explained]  # ids, in rank order
-    names = {n.lower().replace(" ", "-"): n for n in (tmp_path / "examples/kotei/players.txt").read_text().split("\n")}
-    for table, (a, b) in enumerate([(1, 8), (4, 5), (2, 7), (3, 6)], 1):  # the cut seeded by those standings
-        assert f"table {table}: {names[ranked[a - 1]]} against {names[ranked[b - 1]]}" in pairings[5]
-    assert "every pairing found again: verified" in out["referee tournament swiss verify kotei"]
-    assert "42 files written to kotei-site" in out["referee tournament publish kotei kotei-site"]
-    assert ok(str(tmp_path / "other.db"), "tournament", "swiss", "import", str(tmp_path / "kotei.jsonl"))

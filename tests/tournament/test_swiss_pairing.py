@@ -21,6 +21,7 @@ from referee.engine.tournament.swiss import (
     next_elimination,
     pair_cost,
     pair_round,
+    seeded_order,
     standings,
 )
 
@@ -69,15 +70,17 @@ def history(draw, min_players=2, max_players=8):
 
 
 @settings(max_examples=150, deadline=None)
-@given(history(), st.sampled_from(VERSIONS))
-def test_pairing_is_as_good_as_an_exhaustive_search(field, version):
+@given(history(), st.sampled_from(VERSIONS), st.one_of(st.none(), st.integers(0, 10**12 - 1)))
+def test_pairing_is_as_good_as_an_exhaustive_search(field, version, seed):
     """C-10 Swiss: no rematch whenever a pairing without one exists, then the least score difference; by
-    either version of the algorithm (networkx's matching, rustworkx's)."""
+    either version of the algorithm (networkx's matching, rustworkx's), the players in the entry order or in
+    the order a seed draws (round 1's: the ranks, and so the rank distance, follow that order)."""
     players, results = field
     rnd = max((r.round for r in results), default=0) + 1
-    pairing = pair_round(rnd, players, results, version=version)
-    assert pairing.version == version
-    assert cost_of(pairing) == best_cost(players, results, pairing.bye)
+    pairing = pair_round(rnd, players, results, version=version, seed=seed)
+    assert pairing.version == version and pairing.seed == seed
+    order = players if seed is None else seeded_order(players, seed)
+    assert cost_of(pairing) == best_cost(order, results, pairing.bye)
     met = {frozenset((r.a, r.b)) for r in results if r.b is not None}
     assert pairing.cost["rematches"] == sum(frozenset(p) in met for p in pairing.pairs)
     seated = [p for pair in pairing.pairs for p in pair] + ([pairing.bye] if pairing.bye else [])
@@ -165,9 +168,12 @@ def test_the_cut_is_seeded_so_the_top_two_meet_in_the_final():
     final = next_elimination(semis, [a for a, _ in semis])
     assert final == ((top[0], top[1]),)
     assert next_elimination(final, [top[0]]) == ()
-    with pytest.raises(SwissError, match="top 8 or 16"):
-        cut(table, 4)
-    with pytest.raises(SwissError, match="needs 16 players"):
+    top4 = cut(table, 4)  # 1-4, 2-3
+    assert top4 == ((top[0], top[3]), (top[1], top[2]))
+    assert cut(table, 2) == ((top[0], top[1]),)
+    with pytest.raises(SwissError, match="a power of two"):
+        cut(table, 6)
+    with pytest.raises(SwissError, match="needs 16 players still in; 10 are"):
         cut(table, 16)
     with pytest.raises(SwissError, match="did not play"):
         next_elimination(first, [top[3]] * 4)

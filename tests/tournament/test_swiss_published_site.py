@@ -46,7 +46,7 @@ def pages(db):
 def published(db, tmp_path_factory):
     out = tmp_path_factory.mktemp("site") / "kotei"
     said = cli(db, "tournament", "publish", kotei.TID, str(out))
-    assert said.startswith(f"{kotei.TID}: 42 files written to ")
+    assert said.startswith(f"{kotei.TID}: 50 files written to ")
     return out
 
 
@@ -54,9 +54,10 @@ def test_the_published_files_are_the_pages_of_the_swiss_site(published, pages):
     written = sorted(p.relative_to(published).as_posix() for p in published.rglob("*") if p.is_file())
     assert written == sorted(StaticLinks(0)(*p.link) for p in pages)
     kinds = sorted({p.link[0] for p in pages})
-    assert kinds == ["game", "player", "swiss_round", "tournament"]
+    assert kinds == ["game", "player", "swiss_round", "swiss_slips", "tournament"]
     assert [p.link for p in pages if p.link[0] == "game"] == [("game", kotei.MATCH)]  # the match read from its log
     assert len([p for p in pages if p.link[0] == "swiss_round"]) == 5 + 3  # five Swiss rounds, the cut's three
+    assert len([p for p in pages if p.link[0] == "swiss_slips"]) == 5 + 3  # each round's match slips
 
 
 def canonical(html: str, resolve) -> str:
@@ -85,7 +86,11 @@ def test_each_published_page_is_the_page_served_at_its_address(published, pages,
         text = (published / name).read_text("utf-8")
         here = posixpath.dirname(name)
         mine = canonical(text, lambda href, here=here: posixpath.normpath(posixpath.join(here, href)))
-        theirs = canonical(served.text, lambda href: to_file[href])  # a link the site lacks: KeyError
+        screen = f'<li><a href="/tournaments/{kotei.TID}/projector">Projector</a></li>'  # the venue's screen: served
+        assert (screen in served.text) == (p.link[0] in ("tournament", "swiss_round", "player")), p.link
+        theirs = canonical(
+            served.text.replace(screen, ""), lambda href: to_file[href]
+        )  # a link the site lacks: KeyError
         assert mine == theirs and len(mine) > 600, name
         assert 'id="fresh"' in served.text and "<script" not in text  # served pages poll; published ones cannot
 
@@ -102,7 +107,8 @@ class Links(HTMLParser):
 
 def test_the_served_pages_link_to_no_page_the_site_lacks(client, pages):
     """From the standings, every tournament page and match page `referee serve` links to is a page of the site,
-    and every page of the site is reached: serve and publish show one set of pages."""
+    and every page of the site is reached: serve and publish show one set of pages (the projector aside: the
+    venue's screen, served only)."""
     site_paths = {ServedLinks()(*p.link) for p in pages}
     seen, todo = set(), [f"/tournaments/{kotei.TID}"]
     while todo:
@@ -115,7 +121,7 @@ def test_the_served_pages_link_to_no_page_the_site_lacks(client, pages):
         todo += [
             href.split("#")[0]
             for href in parser.links
-            if href.startswith((f"/tournaments/{kotei.TID}", "/games/")) and not href.startswith("/api/")
+            if href.startswith((f"/tournaments/{kotei.TID}", "/games/")) and not href.endswith("/projector")
         ]
     assert seen == site_paths
 
@@ -145,11 +151,15 @@ def test_the_round_and_player_pages_show_what_the_commands_say(db, client):
     assert "corrected" in page and "swiss-blossom v2" in page  # the judge's correction, the pairing's algorithm
     for t in paired["tables"]:
         a, b = t["players"]
-        assert re.search(rf'<td class="num">{t["table"]}</td><td><a href="/tournaments/kotei/players/{a}">', page)
+        assert re.search(
+            rf'<td class="num" data-label="table">{t["table"]}</td><td><a href="/tournaments/kotei/players/{a}">', page
+        )
     explained = cli(db, "tournament", "swiss", "standings", kotei.TID, "--explain").splitlines()
     dropped = client.get(f"/tournaments/{kotei.TID}/players/{kotei.DROPPED}").text
-    line = re.search(r'<p class="prose explain"><code>(.*?)</code>', dropped).group(1)
+    line = re.sub(r"<[^>]+>", "", re.search(r'<p class="prose explain"><code>(.*?)</code>', dropped).group(1))
     assert f"  {line}" in explained and "dropped" in dropped
+    listed = cli(db, "tournament", "swiss", "standings", kotei.TID).splitlines()  # the text marks the drop too
+    assert [ln for ln in listed if "Player 32" in ln][0].split(".", 1)[1].strip().startswith("Player 32 (dropped)")
     assert f'href="/games/{kotei.MATCH}"' in client.get(f"/tournaments/{kotei.TID}/rounds/1").text
 
 
@@ -159,6 +169,10 @@ def test_the_round_and_player_pages_show_what_the_commands_say(db, client):
         f"/tournaments/{kotei.TID}/rounds/9",  # not paired
         f"/tournaments/{kotei.TID}/rounds/x",
         f"/tournaments/{kotei.TID}/rounds/" + "1" * 40,
+        f"/tournaments/{kotei.TID}/rounds/9/slips",  # a round not paired has no slips
+        f"/tournaments/{kotei.TID}/rounds/x/slips",
+        "/tournaments/spring/rounds/1/slips",  # nor a table-seated tournament
+        "/tournaments/nope/projector",
         f"/tournaments/{kotei.TID}/players/nobody",
         f"/tournaments/{kotei.TID}/players/Bad%20Id",
         f"/tournaments/{kotei.TID}/seating/1",  # a Swiss tournament has no seating at tables

@@ -14,7 +14,7 @@ from tests.support.browsing import need_browser
 from tests.support.serving import cli, serve
 from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS, Watched
 
-SIZES = {"phone": (375, 740), "laptop": (1280, 800), "projector": (1920, 1080)}
+SIZES = {"phone": (375, 740), "tablet": (768, 1024), "laptop": (1280, 800), "projector": (1920, 1080)}
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,7 @@ def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, brows
         assert stages == ["Quarter-finals", "Semi-finals", "Final"]
         first_cut = wp.page.locator("ol.bracket > li").first.locator("li.match")
         assert first_cut.count() == 4
-        top = [s["name"] for s in standings["standings"][:8]]
+        top = [s["name"] for s in sorted(standings["standings"], key=lambda s: s["rank"])[:8]]  # the Swiss ranks
         seeds = bracket_order(8)
         for i in range(4):  # 1-8, 4-5, 2-7, 3-6: each match's players and their seeds
             shown = first_cut.nth(i).locator("p").all_inner_texts()
@@ -92,7 +92,7 @@ def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, brows
         assert (
             wp.page.locator("p", has_text="Bye (a win)").inner_text().endswith(f"Player {paired['bye'].split('-')[1]}")
         )
-        assert f"rematches {paired['cost']['rematches']}" in wp.page.locator("p.cost").inner_text()
+        assert f"rematches {paired['cost']['rematches']}" in wp.page.locator("div.cost").inner_text()
         # a player's page says what `standings --explain` says of them
         wp.page.locator("table.pairings tbody tr").first.locator("td a").first.click()
         wp.page.wait_for_load_state()
@@ -102,13 +102,16 @@ def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, brows
         assert wp.errors == [] and wp.failed == []
 
 
-def test_the_match_page_shows_the_result_and_each_event(server, browser):
+def test_the_match_page_shows_the_result_and_each_event(server, browser, seeded):
     with Watched(browser, 375, 740) as wp:
         wp.page.goto(server + "/games/ccg-demo-1")
         assert "alice wins: military victory" in wp.page.locator("p.announcement").inner_text()
-        assert wp.page.locator("ol.events > li").count() == 20
+        assert wp.page.locator("ol.events > li").count() == 48
         cells = wp.page.locator("tbody tr").first.locator("td").all_inner_texts()
-        assert cells[:2] == ["16", "none"]  # bob: 16 Family Honor, no province left
+        assert cells[:2] == ["17", "none"]  # bob: 17 Family Honor, no province left
+        shown = json.loads(cli(seeded, "ccg", "score", "ccg-demo-1", "--json"))
+        favor = shown["favor"] or "uncontrolled"
+        assert wp.page.locator("p.favor").inner_text() == f"The Imperial Favor: {favor}"  # as score says
         box = wp.page.locator("div.scroll").first.bounding_box()  # the table scrolls inside its box, not the page
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
 
@@ -121,7 +124,8 @@ def test_the_published_site_holds_at_every_size(seeded, browser, tmp_path):
     site = tmp_path / "site"
     cli(seeded, "tournament", "publish", "kotei", str(site))
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    assert len(pages) == 1 + 8 + 32 + 1, pages  # standings, 5 rounds and 3 of the cut, 32 players, the match
+    assert len(pages) == 1 + 8 + 8 + 32 + 1, pages  # standings, 5 rounds and 3 of the cut and their slips, 32
+    # players, the match
     names = [f"Player {i:02d}" for i in range(1, 33)]
     problems = []
     for size, (w, h) in SIZES.items():

@@ -51,17 +51,50 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class DeckProblem:
+    """One problem of a decklist: its code, the card (or deck) it is about, the copies counted, the decklist
+    line when it is one line's, and the sentence.
+
+    Codes: ``strongholds`` (copies: Strongholds listed), ``starting-holding`` (a Border Keep or Bamboo
+    Harvesters in the decks), ``deck-size`` (title: the deck, copies: its cards), ``copies`` (more than three
+    of a title), ``event-copies`` and ``unique-copies`` (more than one of an Event or a Unique card)."""
+
+    code: str
+    title: str
+    copies: int
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "title": self.title,
+            "copies": self.copies,
+            "line": self.line,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class DeckReport:
     dynasty: int
     fate: int
-    problems: tuple[str, ...]
+    problems: tuple[DeckProblem, ...]
 
     @property
     def legal(self) -> bool:
         return not self.problems
 
     def to_dict(self) -> dict[str, object]:
-        return {"dynasty": self.dynasty, "fate": self.fate, "legal": self.legal, "problems": list(self.problems)}
+        return {
+            "dynasty": self.dynasty,
+            "fate": self.fate,
+            "legal": self.legal,
+            "problems": [p.to_dict() for p in self.problems],
+        }
 
 
 def parse_decklist(text: str) -> tuple[Entry, ...]:
@@ -111,33 +144,42 @@ def check_deck(entries: tuple[Entry, ...]) -> DeckReport:
     return DeckReport(dynasty, fate, tuple(problems))
 
 
-def _stronghold_problems(entries: tuple[Entry, ...]) -> list[str]:
+def _stronghold_problems(entries: tuple[Entry, ...]) -> list[DeckProblem]:
     """C-07: exactly one Stronghold, outside the decks."""
-    held = sum(e.copies for e in entries if e.type == STRONGHOLD)
+    strongholds = [e for e in entries if e.type == STRONGHOLD]
+    held = sum(e.copies for e in strongholds)
     if held != 1:
-        return [f"{held} Strongholds: a deck has exactly one Stronghold, outside the decks (C-07)"]
+        title = ", ".join(e.title for e in strongholds)
+        message = f"{held} Strongholds: a deck has exactly one Stronghold, outside the decks (C-07)"
+        return [DeckProblem("strongholds", title, held, message)]
     return []
 
 
-def _starting_holding_problems(entries: tuple[Entry, ...]) -> list[str]:
+def _starting_holding_problems(entries: tuple[Entry, ...]) -> list[DeckProblem]:
     """p.67, C-07: the starting Holdings are not in the decks."""
     return [
-        f"line {e.lineno}: {e.title}: a starting Holding; copies of it may not be in the decks (p.67, C-07)"
+        DeckProblem(
+            "starting-holding",
+            e.title,
+            e.copies,
+            f"line {e.lineno}: {e.title}: a starting Holding; copies of it may not be in the decks (p.67, C-07)",
+            e.lineno,
+        )
         for e in entries
         if e.title.lower() in STARTING_HOLDINGS
     ]
 
 
-def _deck_size_problems(dynasty: int, fate: int) -> list[str]:
+def _deck_size_problems(dynasty: int, fate: int) -> list[DeckProblem]:
     """p.67: at least forty cards in each deck."""
     return [
-        f"the {deck} deck has {n} cards: at least {MINIMUM} (p.67)"
+        DeckProblem("deck-size", deck, n, f"the {deck} deck has {n} cards: at least {MINIMUM} (p.67)")
         for deck, n in (("Dynasty", dynasty), ("Fate", fate))
         if n < MINIMUM
     ]
 
 
-def _copy_problems(decked: list[Entry]) -> list[str]:
+def _copy_problems(decked: list[Entry]) -> list[DeckProblem]:
     """p.67: at most three copies of a title, one of an Event or a Unique card; each experience level its
     own title (C-04)."""
     by_title: Counter[str] = Counter()
@@ -157,7 +199,10 @@ def _copy_problems(decked: list[Entry]) -> list[str]:
         e = first[key]
         what = "Event" if key in event else "Unique card" if key in unique else ""
         if what and n > 1:
-            problems.append(f"{e.name}: {n} copies of an {what}: at most one by title (p.67)")
+            code = "event-copies" if what == "Event" else "unique-copies"
+            message = f"{e.name}: {n} copies of an {what}: at most one by title (p.67)"
+            problems.append(DeckProblem(code, e.name, n, message))
         elif n > COPIES:
-            problems.append(f"{e.name}: {n} copies: at most {COPIES} of any card by title (p.67)")
+            message = f"{e.name}: {n} copies: at most {COPIES} of any card by title (p.67)"
+            problems.append(DeckProblem("copies", e.name, n, message))
     return problems

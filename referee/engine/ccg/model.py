@@ -10,37 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 
-from ...core.errors import RefereeError
-from .rules import cite
+from .court import Personality
+from .errors import CcgError as CcgError, NotUnderstood as NotUnderstood, Refused as Refused  # their home before
+from .options import OPTIONS
 
 PROVINCES = (1, 2, 3, 4)  # pp.30-40 Setting Up: Provinces: "take the top four cards ... one card to a province"
 HONOR_VICTORY = 40  # Winning the Game: "start your turn on 40 Family Honor or higher"
 DISHONOR_LOSS = -20  # Winning the Game: "Family Honor is ever at or below -20"
 ELEMENTS = ("air", "earth", "fire", "water", "void")  # glossary: element keyword
-
-
-# --- errors: one line each, naming the input and the rule ---------------------------------------------
-class CcgError(RefereeError):
-    """Base of the card game's errors: one clear line (and an optional hint)."""
-
-
-class NotUnderstood(CcgError):
-    """A line that is not of any form the notation knows (invalid)."""
-
-    def __init__(self, text: str, problem: str, *, lineno: int | None = None, hint: str | None = None):
-        self.text = text
-        where = f"line {lineno}: " if lineno is not None else ""
-        super().__init__(f'{where}"{text}": {problem}', hint=hint)
-
-
-class Refused(CcgError):
-    """An event that is understood but impossible at this point of the match (illegal), with its rule."""
-
-    def __init__(self, problem: str, rule: str, *, text: str = "", hint: str | None = None):
-        self.problem = problem
-        self.rule = rule
-        quoted = f'"{text}": ' if text else ""
-        super().__init__(f"{quoted}{problem} ({cite(rule)})", hint=hint)
+RULES = 2  # the rules a new match is played by; a match recorded by rules 1 replays by them (log/ccg.py)
+HAND = 6  # pp.30-40 The Hand: "Draw six cards"
+HAND_MAXIMUM = 8  # End Phase: "the maximum hand size of eight"
 
 
 # --- the turn sequence ----------------------------------------------------------------------------------
@@ -89,6 +69,16 @@ class Player:
     clan: str = ""
     provinces: tuple[int, ...] = PROVINCES  # provinces not destroyed
     rings: tuple[Ring, ...] = ()
+    court: tuple[Personality, ...] = ()  # the Personalities the referee knows of (court.py)
+    faces: tuple[tuple[int, str], ...] = ()  # a province's card when known: "" face down, else the face-up title
+    regions: tuple[tuple[int, str], ...] = ()  # the Region attached to a province
+
+    def face(self, province: int) -> str | None:
+        """A province's card: "" face down, its title face up, None not known."""
+        return dict(self.faces).get(province)
+
+    def with_face(self, province: int, card: str) -> Player:
+        return replace(self, faces=tuple(sorted({**dict(self.faces), province: card}.items())))
 
     @property
     def starting(self) -> str:
@@ -103,9 +93,29 @@ class Result:
     victory: Victory
     reason: str
     rule: str
+    condition: tuple[tuple[str, object], ...] = ()  # the condition met, as data (``to_dict``'s "condition")
 
     def to_dict(self) -> dict[str, object]:
-        return {"winner": self.winner, "victory": str(self.victory), "reason": self.reason, "rule": self.rule}
+        out: dict[str, object] = {
+            "winner": self.winner,
+            "victory": str(self.victory),
+            "reason": self.reason,
+            "rule": self.rule,
+        }
+        if self.condition:
+            out["condition"] = dict(self.condition)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """The Attack Phase as it stands (pp.49-66 Attack Phase): declared or not, how far the maneuvers went,
+    who already attacked in a resolution, who the Imperial Favor sent home."""
+
+    declared: bool = False
+    segment: int = 0  # assignments made: 1 the Attacker's infantry, 2 the Defender's, 3 and 4 their cavalry
+    attacked: frozenset[str] = frozenset()  # attacking Personalities already in a battle's resolution
+    sent_home: frozenset[str] = frozenset()  # attacking Personalities moved home before their battle
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +129,18 @@ class Match:
     phase: Phase = Phase.STRAIGHTEN
     fought: frozenset[int] = field(default_factory=frozenset)  # provinces fought at in this Attack Phase
     result: Result | None = None
+    version: int = RULES  # the rules the match is played by (1: as first recorded, before the turn's actions)
+    favor: int | None = None  # who controls the Imperial Favor (None: uncontrolled)
+    used: frozenset[str] = frozenset()  # once-a-turn abilities used this turn: "lobby:0", "claim:1" ...
+    attack: Attack = Attack()
+    revealed: int = 0  # Events Phase: the last province dealt with (left to right)
+    options: tuple[tuple[str, str], ...] = ()  # rules options chosen at the start (the referee's rulings)
+
+    def option(self, name: str) -> str:
+        return dict(self.options).get(name, OPTIONS[name].default)
+
+    def has_used(self, ability: str, i: int) -> bool:
+        return f"{ability}:{i}" in self.used
 
     def player(self, name: str) -> Player:
         return self.players[self.index(name)]
@@ -138,6 +160,10 @@ class Match:
     @property
     def other(self) -> int:
         return 1 - self.active
+
+    @property
+    def favor_holder(self) -> str | None:
+        return None if self.favor is None else self.players[self.favor].name
 
     def with_player(self, i: int, player: Player) -> Match:
         both = (player, self.players[1]) if i == 0 else (self.players[0], player)

@@ -1,11 +1,13 @@
 """Swiss tournaments for one-against-one games (the card game's Kotei): pairing, results, standings with
-their tie-breaks, and the cut to single elimination. Pure: no file, database, clock or randomness (the
-first round's order is an input: the desk's order, or one it shuffled with a recorded seed).
+their tie-breaks, and the cut to single elimination. Pure: no file, database, clock or randomness (round 1's
+order is drawn from a seed handed in: the service draws it and records it with the pairing).
 
 Scoring (C-10): a win 1, a draw ½ (C-01's draw, or time called where the organiser allows draws), a loss
-0; a bye is a win. Standings: match points, then opponents' match-win percentage (OMW%: the mean of each
-opponent's match points per round played, each at least 1/3), then opponents' opponents' (OOMW%: the mean
-of the opponents' OMW%), then the earlier place in the entry order.
+0; a bye is a win. A round a player missed (registered late, or dropped and reinstated) counts as the
+organiser chose: a loss or a bye. Standings: match points, then opponents' match-win percentage (OMW%: the
+mean of each opponent's match points per round played, each at least 1/3; an opponent met twice counts once
+for each match), then opponents' opponents' (OOMW%: the mean of the opponents' OMW%), then the earlier place
+in the entry order (C-10 stops at OOMW%: ``level_by_order`` names the players it placed).
 
 Pairing ("swiss-blossom"): the players still in are ranked by the standings; if their number is odd, the
 lowest-ranked player who has not had a bye gets it (a bye when all have had one goes to the lowest-ranked).
@@ -20,8 +22,11 @@ exact) where the cost of a pairing, minimised in this order of importance, is:
    are paired down from the lowest group that can give them, so higher groups stay whole;
 4. the total of the rank distances of the pairs: within a score group, neighbours in the standings meet.
 
-Each term is weighted above the largest total the next ones can reach, so the order is strict. The pairing
-is a value with its algorithm, version and cost, stored as data like a seating. Version 1 solves the matching
+Each term is weighted above the largest total the next ones can reach, so the order is strict. With a
+``seed`` (round 1's, drawn by the service and recorded), the players are ordered by ``seeded_order`` in
+place of the entry order: round 1, where everyone has 0 points, pairs neighbours of that random order and
+gives its bye to the last of it. The pairing is a value with its algorithm, version, seed and cost, stored
+as data like a seating. Version 1 solves the matching
 with networkx's ``max_weight_matching`` (pure Python: about two minutes for 512 players); version 2, the
 desk's now, with rustworkx's (the same algorithm compiled: seconds). Both find a pairing of the least cost;
 where several pairings share it they may choose differently, so a recorded pairing is found again by the
@@ -30,28 +35,47 @@ version that recorded it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
 ALGORITHM = "swiss-blossom"
+GIVEN = "given"  # a pairing made by hand (on paper, by the judge): recorded as given, never recomputed
 VERSION = 2  # 1: networkx's matching; 2: rustworkx's (the same exact optimum, found faster)
 VERSIONS = (1, 2)
 FLOOR = Fraction(1, 3)  # C-10: each opponent's match-win percentage counts for at least 1/3
-WINS = ("military", "dishonor", "honor", "enlightenment", "concession")  # how a match is won
+# how a match is won: the card game's victories (rulebook), a concession, time called with the winner the judge
+# decided (where time is not a draw, C-10), the judge's decision (a penalty, a player absent at the table)
+WINS = ("military", "dishonor", "honor", "enlightenment", "concession", "time", "judge")
 DRAWS = ("draw", "time")  # C-01's draw; time called where the organiser allows draws (C-10)
 BYE = "bye"
-CUTS = (8, 16)
+MISSED = "missed"  # a round a player missed (registered late, or dropped then reinstated), counted as a loss
+MISSED_AS = ("loss", "bye")  # what the organiser gives a player for each round missed
+MOST_CUT = 1024  # the largest cut offered: far beyond any field the pairing is measured on
 
 
 class SwissError(ValueError):
     """A result, pairing or cut that cannot be: one line."""
 
 
+def check_cut(size: int) -> int:
+    """A cut to the top ``size``: 0 (none) or a power of two from 2 on. A single elimination of any other size
+    would give its top seeds a bye in its first round, a free win the rules (C-10) know only in the Swiss
+    rounds; so the cut is a power of two, as the organisers' tools offer it (top 2, 4, 8, 16, 32...)."""
+    if size == 0 or (2 <= size <= MOST_CUT and size & (size - 1) == 0):
+        return size
+    raise SwissError(
+        f"a cut to the top {size}: a cut is 0 (none) or a power of two (2, 4, 8, 16, 32... up to {MOST_CUT}), so "
+        "that every player in it plays every elimination round"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One match of a round: ``winner`` None is a draw; ``b`` None is a bye (a win for ``a``)."""
+    """One match of a round: ``winner`` None is a draw; ``b`` None is a bye (a win for ``a``) or a round ``a``
+    missed (victory ``missed``: a loss, no winner)."""
 
     round: int
     a: str
@@ -61,6 +85,8 @@ class Result:
 
     def __post_init__(self) -> None:
         if self.b is None:
+            if self.victory == MISSED and self.winner is None:
+                return
             if self.victory != BYE or self.winner != self.a:
                 raise SwissError(f"round {self.round}: {self.a}'s bye is a win by bye")
             return
@@ -75,6 +101,8 @@ class Result:
             raise SwissError(f"round {self.round}: a win is by {', '.join(WINS)}, not {self.victory!r}")
 
     def points(self, player: str) -> Fraction:
+        if self.b is None:
+            return Fraction(1) if self.victory == BYE else Fraction(0)
         if self.winner is None:
             return Fraction(1, 2)
         return Fraction(1) if self.winner == player else Fraction(0)
@@ -85,7 +113,8 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """A round's pairs (the higher-ranked player first), its bye, and how they were found."""
+    """A round's pairs (the higher-ranked player first), its bye, and how they were found (``seed``: the one
+    that ordered the players, round 1's)."""
 
     round: int
     pairs: tuple[tuple[str, str], ...]
@@ -93,6 +122,7 @@ class Pairing:
     algorithm: str = ALGORITHM
     version: int = VERSION
     cost: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    seed: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -102,6 +132,7 @@ class Pairing:
             "algorithm": self.algorithm,
             "version": self.version,
             "cost": dict(self.cost),
+            "seed": self.seed,
         }
 
 
@@ -110,18 +141,30 @@ class Standing:
     rank: int
     player: str
     points: Fraction
-    played: int  # rounds played, a bye included
+    played: int  # rounds played, a bye and a round missed included
     mwp: Fraction  # match-win percentage: points / rounds played
     omwp: Fraction
     oomwp: Fraction
     opponents: tuple[str, ...]
     byes: int
+    wins: int = 0  # byes included
+    losses: int = 0  # rounds missed counted as losses included
+    draws: int = 0
+
+    @property
+    def record(self) -> str:
+        """Wins-losses-draws, as the organisers' tools show a record: ``3-1-0`` (a bye is a win)."""
+        return f"{self.wins}-{self.losses}-{self.draws}"
 
     def to_dict(self) -> dict[str, object]:
         return {
             "rank": self.rank,
             "player": self.player,
-            "points": str(self.points),
+            "points": number(self.points),
+            "record": self.record,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
             "played": self.played,
             "mwp": f"{float(self.mwp):.4f}",
             "omwp": f"{float(self.omwp):.4f}",
@@ -129,18 +172,24 @@ class Standing:
             "byes": self.byes,
         }
 
-    def explain(self) -> str:
+    def explain(self, names: dict[str, str] | None = None) -> str:
+        """The line `swiss standings --explain` prints and a player's page shows: the players by ``names``."""
+        name = (names or {}).get
+        if self.opponents:
+            met = ", ".join(name(o, o) for o in self.opponents)
+            omw = f"OMW% {float(self.omwp):.2%} (opponents {met}, each at least 1/3)"
+        else:
+            omw = f"OMW% {float(self.omwp):.2%} (no opponents yet: a bye or a round missed has none)"
         return (
-            f"{self.rank}. {self.player}: {points_in(self.points, self.played)}; "
-            f"OMW% {float(self.omwp):.2%} (opponents {', '.join(self.opponents) or 'none'}, each at least 1/3), "
-            f"OOMW% {float(self.oomwp):.2%}"
+            f"{self.rank}. {name(self.player, self.player)}: {points_in(self.points, self.played)} ({self.record}); "
+            f"{omw}, OOMW% {float(self.oomwp):.2%}"
         )
 
 
 def points_in(points: Fraction, played: int) -> str:
     """A player's match points and rounds played as every screen says them: ``3.5 points in 5 rounds``,
     ``1 point in 1 round``."""
-    return f"{_num(points)} point{'' if points == 1 else 's'} in {played} round{'' if played == 1 else 's'}"
+    return f"{number(points)} point{'' if points == 1 else 's'} in {played} round{'' if played == 1 else 's'}"
 
 
 def draw_said(victory: str) -> str:
@@ -148,7 +197,16 @@ def draw_said(victory: str) -> str:
     return "draw" if victory == "draw" else f"draw ({'time called' if victory == 'time' else victory})"
 
 
-def _num(x: Fraction) -> str:
+WIN_SAID = {"time": "time called, the judge's decision", "judge": "the judge's decision"}
+
+
+def win_said(victory: str) -> str:
+    """How a match was won as every screen says it: ``military``, ``time called, the judge's decision``."""
+    return WIN_SAID.get(victory, victory)
+
+
+def number(x: Fraction) -> str:
+    """Match points as every screen and export writes them: ``3``, ``2.5`` (a spreadsheet reads a number)."""
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
 
 
@@ -159,32 +217,57 @@ def standings(players: Sequence[str], results: Iterable[Result]) -> list[Standin
     points = {p: Fraction(0) for p in players}
     played = dict.fromkeys(players, 0)
     byes = dict.fromkeys(players, 0)
+    wld = {p: [0, 0, 0] for p in players}
     opponents: dict[str, list[str]] = {p: [] for p in players}
     for r in results:
         for p in (r.a, r.b):
             if p is not None and p not in order:
                 raise SwissError(f"round {r.round}: {p} is not a player of the tournament")
-        if r.b is None:
-            points[r.a] += 1
+        if r.b is None:  # a bye (a win) or a round missed (a loss): no opponent
+            points[r.a] += r.points(r.a)
             played[r.a] += 1
-            byes[r.a] += 1
+            byes[r.a] += r.victory == BYE
+            wld[r.a][0 if r.victory == BYE else 1] += 1
             continue
         for p in (r.a, r.b):
             points[p] += r.points(p)
             played[p] += 1
             opponents[p].append(r.opponent(p) or "")
+            wld[p][2 if r.winner is None else 0 if r.winner == p else 1] += 1
     mwp = {p: max(FLOOR, points[p] / played[p]) if played[p] else FLOOR for p in players}
     omwp = {p: _mean([mwp[o] for o in opponents[p]]) for p in players}
     oomwp = {p: _mean([omwp[o] for o in opponents[p]]) for p in players}
     ranked = sorted(players, key=lambda p: (-points[p], -omwp[p], -oomwp[p], order[p]))
     return [
-        Standing(i, p, points[p], played[p], mwp[p], omwp[p], oomwp[p], tuple(opponents[p]), byes[p])
+        Standing(i, p, points[p], played[p], mwp[p], omwp[p], oomwp[p], tuple(opponents[p]), byes[p], *wld[p])
         for i, p in enumerate(ranked, 1)
     ]
 
 
+def level_by_order(table: Sequence[Standing]) -> list[list[Standing]]:
+    """The runs of neighbours in ``table`` level on points, OMW% and OOMW%: C-10 ends there, and the entry order
+    placed them (each run at least two players, in rank order)."""
+    runs: list[list[Standing]] = []
+    for s in table:
+        if runs and _key(runs[-1][-1]) == _key(s):
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return [r for r in runs if len(r) > 1]
+
+
+def _key(s: Standing) -> tuple[Fraction, Fraction, Fraction]:
+    return (s.points, s.omwp, s.oomwp)
+
+
 def _mean(values: list[Fraction]) -> Fraction:
     return sum(values, Fraction(0)) / len(values) if values else Fraction(0)
+
+
+def seeded_order(players: Sequence[str], seed: int) -> list[str]:
+    """The players in the order a seed draws: sorted by the SHA-256 of the seed and each id (a fixed function of
+    the two, the same on every machine and in every later version, so a recorded seed gives the order again)."""
+    return sorted(players, key=lambda p: hashlib.sha256(f"{seed}:{p}".encode()).digest())
 
 
 # --- pairing ----------------------------------------------------------------------------------------
@@ -194,13 +277,15 @@ def pair_round(
     results: Sequence[Result],
     dropped: Iterable[str] = (),
     version: int = VERSION,
+    seed: int | None = None,
 ) -> Pairing:
     """The pairing of round ``round_no`` for ``players`` (the entry order) less ``dropped``, by the algorithm's
-    ``version``."""
+    ``version``; with a ``seed``, the players in ``seeded_order`` in place of the entry order."""
     if version not in VERSIONS:
         raise SwissError(f"{ALGORITHM} has versions {', '.join(map(str, VERSIONS))}, not {version}")
     gone = set(dropped)
-    table = [s for s in standings(players, results) if s.player not in gone]
+    order = list(players) if seed is None else seeded_order(players, seed)
+    table = [s for s in standings(order, results) if s.player not in gone]
     if len(table) < 2:
         raise SwissError(f"round {round_no}: {len(table)} player(s) still in: nothing to pair")
     bye = None
@@ -210,7 +295,7 @@ def pair_round(
         table = [s for s in table if s.player != bye]
     met = _met(results)
     pairs, cost = _match(table, met, version)
-    return Pairing(round_no, pairs, bye, version=version, cost=cost)
+    return Pairing(round_no, pairs, bye, version=version, cost=cost, seed=seed)
 
 
 def _met(results: Iterable[Result]) -> set[frozenset[str]]:
@@ -292,11 +377,13 @@ def bracket_order(size: int) -> list[int]:
 
 
 def cut(table: Sequence[Standing], size: int) -> tuple[tuple[str, str], ...]:
-    """The first round of the top-``size`` single elimination, seeded by the standings."""
-    if size not in CUTS:
-        raise SwissError(f"a cut to the top {size}: the cut is to the top {' or '.join(map(str, CUTS))}")
+    """The first round of the top-``size`` single elimination, seeded by ``table`` (the standings of the players
+    still in: a dropped player is left out of the cut)."""
+    check_cut(size)
+    if not size:
+        raise SwissError("this tournament has no cut")
     if len(table) < size:
-        raise SwissError(f"a cut to the top {size} needs {size} players; {len(table)} played")
+        raise SwissError(f"a cut to the top {size} needs {size} players still in; {len(table)} are")
     seeds = bracket_order(size)
     top = [s.player for s in table[:size]]
     return tuple((top[seeds[i] - 1], top[seeds[i + 1] - 1]) for i in range(0, size, 2))
@@ -312,3 +399,41 @@ def next_elimination(matches: Sequence[tuple[str, str]], winners: Sequence[str])
     if len(winners) == 1:
         return ()
     return tuple((winners[i], winners[i + 1]) for i in range(0, len(winners), 2))
+
+
+def stage(matches: int) -> str:
+    """An elimination round by its number of matches: ``Final``, ``Semi-finals``, ``Quarter-finals``,
+    ``Round of 16``..."""
+    return {1: "Final", 2: "Semi-finals", 4: "Quarter-finals"}.get(matches, f"Round of {2 * matches}")
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    place: int
+    standing: Standing  # the player's Swiss line (its rank: the Swiss rank)
+    went: str  # how far the player went in the cut ("" for a player not in it)
+
+
+def placings(table: Sequence[Standing], rounds: Sequence[Sequence[tuple[str, str, str | None]]]) -> list[Placing]:
+    """The standings once the cut has begun: the players of the cut by how far each went (the champion, the
+    finalist, the semi-finalists...: matches won in the cut, then still in before out), then the Swiss order;
+    ``rounds``: the cut's rounds, each match as (a, b, winner or None while playing). Players level on both
+    (two semi-finalists out) keep their Swiss order."""
+    won: dict[str, int] = {}
+    out: set[str] = set()
+    went: dict[str, str] = {}
+    for matches in rounds:
+        name = stage(len(matches)).lower()
+        for a, b, winner in matches:
+            for p in (a, b):
+                won.setdefault(p, 0)
+                if winner is None:
+                    went[p] = f"in the {name}"
+                elif winner == p:
+                    won[p] += 1
+                    went[p] = "champion" if len(matches) == 1 else f"won the {name}"
+                else:
+                    out.add(p)
+                    went[p] = f"lost in the {name}"
+    ranked = sorted(table, key=lambda s: (s.player not in won, -won.get(s.player, 0), s.player in out, s.rank))
+    return [Placing(i, s, went.get(s.player, "")) for i, s in enumerate(ranked, 1)]

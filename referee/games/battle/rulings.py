@@ -139,3 +139,70 @@ def search(query: str) -> tuple[Ruling, ...]:
         if words and all(w in hay for w in words):
             found.append(r)
     return tuple(found)
+
+
+# --- the card game's own rulings (``referee/data/rulings-l5r-ccg.md``, CT-xx) -----------------------------
+_CT = re.compile(r"^- (CT-\d\d) (.+)$")
+_CT_OPTION = re.compile(r"^- Option: `(\w+)`, default `([^`]+)` \(allowed: (.+)\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class CardGameRuling:
+    id: str
+    title: str  # its first sentence
+    text: str
+    option: Option | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        option = None
+        if self.option is not None:
+            option = {"name": self.option.name, "default": self.option.default, "allowed": list(self.option.values)}
+        return {"id": self.id, "title": self.title, "text": self.text, "option": option}
+
+
+def card_game_document() -> str:
+    return files("referee").joinpath("data", "rulings-l5r-ccg.md").read_text("utf-8")
+
+
+@cache
+def card_game_rulings() -> tuple[CardGameRuling, ...]:
+    return parse_card_game(card_game_document())
+
+
+def parse_card_game(text: str) -> tuple[CardGameRuling, ...]:
+    """``- CT-xx Text`` items, their text continued on indented lines, an ``- Option:`` line inside one."""
+    found: list[tuple[str, list[str], list[str]]] = []
+    for line in text.splitlines():
+        if m := _CT.match(line):
+            found.append((m.group(1), [m.group(2)], []))
+        elif found and line.startswith("  - "):
+            found[-1][2].append(line.strip())
+        elif found and line.startswith("  ") and line.strip():
+            found[-1][1].append(line.strip())
+        elif found and line.strip() and not line.startswith("  "):
+            raise RulingsFormatError(f"rulings-l5r-ccg.md: {line!r} is not inside a ruling (indent it)")
+    out = []
+    for rid, words, extra in found:
+        body = " ".join(words)
+        title = body.split(". ", 1)[0].rstrip(".") + "."
+        option = None
+        for item in extra:
+            m = _CT_OPTION.match(item)
+            if m is None:
+                raise RulingsFormatError(f"rulings-l5r-ccg.md, {rid}: {item!r} is not '- Option: `name`, default ...'")
+            option = Option(*m.groups())
+        out.append(CardGameRuling(rid, title, body, option))
+    ids = [r.id for r in out]
+    if len(set(ids)) != len(ids):
+        raise RulingsFormatError("rulings-l5r-ccg.md: an id appears twice")
+    return tuple(out)
+
+
+def find_card_game(query: str) -> tuple[CardGameRuling, ...]:
+    """The ruling a query names (``CT-05``, ``ct5``), or those holding every word of it."""
+    m = re.fullmatch(r"[Cc][Tt]-?(\d+)", query.strip())
+    if m:
+        rid = f"CT-{int(m.group(1)):02d}"
+        return tuple(r for r in card_game_rulings() if r.id == rid)
+    words = query.lower().split()
+    return tuple(r for r in card_game_rulings() if words and all(w in f"{r.id} {r.text}".lower() for w in words))

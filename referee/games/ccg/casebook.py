@@ -7,6 +7,7 @@ mismatches between what the case expects and what the rules package decides (emp
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -16,12 +17,14 @@ from pydantic import Field, ValidationError
 from ...core import casebook_files
 from ...core.errors import RefereeError
 from ...engine import ccg
-from ...engine.ccg.model import CcgError, Refused
+from ...engine.ccg import CcgError, Refused
+from ...engine.ccg.court import find
 from ..kinds import CCG
 
 GAME = CCG.name
 FOLDER = GAME  # the card game's cases: this folder of a casebook directory
-CITES = ("p.", "pp.", "glossary:", "C-")
+CITES = ("p.", "pp.", "glossary:", "C-", "CT-")
+BLIND = 152  # the cases written from the rulebook alone are numbered 1 to 152 (``blind``)
 
 
 class CcgCaseError(RefereeError):
@@ -33,6 +36,10 @@ class BattleExpect(casebook_files.Strict):
     attacker_force: int | None = None
     defender_force: int | None = None
     province_destroyed: bool | None = None
+    bow_and_return: list[str] | None = None  # the attacking Personalities who bow and return home
+    stay: list[str] | None = None  # the defending Personalities who stay at the battlefield
+    cards_destroyed: dict[str, int] | None = None  # "attacker"/"defender": that army's cards destroyed
+    rehonored: list[str] | None = None
 
 
 class DuelExpect(casebook_files.Strict):
@@ -40,6 +47,15 @@ class DuelExpect(casebook_files.Strict):
     losers: list[str] | None = None
     challenger_total: int | None = None
     challenged_total: int | None = None
+    first: str | None = None  # who had the first option to focus or strike
+    struck: str | None = None  # who called the strike
+    order: list[str] | None = None  # the turns, as the referee says them ("bob focuses 2", "alice strikes")
+
+
+class PersonalityExpect(casebook_files.Strict):
+    bowed: bool | None = None
+    dishonorable: bool | None = None
+    where: str | None = None  # "home", "attacking 2", "defending 2", "dead", "dishonorably dead"
 
 
 class Expect(casebook_files.Strict):
@@ -59,17 +75,46 @@ class Expect(casebook_files.Strict):
     deck_dynasty: int | None = None
     deck_fate: int | None = None
     deck_problems: list[str] | None = None
+    deck_codes: list[str] | None = None  # each problem's code, in order
+    favor: str | None = None  # who controls the Imperial Favor, or "none"
+    phase: str | None = None
+    used: list[str] | None = None  # the once-a-turn abilities used this turn: "lobby alice", "claim bob"
+    personalities: dict[str, PersonalityExpect] | None = None  # "alice Hida Kisada" -> what is known of him
+    setup_says: list[str] | None = None  # substrings of what the setup (or the mid-game start) said
+    not_played: int | None = None  # lines after the end of the match, not applied (CT-13)
+
+
+class MidgameFormat(casebook_files.Strict):
+    """A match started mid-game (CT-10, CT-11): as ``referee ccg new --turn ...`` takes it."""
+
+    turn: int
+    active: str
+    favor: str
+    phase: str = "straighten"
+    used: list[str] | None = None  # "lobby alice", ..., or ["none"]
+    rings: list[str] = []
+    personalities: list[str] = []
+
+
+class Refusal(casebook_files.Strict):
+    line: str
+    says: list[str] = []
+    rule: str | None = None
 
 
 class CaseFormat(casebook_files.Strict):
     id: Annotated[str, Field(min_length=1)]
     cites: Annotated[list[str], Field(min_length=1)]
     summary: str = ""
+    blind: Annotated[int, Field(ge=1, le=BLIND)] | None = None  # written from the rulebook alone: its number
     players: Annotated[list[str], Field(min_length=2, max_length=2)] | None = None
     first: str | None = None
+    options: list[str] = []
+    midgame: MidgameFormat | None = None
     events: str = ""
     deck: str | None = None
     expect: Expect = Expect()
+    also_refused: list[Refusal] = []  # lines each refused after the events (the match left as it was)
 
 
 @dataclass
@@ -83,6 +128,10 @@ class Case:
     events: str
     deck: str | None
     expect: dict[str, Any] = field(default_factory=dict)
+    blind: int | None = None
+    options: list[str] = field(default_factory=list)
+    midgame: dict[str, Any] | None = None
+    also_refused: list[dict[str, Any]] = field(default_factory=list)
 
 
 def load_cases(directory: Path) -> list[Case]:
@@ -98,7 +147,14 @@ def load_file(path: Path) -> list[Case]:
             raise CcgCaseError(f"{where}: {casebook_files.problem(exc)}") from None
         odd = [x for x in case.cites if not x.startswith(CITES)]
         if odd:
-            raise CcgCaseError(f"{where}: cites {odd}: a rulebook page (p./pp.), a glossary entry or a ruling (C-xx)")
+            raise CcgCaseError(
+                f"{where}: cites {odd}: a rulebook page (p./pp.), a glossary entry or a ruling (C-xx, CT-xx)"
+            )
+        unknown = [x for x in case.cites if x.startswith(("C-", "CT-")) and x not in ccg.RULINGS + ccg.OWN_RULINGS]
+        if unknown:
+            raise CcgCaseError(f"{where}: cites {unknown}: no such ruling")
+        if case.blind is not None and not any(re.search(r"\blines? \d+", x) for x in case.cites):
+            raise CcgCaseError(f"{where}: a case written from the rulebook alone cites the rulebook's lines")
         if (case.deck is None) == (case.players is None):
             raise CcgCaseError(f"{where}: a case has either players (a match) or a deck (a decklist)")
         out.append(
@@ -112,6 +168,10 @@ def load_file(path: Path) -> list[Case]:
                 case.events,
                 case.deck,
                 case.expect.model_dump(exclude_none=True),
+                case.blind,
+                case.options,
+                case.midgame.model_dump() if case.midgame else None,
+                [r.model_dump() for r in case.also_refused],
             )
         )
     return out
@@ -132,12 +192,14 @@ def _run(case: Case) -> list[str]:
         return [played.stopped]
     exp = case.expect
     if "refused_says" in exp or "refused_rule" in exp:
-        return _check_refusal(played.refused, exp)
-    if played.refused is not None or played.match is None:
+        return _check_refusal(played.refused, exp) + _check_setup(played, exp)
+    if played.refused is not None and not played.not_played or played.match is None:
         return [f"refused: {played.refused}"]
     problems: list[str] = []
     for check in _MATCH_CHECKS:
         check(problems, played, exp)
+    for tried in case.also_refused:
+        problems.extend(_also_refused(played.match, tried))
     return problems
 
 
@@ -151,16 +213,42 @@ class _Played:
     battle: ccg.BattleOutcome | None = None
     duel: ccg.DuelOutcome | None = None
     notes: list[str] = field(default_factory=list)
+    setup: list[str] = field(default_factory=list)  # what the setup (or the mid-game start) said
     stopped: str = ""  # why the case stopped before its last event
+    not_played: int = 0  # lines after the end of the match (CT-13)
+
+
+def _start(case: Case) -> tuple[ccg.Match, ccg.Outcome]:
+    assert case.players is not None
+    players = (ccg.parse_player(case.players[0]), ccg.parse_player(case.players[1]))
+    options = ccg.parse_options(case.options)
+    if case.midgame is None:
+        match = ccg.new_match(players, case.first, options=options)
+        return match, ccg.describe_setup(match)
+    m = case.midgame
+    used = None
+    if m["used"] is not None:
+        used = tuple(tuple(u.split(None, 1)) for u in m["used"] if u.strip().lower() != "none")
+    phase = next((p for p in ccg.Phase if p.label == m["phase"]), None)
+    if phase is None:
+        raise CcgError(f"phase {m['phase']!r}: one of {', '.join(p.label for p in ccg.Phase)}")
+    rings = tuple(e for e in (ccg.parse_event(f"ring {r}") for r in m["rings"]) if isinstance(e, ccg.RingEntered))
+    court = tuple((p, ccg.parse_personality(who)) for p, _, who in (x.partition(" ") for x in m["personalities"]))
+    state = ccg.Midgame(m["turn"], m["active"], None if m["favor"] == "none" else m["favor"], phase, used, rings, court)  # type: ignore[arg-type]
+    return ccg.start_midgame(players, state, options=options)
 
 
 def _play(case: Case) -> _Played:
-    assert case.players is not None
     lines = [ln for ln in case.events.splitlines() if ln.strip()]
     played = _Played()
     try:
-        played.match = ccg.new_match((ccg.parse_player(case.players[0]), ccg.parse_player(case.players[1])), case.first)
+        played.match, said = _start(case)
+        played.setup.extend(said.notes)
         for n, line in enumerate(lines, 1):
+            if played.match.result is not None:  # CT-13: the lines after the end are not applied
+                played.not_played = len(lines) - n + 1
+                played.refused = ccg.Refused(f"the match is over: {played.match.result.reason}", "winning")
+                return played
             try:
                 played.match, outcome = ccg.apply(played.match, ccg.parse_event(line, lineno=n))
             except CcgError as exc:
@@ -174,6 +262,28 @@ def _play(case: Case) -> _Played:
     except CcgError as exc:
         played.refused = exc
     return played
+
+
+def _also_refused(match: ccg.Match, tried: dict[str, Any]) -> list[str]:
+    try:
+        ccg.apply(match, ccg.parse_event(tried["line"]))
+    except CcgError as exc:
+        problems = [
+            f"{tried['line']!r}: refusal {str(exc)!r} does not say {s!r}" for s in tried["says"] if s not in str(exc)
+        ]
+        if tried["rule"] is not None:
+            rule = exc.rule if isinstance(exc, Refused) else None
+            _eq(problems, f"{tried['line']!r}: refusal rule", rule, tried["rule"])
+        return problems
+    return [f"{tried['line']!r}: expected to be refused; it was taken"]
+
+
+def _check_setup(played: _Played, exp: dict[str, Any]) -> list[str]:
+    return [
+        f"the setup does not say {s!r} (it says: {played.setup})"
+        for s in exp.get("setup_says", [])
+        if not any(s in n for n in played.setup)
+    ]
 
 
 def _check_refusal(refused: CcgError | None, exp: dict[str, Any]) -> list[str]:
@@ -207,6 +317,28 @@ def _check_turn(problems: list[str], played: _Played, exp: dict[str, Any]) -> No
         _eq(problems, "turn", match.turn, exp["turn"])
     if "over" in exp:
         _eq(problems, "over", match.over, exp["over"])
+    if "phase" in exp:
+        _eq(problems, "phase", match.phase.label, exp["phase"])
+    if "favor" in exp:
+        _eq(problems, "the Imperial Favor", match.favor_holder or "none", exp["favor"])
+    if "used" in exp:
+        used = sorted(f"{a} {match.players[int(i)].name}" for a, i in (u.rsplit(":", 1) for u in match.used))
+        _eq(problems, "used this turn", used, sorted(exp["used"]))
+    if "not_played" in exp:
+        _eq(problems, "lines not played after the end", played.not_played, exp["not_played"])
+    problems.extend(_check_setup(played, exp))
+
+
+def _check_personalities(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
+    assert played.match is not None
+    for key, want in exp.get("personalities", {}).items():
+        player, _, title = key.partition(" ")
+        who = find(played.match.player(player).court, title)
+        if who is None:
+            problems.append(f"{key}: the referee knows no such Personality")
+            continue
+        for k, v in want.items():
+            _eq(problems, f"{key} {k}", getattr(who, k), v)
 
 
 def _check_result(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
@@ -225,14 +357,22 @@ def _check_battle(problems: list[str], played: _Played, exp: dict[str, Any]) -> 
     if battle is None:
         problems.append("no battle was fought")
         return
-    got = {
+    got: dict[str, Any] = {
         "decision": str(battle.decision),
         "attacker_force": battle.attacker_force,
         "defender_force": battle.defender_force,
         "province_destroyed": battle.province_destroyed,
+        "bow_and_return": list(battle.bow_and_return),
+        "stay": list(battle.stay),
+        "cards_destroyed": {side: battle.cards_destroyed(side) for side in ("attacker", "defender")},
+        "rehonored": list(battle.rehonored),
     }
     for k, want in exp["battle"].items():
-        _eq(problems, f"battle {k}", got[k], want)
+        if k == "cards_destroyed":  # the sides named
+            for side, n in want.items():
+                _eq(problems, f"battle cards destroyed of the {side}", got[k].get(side), n)
+        else:
+            _eq(problems, f"battle {k}", got[k], want)
 
 
 def _check_duel(problems: list[str], played: _Played, exp: dict[str, Any]) -> None:
@@ -247,6 +387,9 @@ def _check_duel(problems: list[str], played: _Played, exp: dict[str, Any]) -> No
         "losers": list(duel.losers),
         "challenger_total": duel.challenger.total,
         "challenged_total": duel.challenged.total,
+        "first": duel.first,
+        "struck": duel.struck,
+        "order": [str(s) for s in duel.steps],
     }
     for k, want in exp["duel"].items():
         _eq(problems, f"duel {k}", got[k], want)
@@ -259,7 +402,15 @@ def _check_notes(problems: list[str], played: _Played, exp: dict[str, Any]) -> N
 
 
 # the expectations on a match that was played to its end, in the order their problems are listed
-_MATCH_CHECKS = (_check_players, _check_turn, _check_result, _check_battle, _check_duel, _check_notes)
+_MATCH_CHECKS = (
+    _check_players,
+    _check_turn,
+    _check_result,
+    _check_battle,
+    _check_duel,
+    _check_notes,
+    _check_personalities,
+)
 
 
 def _run_deck(case: Case, exp: dict[str, Any]) -> list[str]:
@@ -281,9 +432,11 @@ def _run_deck(case: Case, exp: dict[str, Any]) -> list[str]:
     if "deck_problems" in exp:
         want = exp["deck_problems"]
         for s in want:
-            if not any(s in p for p in report.problems):
+            if not any(s in p.message for p in report.problems):
                 problems.append(f"no problem says {s!r} (problems: {list(report.problems)})")
         _eq(problems, "number of problems", len(report.problems), len(want))
+    if "deck_codes" in exp:
+        _eq(problems, "problem codes", [p.code for p in report.problems], exp["deck_codes"])
     return problems
 
 

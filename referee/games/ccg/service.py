@@ -1,15 +1,19 @@
 """The card game's matches in the game log: the same append-only, hash-chained store as Battle for
 Rokugan's games, a stream of the kind 'l5r-ccg' (recorded in its MatchCreated event).
 
-    MatchCreated          the two players as entered (the match notation's player lines), who went first
-    MatchEventsRecorded   one or more lines of the match notation, taken all or none, with the digest of
-                          the match after them (``verify`` re-runs the rules and compares)
+    MatchCreated          the two players as entered (the match notation's player lines), who went first, the
+                          rules version and options; for a match started mid-game, its state as it stood
+    MatchEventsRecorded   one or more lines of the match notation, taken all or none (a line that ends the
+                          match ends the entry: the lines after it are not recorded), with the digest of the
+                          match after them (``verify`` re-runs the rules and compares)
     MatchEventsCorrected  a recorded event's lines replaced, with the judge's reason; every later event is
                           re-applied on the corrected match (refused if one no longer can be)
     EventRetracted        the last recorded event taken back, with a reason
 
 Nothing recorded is changed or deleted: corrections and retractions are new events. The match is always
-recomputed from the events with ``referee.engine.ccg``.
+recomputed from the events with ``referee.engine.ccg``, by the rules version it was recorded with: a match of rules
+version 1 (recorded before the turn's actions had lines) replays by those rules, its digests over the
+values they had.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from ..kinds import CCG
 from .events import EventType
 
 KIND = CCG.name  # the stream kind of a card game match
-RULES_VERSION = "1"  # referee.engine.ccg's rules, as recorded with each match
+RULES_VERSION = str(ccg.RULES)  # referee.ccg's rules, as recorded with each match
 TYPES = frozenset({EventType.MATCH_CREATED, EventType.MATCH_EVENTS_RECORDED, EventType.MATCH_EVENTS_CORRECTED})
 
 
@@ -45,7 +49,12 @@ def _append(store: Store, game: str, items: list[tuple[str, dict[str, Any]]], af
 
 
 # --- the match's state, as a digest ------------------------------------------------------------------
-def match_dict(match: Match) -> dict[str, Any]:
+def _first_rules_dict(match: Match) -> dict[str, Any]:
+    """The values a match of rules version 1 is digested over (as they were recorded)."""
+    result = None
+    if match.result:
+        r = match.result
+        result = {"winner": r.winner, "victory": str(r.victory), "reason": r.reason, "rule": r.rule}
     return {
         "turn": match.turn,
         "active": match.active_player.name,
@@ -64,12 +73,43 @@ def match_dict(match: Match) -> dict[str, Any]:
             }
             for p in match.players
         ],
-        "result": match.result.to_dict() if match.result else None,
+        "result": result,
     }
 
 
+def match_dict(match: Match) -> dict[str, Any]:
+    """Everything the match is now: what `score --json` shows and (rules version 2) what its digest covers."""
+    out = _first_rules_dict(match)
+    out["result"] = match.result.to_dict() if match.result else None
+    out.update(
+        {
+            "rules_version": match.version,
+            "first": match.players[match.first].name,
+            "favor": match.favor_holder,
+            "used": [
+                {"ability": a, "player": match.players[int(i)].name}
+                for a, i in sorted(u.rsplit(":", 1) for u in match.used)
+            ],
+            "attack": {
+                "declared": match.attack.declared,
+                "maneuvers_done": match.attack.segment,
+                "attacked": sorted(match.attack.attacked),
+                "sent_home": sorted(match.attack.sent_home),
+            },
+            "revealed": match.revealed,
+            "options": dict(match.options),
+        }
+    )
+    for shown, p in zip(out["players"], match.players, strict=True):
+        shown["court"] = [who.to_dict() for who in p.court]
+        shown["faces"] = {str(n): card or None for n, card in p.faces}
+        shown["regions"] = {str(n): title for n, title in p.regions}
+    return out
+
+
 def match_digest(match: Match) -> str:
-    body = json.dumps(match_dict(match), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    values = _first_rules_dict(match) if match.version < 2 else match_dict(match)
+    body = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -133,12 +173,12 @@ class MatchFold:
             if data["kind"] != KIND:
                 raise ReplayError(f"a match of the kind {data['kind']!r}; this referee plays {KIND!r}")
             self.header = data
-            self.start = self.match = create(data["setup"], data["first"])
+            self.start = self.match = create_from(data)
             return []
         if self.header is None or self.match is None:
             raise ReplayError(f"{event.type} before the match was created")
         if event.type == EventType.MATCH_EVENTS_RECORDED:
-            self.match, outcomes = play(self.match, data["lines"])
+            self.match, outcomes, _ = play(self.match, data["lines"])
             self.entries.append(Entry(event.seq, list(data["lines"])))
             self._check_digest(data["digest"])
             return outcomes
@@ -173,6 +213,16 @@ class MatchFold:
             raise ReplayError("nothing recorded to take back: the match has only its setup")
         return self.entries[-1]
 
+    def rerun_until(self, seq: int) -> Match:
+        """The match just before the entry recorded by event ``seq``."""
+        assert self.start is not None
+        match = self.start
+        for entry in self.entries:
+            if entry.seq == seq:
+                return match
+            match, _, _ = play(match, entry.lines)
+        raise ReplayError(f"event {seq} is not a recorded event of the match in effect")
+
     def rerun(self, replaced: dict[int, list[str]]) -> list[tuple[str, ccg.Outcome]]:
         """Every entry again from the setup, with ``replaced`` lines; the outcomes of the replaced entries."""
         assert self.start is not None
@@ -180,7 +230,7 @@ class MatchFold:
         for entry in self.entries:
             lines = replaced.get(entry.seq, entry.lines)
             try:
-                match, outcomes = play(match, lines)
+                match, outcomes, _ = play(match, lines)
             except CcgError as exc:
                 raise ReplayError(f"event {entry.seq} can no longer be applied: {exc}") from None
             if entry.seq in replaced:
@@ -189,37 +239,80 @@ class MatchFold:
         return said
 
 
-def create(setup: Sequence[str], first: str) -> Match:
+def create(
+    setup: Sequence[str],
+    first: str,
+    *,
+    version: int = ccg.RULES,
+    options: tuple[tuple[str, str], ...] = (),
+    midgame: dict[str, Any] | None = None,
+) -> tuple[Match, ccg.Outcome]:
+    """The match a MatchCreated event starts, and what its start put on the table (said and as data)."""
     players = tuple(ccg.parse_player(line) for line in setup)
     if len(players) != 2:
         raise CcgError(f"a match is between two players, got {len(players)}")
-    return ccg.new_match((players[0], players[1]), first or None)
+    if midgame is not None:
+        return ccg.start_midgame((players[0], players[1]), midgame_of(midgame), options=options)
+    if any(p.provinces != (1, 2, 3, 4) for p in players):
+        raise CcgError("the provinces as they stand are given for a match started mid-game (--turn N)")
+    match = ccg.new_match((players[0], players[1]), first or None, version=version, options=options)
+    return match, ccg.describe_setup(match)
+
+
+def create_from(header: dict[str, Any]) -> Match:
+    """The match a MatchCreated event starts (a match recorded by rules version 1 replays by them)."""
+    version = int(header.get("rules_version", "1"))
+    options = tuple((str(k), str(v)) for k, v in sorted(header.get("options", {}).items()))
+    return create(header["setup"], header["first"], version=version, options=options, midgame=header.get("midgame"))[0]
+
+
+def midgame_of(state: dict[str, Any]) -> ccg.Midgame:
+    """A mid-game state as recorded (``midgame_dict``) or entered by the commands."""
+    rings = tuple(ccg.parse_event(f"ring {line}") for line in state.get("rings", []))
+    court = []
+    for line in state.get("personalities", []):
+        player, _, who = line.strip().partition(" ")
+        if not who:
+            raise CcgError(f"personality {line!r}: expected '<player> <Personality> (<marks>)'")
+        court.append((player, ccg.parse_personality(who)))
+    used = state.get("used")
+    phase = next((p for p in ccg.Phase if p.label == state.get("phase", "straighten")), None)
+    if phase is None:
+        raise CcgError(f"phase {state.get('phase')!r}: one of {', '.join(p.label for p in ccg.Phase)}")
+    return ccg.Midgame(
+        int(state["turn"]),
+        state["active"],
+        None if state["favor"] in (None, "none") else state["favor"],
+        phase,
+        None if used is None else tuple((u["ability"], u["player"]) for u in used),
+        tuple(r for r in rings if isinstance(r, ccg.RingEntered)),
+        tuple(court),
+    )
 
 
 Played = tuple[Match, list[tuple[str, ccg.Outcome]]]  # the match after an entry, and what each of its lines did
 
 
-def play(match: Match, lines: Sequence[str]) -> Played:
-    """Apply lines in order, each read as it comes; the first refused line refuses them all (``CcgError``
-    naming it)."""
-    many = len(lines) > 1
-    return play_events(
-        match, (ccg.parse_event(line, lineno=n if many else None) for n, line in enumerate(lines, 1)), many
-    )
+def play(
+    match: Match, lines: Sequence[str], *, strict: bool = True
+) -> tuple[Match, list[tuple[str, ccg.Outcome]], list[str]]:
+    """Apply lines in order as one entry (``ccg.play``): the first refused line refuses them all
+    (``CcgError`` naming it); a line that ends the match ends the entry, and the lines after it are returned
+    unapplied (``strict``: refused, as a recorded entry never holds them)."""
+    events = [ccg.parse_event(line, lineno=n if len(lines) > 1 else None) for n, line in enumerate(lines, 1)]
+    return play_events(match, events, lines, strict=strict)
 
 
-def play_events(match: Match, events: Iterable[ccg.Event], many: bool) -> Played:
-    """Apply the events of an entry's lines in order (``many``: of more than one line, each then named by its
-    number); the first refused one refuses them all (``CcgError`` naming it)."""
-    outcomes = []
-    for n, event in enumerate(events, 1):
-        try:
-            match, outcome = ccg.apply(match, event)
-        except CcgError as exc:
-            where = f"line {n}: " if many else ""
-            raise CcgError(f"{where}{exc}", hint=exc.hint) from None
-        outcomes.append((ccg.format_event(event), outcome))
-    return match, outcomes
+def play_events(
+    match: Match, events: Sequence[ccg.Event], lines: Sequence[str], *, strict: bool = True
+) -> tuple[Match, list[tuple[str, ccg.Outcome]], list[str]]:
+    """``play`` with the entry's lines read already (``events``, one a line of ``lines``)."""
+    after, outcomes, n = ccg.play(match, events, lines)
+    rest = list(lines[n:])
+    if rest and strict:
+        assert after.result is not None
+        raise CcgError(f"line {n + 1}: the match is over: {after.result.reason}")
+    return after, [(ccg.format_event(e), o) for e, o in zip(events, outcomes, strict=False)], rest
 
 
 def read(lines: Iterable[str]) -> list[ccg.Event]:
@@ -285,10 +378,18 @@ def new_match_log(
     event: str = "",
     table: str = "",
     date: str = "",
-) -> tuple[Event, Match]:
+    options: Sequence[str] = (),
+    midgame: dict[str, Any] | None = None,
+) -> tuple[Event, Match, ccg.Outcome]:
+    """A new match, and what its start put on the table; ``midgame``: the state as it stands when the match
+    is started mid-game (``turn``, ``active``, ``favor``, ``phase``, ``used``, ``rings``, ``personalities``, as
+    the commands enter them)."""
     ev.check_game_id(game)
     try:
-        match = create(setup, first or "")
+        chosen = ccg.parse_options(list(options))
+        match, said = create(setup, first or "", options=chosen, midgame=midgame)
+        if midgame is not None:
+            midgame = _canonical_midgame(midgame)
     except CcgError as exc:
         raise LogError(f"match {game!r}: {exc}", hint=exc.hint) from None
     payload = {
@@ -301,9 +402,28 @@ def new_match_log(
         "table": str(table),
         "date": date,
         "rules_version": RULES_VERSION,
+        "options": dict(chosen),
     }
+    if midgame is not None:
+        payload["midgame"] = midgame
     (created,) = _append(store, game, [(EventType.MATCH_CREATED, payload)], None)
-    return created, match
+    return created, match, said
+
+
+def _canonical_midgame(state: dict[str, Any]) -> dict[str, Any]:
+    """The mid-game state as recorded: each part in the notation's canonical form."""
+    read = midgame_of(state)
+    out: dict[str, Any] = {
+        "turn": read.turn,
+        "active": read.active,
+        "favor": read.favor or "none",
+        "phase": read.phase.label,
+        "rings": [ccg.format_event(r).removeprefix("ring ") for r in read.rings],
+        "personalities": [f"{p} {ccg.format_personality(d)}" for p, d in read.court],
+    }
+    if read.used is not None:
+        out["used"] = [{"ability": a, "player": p} for a, p in read.used]
+    return out
 
 
 class OpenMatch:
@@ -329,18 +449,24 @@ class OpenMatch:
         self.events.append(event)
         return event
 
-    def record(self, lines: Iterable[str]) -> tuple[Event, list[tuple[str, ccg.Outcome]]]:
+    def record(self, lines: Iterable[str]) -> tuple[Event, list[tuple[str, ccg.Outcome]], list[tuple[str, str]]]:
+        """Record one entry; returns the event, what each line did, and the lines not recorded because a line
+        before them ended the match (each with that reason)."""
         try:
             events = read(lines)  # each line read once: recorded as the notation prints it, and applied
             if not events:
                 raise CcgError("no event to record")
-            after, outcomes = play_events(self.match, events, len(events) > 1)
+            kept = [ccg.format_event(e) for e in events]
+            after, outcomes, rest = play_events(self.match, events, kept, strict=False)
         except CcgError as exc:
             raise LogError(f"match {self.game!r}, turn {self.match.turn}: {exc}", hint=exc.hint) from None
-        payload = {"turn": self.match.turn, "lines": [line for line, _ in outcomes], "digest": match_digest(after)}
+        done = kept[: len(kept) - len(rest)]
+        payload = {"turn": self.match.turn, "lines": done, "digest": match_digest(after)}
         event = self._write(EventType.MATCH_EVENTS_RECORDED, payload)
         self.fold.apply(event, (after, outcomes))  # the entry as played above, not played again
-        return event, outcomes
+        assert after.result is not None or not rest
+        why = f"the match is over: {after.result.reason} ({ccg.cite(after.result.rule)})" if after.result else ""
+        return event, outcomes, [(line, why) for line in rest]
 
     def correct(self, seq: int, lines: Iterable[str], reason: str) -> tuple[Event, list[str]]:
         """Replace event ``seq``'s lines; returns the correction and the lines it replaced."""
@@ -352,6 +478,8 @@ class OpenMatch:
                 raise CcgError("a correction needs the lines that replace the event's")
             entry = self.fold.entry(seq)
             trial = MatchFold.of(self.events)
+            _, _, rest = play(trial.rerun_until(seq), kept, strict=False)
+            kept = kept[: len(kept) - len(rest)]
             trial.rerun({seq: kept})
         except CcgError as exc:
             raise LogError(f"match {self.game!r}: {exc}", hint=exc.hint) from None
