@@ -304,19 +304,25 @@ def score(game: GameArg, db: DbOpt = None, json_out: JsonOpt = False) -> None:
     state = "over" if match.over else f"turn {match.turn}, {match.active_player.name}'s {match.phase.label} phase"
     console.print(f"{game}: {state}", markup=False)
     for p in match.players:
-        rings = f"; rings: {', '.join(r.title for r in p.rings)}" if p.rings else ""
-        left = ", ".join(map(str, p.provinces)) or "none"
-        console.print(f"  {p.name}: {p.honor} Family Honor; provinces {left}{rings}", markup=False)
-        shown = [w for w in p.court if w.in_play and (w.bowed or w.dishonorable or w.where != "home")]
-        for who in shown:
-            words = [w for w, on in (("bowed", who.bowed), ("dishonorable", who.dishonorable)) if on]
-            where = "" if who.where == "home" else f" ({who.where})"
-            console.print(f"    {who.title}: {', '.join(words) or 'unbowed'}{where}", markup=False, soft_wrap=True)
+        _show_player(console, p)
     console.print(f"  the Imperial Favor: {match.favor_holder or 'uncontrolled'}", markup=False)
     if match.used and not match.over:
         uses = sorted(f"{a} ({match.players[int(i)].name})" for a, i in (u.rsplit(":", 1) for u in match.used))
         console.print(f"  used this turn: {', '.join(uses)}", markup=False, soft_wrap=True)
     _show_result(match)
+
+
+def _show_player(console, p) -> None:
+    """A player's line of `referee ccg score`: Family Honor, provinces, rings; then each Personality in play that
+    is bowed, dishonorable or away from home."""
+    rings = f"; rings: {', '.join(r.title for r in p.rings)}" if p.rings else ""
+    left = ", ".join(map(str, p.provinces)) or "none"
+    console.print(f"  {p.name}: {p.honor} Family Honor; provinces {left}{rings}", markup=False)
+    shown = [w for w in p.court if w.in_play and (w.bowed or w.dishonorable or w.where != "home")]
+    for who in shown:
+        words = [w for w, on in (("bowed", who.bowed), ("dishonorable", who.dishonorable)) if on]
+        where = "" if who.where == "home" else f" ({who.where})"
+        console.print(f"    {who.title}: {', '.join(words) or 'unbowed'}{where}", markup=False, soft_wrap=True)
 
 
 @commands.command()

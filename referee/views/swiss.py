@@ -327,41 +327,7 @@ def player_page(t: SwissTournament, pid: str, venue=None) -> dict[str, Any]:
     row = next(r for r in view["rows"] if r["id"] == pid)
     s = next(x for x in table if x.player == pid)
     mwp = {x.player: x.mwp for x in table}
-    rounds = []
-    for n in shown_rounds(t, venue):
-        rnd = t.rounds[n]
-        base = {"round": n, "title": round_title(t, n), "table": "", "opponent": None, "game": ""}
-        seat = rnd.seat_of(pid)
-        if seat == 0:
-            rounds.append({**base, "result": "bye (a win)"})
-            continue
-        if seat is None:
-            missed = t.absence(pid, n)
-            if missed is not None:
-                why = "registered late" if missed.why == "late" else "dropped, then reinstated"
-                counted = "a loss" if missed.missed_as == "loss" else "a bye (a win)"
-                rounds.append({**base, "result": f"missed ({why}): {counted}"})
-            elif n <= t.created.rounds and pid in t.dropped:
-                rounds.append({**base, "result": "dropped"})
-            continue
-        a, b = rnd.pairs[seat - 1]
-        other = b if a == pid else a
-        e = rnd.results.get(seat)
-        if e is None:
-            said = "playing"
-        elif e.winner is None:
-            said = draw_said(e.victory)
-        else:
-            said = f"{'win' if e.winner == pid else 'loss'} ({how_said(e)})"
-        rounds.append(
-            {
-                **base,
-                "table": seat,
-                "opponent": {"id": other, "name": t.players[other], "mwp": _pct(mwp[other])},
-                "result": said,
-                "game": e.game if e else "",
-            }
-        )
+    rounds = [r for n in shown_rounds(t, venue) if (r := _players_round(t, pid, n, mwp)) is not None]
     notes = [f"Dropped: {r}" if i == 0 else f"Drop corrected: {r}" for i, r in enumerate(t.drop_reasons.get(pid, []))]
     notes += [f"Reinstated: {r.reason}" for r in t.reinstated.get(pid, [])]
     late = next((a for a in t.absences if a.player == pid and a.why == "late"), None)
@@ -372,6 +338,41 @@ def player_page(t: SwissTournament, pid: str, venue=None) -> dict[str, Any]:
         "explain": s.explain(t.players),
         "rounds": rounds,
         "notes": notes,
+    }
+
+
+def _players_round(t: SwissTournament, pid: str, n: int, mwp: dict[str, Any]) -> dict[str, Any] | None:
+    """A round of a player's page: the table, the opponent and their match-win percentage, the result and the
+    match log it came from; a bye, a round missed (and what it counted as) or after the drop; None: nothing."""
+    rnd = t.rounds[n]
+    base = {"round": n, "title": round_title(t, n), "table": "", "opponent": None, "game": ""}
+    seat = rnd.seat_of(pid)
+    if seat == 0:
+        return {**base, "result": "bye (a win)"}
+    if seat is None:
+        missed = t.absence(pid, n)
+        if missed is not None:
+            why = "registered late" if missed.why == "late" else "dropped, then reinstated"
+            counted = "a loss" if missed.missed_as == "loss" else "a bye (a win)"
+            return {**base, "result": f"missed ({why}): {counted}"}
+        if n <= t.created.rounds and pid in t.dropped:
+            return {**base, "result": "dropped"}
+        return None
+    a, b = rnd.pairs[seat - 1]
+    other = b if a == pid else a
+    e = rnd.results.get(seat)
+    if e is None:
+        said = "playing"
+    elif e.winner is None:
+        said = draw_said(e.victory)
+    else:
+        said = f"{'win' if e.winner == pid else 'loss'} ({how_said(e)})"
+    return {
+        **base,
+        "table": seat,
+        "opponent": {"id": other, "name": t.players[other], "mwp": _pct(mwp[other])},
+        "result": said,
+        "game": e.game if e else "",
     }
 
 

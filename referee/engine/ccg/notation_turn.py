@@ -104,30 +104,37 @@ def parse_described(text: str, bad: Bad, *, kinds: tuple[str, ...] = ()) -> tupl
     for mark in (w.strip().lower() for w in (m["marks"] or "").split(",") if w.strip()):
         if mark in kinds and not kind:
             kind = mark
-        elif mark in KEYWORDS:
-            keywords.add(mark)
-        elif g := re.fullmatch(r"(\d+)\s*ph", mark):
-            fields["honor"] = int(g[1])
-        elif g := re.fullmatch(r"dishonorable(?:\s+(\d+)\s*(?:ph)?)?", mark):
-            fields["dishonorable"] = True
-            if g[1] is not None:
-                fields["honor"] = int(g[1])
-        elif g := re.fullmatch(r"(\d+)\s*hr|(-|no)\s*hr", mark):
-            fields["requirement"] = int(g[1]) if g[1] is not None else -1
-        elif g := re.fullmatch(r"(\d+)\s*g", mark):
-            fields["cost"] = int(g[1])
-        elif g := re.fullmatch(r"(-?\d+)\s*f", mark):
-            fields["force"] = int(g[1])
-        elif g := re.fullmatch(r"(-?\d+)\s*c", mark):
-            fields["chi"] = int(g[1])
-        elif mark == "bowed":
-            fields["bowed"] = True
-        elif g := re.fullmatch(r"experienced(?:\s+(\d+))?", mark):
-            fields["level"] = int(g[1] or 1)
-        else:
+        elif not _read_mark(mark, fields, keywords):
             known = "NPH, NHR, -HR, NG, NF, NC, bowed, dishonorable, experienced N, " + ", ".join(sorted(KEYWORDS))
             raise bad(f"{title}: unknown mark {mark!r} (one of {known})")
     return Described(title, frozenset(keywords), **fields), kind  # type: ignore[arg-type]
+
+
+def _read_mark(mark: str, fields: dict[str, object], keywords: set[str]) -> bool:
+    """One of a Personality's (or a card's) marks read into ``fields`` or ``keywords``; False: not a mark."""
+    if mark in KEYWORDS:
+        keywords.add(mark)
+    elif g := re.fullmatch(r"(\d+)\s*ph", mark):
+        fields["honor"] = int(g[1])
+    elif g := re.fullmatch(r"dishonorable(?:\s+(\d+)\s*(?:ph)?)?", mark):
+        fields["dishonorable"] = True
+        if g[1] is not None:
+            fields["honor"] = int(g[1])
+    elif g := re.fullmatch(r"(\d+)\s*hr|(-|no)\s*hr", mark):
+        fields["requirement"] = int(g[1]) if g[1] is not None else -1
+    elif g := re.fullmatch(r"(\d+)\s*g", mark):
+        fields["cost"] = int(g[1])
+    elif g := re.fullmatch(r"(-?\d+)\s*f", mark):
+        fields["force"] = int(g[1])
+    elif g := re.fullmatch(r"(-?\d+)\s*c", mark):
+        fields["chi"] = int(g[1])
+    elif mark == "bowed":
+        fields["bowed"] = True
+    elif g := re.fullmatch(r"experienced(?:\s+(\d+))?", mark):
+        fields["level"] = int(g[1] or 1)
+    else:
+        return False
+    return True
 
 
 def format_described(d: Described, kind: str = "") -> str:
@@ -155,31 +162,32 @@ def format_described(d: Described, kind: str = "") -> str:
 def parse_effects(text: str | None, bad: Bad) -> tuple[Effect, ...]:
     if text is None:
         return ()
-    out: list[Effect] = []
-    for part in (p for p in split_top(text, ";") if p):
-        words = part.split(None, 1)
-        verb = words[0].lower()
-        rest = words[1] if len(words) > 1 else ""
-        changes = [_HONOR_EFFECT.fullmatch(c.strip()) for c in part.split(",")]
-        if r := _SEPPUKU.fullmatch(part):
-            out.append(SeppukuReaction(r[1], int(r[2]), parse_described(r[3], bad)[0]))
-        elif all(changes):
-            out.append(HonorEffect(tuple((c[1], int(c[2])) for c in changes if c)))
-        elif verb in VERBS and len(rest.split(None, 1)) == 2:
-            player, who = rest.split(None, 1)
-            out.append(Done(verb, player, parse_described(who, bad)[0]))
-        elif verb == "chi" and (c := re.fullmatch(r"(\S+)\s+(.+?)\s+(-?\d+)", rest)):
-            out.append(ChiEffect(c[1], parse_described(c[2], bad)[0], int(c[3])))
-        elif verb == "move" and (mv := re.fullmatch(r"(\S+)\s+(.+?)\s+(?:to\s+(\d+)|(home))", rest, re.I)):
-            out.append(MoveEffect(mv[1], parse_described(mv[2], bad)[0], int(mv[3]) if mv[3] else None))
-        elif verb == "favor" and rest and len(rest.split()) == 1:
-            out.append(FavorEffect(None if rest.lower() == "none" else rest))
-        else:
-            raise bad(
-                f"effect {part!r}: expected '<player> +N', '<player> -N', '{'|'.join(VERBS)} <player> <Personality>', "
-                "'chi <player> <Personality> N', 'move <player> <Personality> to N|home' or 'favor <player>|none'"
-            )
-    return tuple(out)
+    return tuple(_effect(part, bad) for part in split_top(text, ";") if part)
+
+
+def _effect(part: str, bad: Bad) -> Effect:
+    """One effect of a line (its parts are separated by ';')."""
+    words = part.split(None, 1)
+    verb = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    changes = [_HONOR_EFFECT.fullmatch(c.strip()) for c in part.split(",")]
+    if r := _SEPPUKU.fullmatch(part):
+        return SeppukuReaction(r[1], int(r[2]), parse_described(r[3], bad)[0])
+    if all(changes):
+        return HonorEffect(tuple((c[1], int(c[2])) for c in changes if c))
+    if verb in VERBS and len(rest.split(None, 1)) == 2:
+        player, who = rest.split(None, 1)
+        return Done(verb, player, parse_described(who, bad)[0])
+    if verb == "chi" and (c := re.fullmatch(r"(\S+)\s+(.+?)\s+(-?\d+)", rest)):
+        return ChiEffect(c[1], parse_described(c[2], bad)[0], int(c[3]))
+    if verb == "move" and (mv := re.fullmatch(r"(\S+)\s+(.+?)\s+(?:to\s+(\d+)|(home))", rest, re.I)):
+        return MoveEffect(mv[1], parse_described(mv[2], bad)[0], int(mv[3]) if mv[3] else None)
+    if verb == "favor" and rest and len(rest.split()) == 1:
+        return FavorEffect(None if rest.lower() == "none" else rest)
+    raise bad(
+        f"effect {part!r}: expected '<player> +N', '<player> -N', '{'|'.join(VERBS)} <player> <Personality>', "
+        "'chi <player> <Personality> N', 'move <player> <Personality> to N|home' or 'favor <player>|none'"
+    )
 
 
 def format_effects(effects: tuple[Effect, ...]) -> str:
@@ -340,13 +348,8 @@ def format_turn(event: TurnEvent) -> str:
             return f"favor {player} home {format_described(who)} at {province}"
         case Equip(player, card, kind, on, effects):
             return f"equip {player} {format_described(card, kind)} on {format_described(on)}{_tail(effects)}"
-        case CardAction(player, source, designator, by, on, effects):
-            line = f"action {player} {source}" + (f" ({designator})" if designator else "")
-            if by is not None:
-                line += f" by {format_described(by)}"
-            if on:
-                line += " on " + ", ".join(f"{p} {format_described(w)}" for p, w in on)
-            return line + _tail(effects)
+        case CardAction():
+            return _format_action(event)
         case Assign(player, cavalry, units):
             head = f"assign {'cavalry ' if cavalry else ''}{player} "
             if not units:
@@ -354,13 +357,26 @@ def format_turn(event: TurnEvent) -> str:
             return head + "; ".join(
                 " + ".join(format_described(c) for c in cards) + f" to {province}" for cards, province in units
             )
-        case Bring(player, who, choice, province, paid):
-            line = f"bring {player} {format_described(who)}"
-            line += f" from {province}" if province is not None else ""
-            line += f" {choice}" if choice else ""
-            return line + (f" paid {paid}" if paid is not None else "")
+        case Bring():
+            return _format_bring(event)
         case DiscardProvince(player, province):
             return f"discard {player} province {province}"
         case EndPhase(player, hand):
             return "end" + (f" {player}" if player else "") + (f" hand {hand}" if hand is not None else "")
     raise TypeError(f"not an action of the turn: {event!r}")
+
+
+def _format_action(event: CardAction) -> str:
+    line = f"action {event.player} {event.source}" + (f" ({event.designator})" if event.designator else "")
+    if event.by is not None:
+        line += f" by {format_described(event.by)}"
+    if event.on:
+        line += " on " + ", ".join(f"{p} {format_described(w)}" for p, w in event.on)
+    return line + _tail(event.effects)
+
+
+def _format_bring(event: Bring) -> str:
+    line = f"bring {event.player} {format_described(event.who)}"
+    line += f" from {event.province}" if event.province is not None else ""
+    line += f" {event.choice}" if event.choice else ""
+    return line + (f" paid {event.paid}" if event.paid is not None else "")

@@ -475,6 +475,21 @@ def _action(match: Match, report: Report, ev: CardAction) -> Match:
 SEGMENTS = ("the Attacker's Infantry Maneuvers", "the Defender's", "the Attacker's Cavalry Maneuvers", "the Defender's")
 
 
+def _out_of_order(match: Match, name: str, segment: int) -> Refused:
+    """An assignment in another segment than the next one (pp.49-66: the Attacker first, then the Defender;
+    Infantry, then Cavalry)."""
+    if match.attack.segment >= segment:
+        return Refused(f"{name} already assigned units in {SEGMENTS[segment - 1]}", "maneuvers")
+    expected = SEGMENTS[match.attack.segment]
+    due = match.active_player.name if match.attack.segment % 2 == 0 else match.players[match.other].name
+    return Refused(
+        f"{expected} come first: {due} assigns before {name} (the Attacker first, then the Defender; "
+        f"Infantry, then Cavalry). Enter 'assign {'cavalry ' if match.attack.segment >= 2 else ''}{due} none' "
+        "if nobody was assigned",
+        "maneuvers",
+    )
+
+
 def _assign(match: Match, report: Report, ev: Assign) -> Match:
     """pp.49-66 Attack Phase: the Attacker assigns first, all at once, then the Defender; then each their
     Cavalry units. A unit led by a bowed Personality may not be assigned."""
@@ -487,16 +502,7 @@ def _assign(match: Match, report: Report, ev: Assign) -> Match:
     if match.fought:
         raise Refused("the battles have begun: units are assigned before the first battle", "maneuvers")
     if match.attack.segment != segment - 1:
-        if match.attack.segment >= segment:
-            raise Refused(f"{name} already assigned units in {SEGMENTS[segment - 1]}", "maneuvers")
-        expected = SEGMENTS[match.attack.segment]
-        due = match.active_player.name if match.attack.segment % 2 == 0 else match.players[match.other].name
-        raise Refused(
-            f"{expected} come first: {due} assigns before {name} (the Attacker first, then the Defender; "
-            f"Infantry, then Cavalry). Enter 'assign {'cavalry ' if match.attack.segment >= 2 else ''}{due} none' "
-            "if nobody was assigned",
-            "maneuvers",
-        )
+        raise _out_of_order(match, name, segment)
     match = advance(match, report, Phase.ATTACK)
     side = "attacking" if attacker else "defending"
     assigned = []

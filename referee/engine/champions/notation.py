@@ -527,12 +527,7 @@ def _champion_text(event: Event) -> str:
     if isinstance(event, PurityChanged):
         return f"purity {event.amount:+d}"
     if isinstance(event, EnemyEliminated):
-        unit = ""
-        if event.unit:
-            unit = f", {'last of ' if event.last_of_unit else ''}unit of {event.unit}"
-        elif event.last_of_unit:
-            unit = ", last of unit"
-        return f"eliminates {event.enemy}, {event.glory} glory{unit}"
+        return _eliminated_text(event)
     if isinstance(event, ScenarioGlory):
         return f"scenario glory {event.amount:+d}" + (f", {event.action}" if event.action else "")
     if isinstance(event, ObjectiveTaken):
@@ -548,6 +543,15 @@ def _champion_text(event: Event) -> str:
     if isinstance(event, ChampionCorrupted):
         return "corrupted"
     raise TypeError(f"not a Champions of Rokugan event: {event!r}")
+
+
+def _eliminated_text(event: EnemyEliminated) -> str:
+    unit = ""
+    if event.unit:
+        unit = f", {'last of ' if event.last_of_unit else ''}unit of {event.unit}"
+    elif event.last_of_unit:
+        unit = ", last of unit"
+    return f"eliminates {event.enemy}, {event.glory} glory{unit}"
 
 
 def public_line(line: str, scenario: Scenario) -> str:

@@ -223,17 +223,10 @@ def standings(players: Sequence[str], results: Iterable[Result]) -> list[Standin
         for p in (r.a, r.b):
             if p is not None and p not in order:
                 raise SwissError(f"round {r.round}: {p} is not a player of the tournament")
-        if r.b is None:  # a bye (a win) or a round missed (a loss): no opponent
-            points[r.a] += r.points(r.a)
-            played[r.a] += 1
-            byes[r.a] += r.victory == BYE
-            wld[r.a][0 if r.victory == BYE else 1] += 1
-            continue
-        for p in (r.a, r.b):
+        for p in (r.a,) if r.b is None else (r.a, r.b):
             points[p] += r.points(p)
             played[p] += 1
-            opponents[p].append(r.opponent(p) or "")
-            wld[p][2 if r.winner is None else 0 if r.winner == p else 1] += 1
+            _count(r, p, byes, wld, opponents)
     mwp = {p: max(FLOOR, points[p] / played[p]) if played[p] else FLOOR for p in players}
     omwp = {p: _mean([mwp[o] for o in opponents[p]]) for p in players}
     oomwp = {p: _mean([omwp[o] for o in opponents[p]]) for p in players}
@@ -242,6 +235,16 @@ def standings(players: Sequence[str], results: Iterable[Result]) -> list[Standin
         Standing(i, p, points[p], played[p], mwp[p], omwp[p], oomwp[p], tuple(opponents[p]), byes[p], *wld[p])
         for i, p in enumerate(ranked, 1)
     ]
+
+
+def _count(r: Result, p: str, byes: dict[str, int], wld: dict[str, list[int]], opponents: dict[str, list[str]]) -> None:
+    """A result in a player's wins, losses and draws, byes and opponents."""
+    if r.b is None:  # a bye (a win) or a round missed (a loss): no opponent
+        byes[p] += r.victory == BYE
+        wld[p][0 if r.victory == BYE else 1] += 1
+        return
+    opponents[p].append(r.opponent(p) or "")
+    wld[p][2 if r.winner is None else 0 if r.winner == p else 1] += 1
 
 
 def level_by_order(table: Sequence[Standing]) -> list[list[Standing]]:

@@ -355,18 +355,8 @@ def _why(
 ) -> str:
     """Why the battle ended as ``resolve`` decided (R-15; R-02: the Crane wins its ties)."""
     totals = {a.clan: a.total for a in attackers}  # one side per clan
-    defending = f"{defender} defence" if defender else "the province's defence"
     if winner is not None:
-        t = totals[winner]
-        crane_tie = winner == Clan.CRANE and (
-            t == against[winner] or any(o == t for c, o in totals.items() if c != winner)
-        )
-        tail = " (tie won by the Crane, R-02)" if crane_tie else ""
-        if crane_tie and defender is None and t == against[winner]:
-            tail = " (tie won by the Crane: nobody holds the province to keep it, R-02a)"
-        return f"{winner} {t} beats {defending} {against[winner]}" + (
-            f" and every other attacker{tail}" if len(attackers) > 1 else tail
-        )
+        return _won(len(attackers), totals, against, defender, winner)
     best = max(totals.values())
     top = [c for c, t in totals.items() if t == best]
     if len(top) > 1 and any(best > against[c] or (best == against[c] and c == Clan.CRANE) for c in top):
@@ -378,6 +368,19 @@ def _why(
     if defender is not None:
         return f"{defender} defence {d} holds against {a.clan} {best}{tie}"
     return f"{a.clan} {best} does not beat the province's defence {d}: nothing happens (p.9){tie}"
+
+
+def _won(attackers: int, totals: dict[Clan, int], against: dict[Clan, int], defender: Clan | None, winner: Clan) -> str:
+    """Why the winner took the province: it beat the defence (and every other attacker), or tied as the Crane."""
+    defending = f"{defender} defence" if defender else "the province's defence"
+    t = totals[winner]
+    crane_tie = winner == Clan.CRANE and (t == against[winner] or any(o == t for c, o in totals.items() if c != winner))
+    tail = " (tie won by the Crane, R-02)" if crane_tie else ""
+    if crane_tie and defender is None and t == against[winner]:
+        tail = " (tie won by the Crane: nobody holds the province to keep it, R-02a)"
+    return f"{winner} {t} beats {defending} {against[winner]}" + (
+        f" and every other attacker{tail}" if attackers > 1 else tail
+    )
 
 
 # --- what to change on the physical board -----------------------------------------------------------
