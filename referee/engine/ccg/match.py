@@ -44,8 +44,10 @@ from .outcome import (
     honor_victory,
     military_result,
 )
+from .phases import advance, end_attack
 from .rules import cite
-from .turn import TurnEvent, advance, apply_turn, end_attack
+from .turn import apply_turn
+from .turn_events import TurnEvent
 
 
 # --- the events (what the moderator enters, parsed by notation.py) ------------------------------------

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from .court import KEYWORDS, Described
 from .effects import VERBS, ChiEffect, Done, Effect, FavorEffect, HonorEffect, MoveEffect, SeppukuReaction
 from .errors import NotUnderstood
-from .turn import (
+from .turn_events import (
     Assign,
     Bring,
     CardAction,
