@@ -197,8 +197,10 @@ class Absence:
         return Result(round_no, self.player, None, None, MISSED)
 
 
-class SwissTournament(Desk):
-    """The fold; ``apply`` refuses an event that cannot happen and leaves the fold as it was."""
+class SwissRoster(Desk):
+    """The fold's state and its players: registration (late ones with the rounds they missed), drops and
+    reinstatements; ``apply`` refuses an event that cannot happen and leaves the fold as it was. The rounds,
+    their results and the cut are ``SwissTournament``'s."""
 
     def __init__(self) -> None:
         self.info: SwissCreated | None = None
@@ -226,40 +228,6 @@ class SwissTournament(Desk):
     def cut_rounds(self) -> list[int]:
         return [r for r in sorted(self.rounds) if r > self.created.rounds]
 
-    def results(self) -> list[Result]:
-        """Every Swiss result, byes and rounds missed included, as the pure standings take them (a round's bye
-        and rounds missed count once the round is complete, with its tables' results)."""
-        out = []
-        for n in self.swiss_rounds:
-            rnd = self.rounds[n]
-            if rnd.complete:
-                if rnd.bye:
-                    out.append(Result(n, rnd.bye, None, rnd.bye, BYE))
-                out += [a.result(n) for a in self.absences if a.first <= n <= a.last]
-            for table, e in sorted(rnd.results.items()):
-                a, b = rnd.pairs[table - 1]
-                out.append(Result(n, a, b, e.winner, e.victory))
-        return out
-
-    def _once(self, what: str, make: Any) -> Any:
-        """``make()``, worked out once for the fold as it stands (every page of a player asks the standings)."""
-        if what not in self._memo or self._memo[what][0] != self.count:
-            self._memo[what] = (self.count, make())
-        return self._memo[what][1]
-
-    def standings(self) -> list[Standing]:
-        return list(self._once("standings", lambda: standings(list(self.players), self.results())))
-
-    def placings(self) -> list[Placing]:
-        """The standings with the cut placed by how far each player went, then the Swiss order (``placings``)."""
-        rounds = []
-        for n in self.cut_rounds:
-            rnd = self.rounds[n]
-            rounds.append(
-                [(a, b, rnd.results[i].winner if i in rnd.results else None) for i, (a, b) in enumerate(rnd.pairs, 1)]
-            )
-        return list(self._once("placings", lambda: placings(self.standings(), rounds)))
-
     def absence(self, player: str, round_no: int) -> Absence | None:
         return next((a for a in self.absences if a.player == player and a.first <= round_no <= a.last), None)
 
@@ -278,32 +246,6 @@ class SwissTournament(Desk):
 
     def name(self, player: str | None) -> str:
         return self.players.get(player or "", player or "")
-
-    def table_number(self, round_no: int, player: str) -> int:
-        seat = self._round(round_no).seat_of(player)
-        if not seat:
-            raise TournamentError(f"round {round_no}: {self.name(player)} has no table")
-        return seat
-
-    def _round(self, round_no: int) -> Round:
-        if round_no not in self.rounds:
-            raise TournamentError(f"round {round_no} has not been paired")
-        return self.rounds[round_no]
-
-    @property
-    def next_round(self) -> int:
-        return max(self.rounds, default=0) + 1
-
-    def check_finished(self) -> None:
-        """The last round paired has every table's result: else refused, naming the tables still playing."""
-        if self.rounds:
-            last = max(self.rounds)
-            left = self.rounds[last].left
-            if left:
-                tables = ", ".join(map(str, left))
-                raise TournamentError(
-                    f"round {last} still has tables without a result: table{'s' if len(left) > 1 else ''} {tables}"
-                )
 
     # --- the fold ---------------------------------------------------------------------------------------
     def apply(self, event: Any) -> None:
@@ -378,6 +320,71 @@ class SwissTournament(Desk):
             self.absences.append(Absence(pid, since + 1, now, how, "dropped"))
         del self.dropped[pid]
         self.reinstated.setdefault(pid, []).append(e)
+
+
+class SwissTournament(SwissRoster):
+    """The fold; ``apply`` refuses an event that cannot happen and leaves the fold as it was: here the rounds
+    paired, withdrawn and swapped, their results, the standings and the cut."""
+
+    def results(self) -> list[Result]:
+        """Every Swiss result, byes and rounds missed included, as the pure standings take them (a round's bye
+        and rounds missed count once the round is complete, with its tables' results)."""
+        out = []
+        for n in self.swiss_rounds:
+            rnd = self.rounds[n]
+            if rnd.complete:
+                if rnd.bye:
+                    out.append(Result(n, rnd.bye, None, rnd.bye, BYE))
+                out += [a.result(n) for a in self.absences if a.first <= n <= a.last]
+            for table, e in sorted(rnd.results.items()):
+                a, b = rnd.pairs[table - 1]
+                out.append(Result(n, a, b, e.winner, e.victory))
+        return out
+
+    def _once(self, what: str, make: Any) -> Any:
+        """``make()``, worked out once for the fold as it stands (every page of a player asks the standings)."""
+        if what not in self._memo or self._memo[what][0] != self.count:
+            self._memo[what] = (self.count, make())
+        return self._memo[what][1]
+
+    def standings(self) -> list[Standing]:
+        return list(self._once("standings", lambda: standings(list(self.players), self.results())))
+
+    def placings(self) -> list[Placing]:
+        """The standings with the cut placed by how far each player went, then the Swiss order (``placings``)."""
+        rounds = []
+        for n in self.cut_rounds:
+            rnd = self.rounds[n]
+            rounds.append(
+                [(a, b, rnd.results[i].winner if i in rnd.results else None) for i, (a, b) in enumerate(rnd.pairs, 1)]
+            )
+        return list(self._once("placings", lambda: placings(self.standings(), rounds)))
+
+    def table_number(self, round_no: int, player: str) -> int:
+        seat = self._round(round_no).seat_of(player)
+        if not seat:
+            raise TournamentError(f"round {round_no}: {self.name(player)} has no table")
+        return seat
+
+    def _round(self, round_no: int) -> Round:
+        if round_no not in self.rounds:
+            raise TournamentError(f"round {round_no} has not been paired")
+        return self.rounds[round_no]
+
+    @property
+    def next_round(self) -> int:
+        return max(self.rounds, default=0) + 1
+
+    def check_finished(self) -> None:
+        """The last round paired has every table's result: else refused, naming the tables still playing."""
+        if self.rounds:
+            last = max(self.rounds)
+            left = self.rounds[last].left
+            if left:
+                tables = ", ".join(map(str, left))
+                raise TournamentError(
+                    f"round {last} still has tables without a result: table{'s' if len(left) > 1 else ''} {tables}"
+                )
 
     def _check_seats(self, round_no: int, seated: list[str]) -> None:
         """A round's pairing seats every player still in exactly once, and no one else: the first difference named."""
