@@ -208,10 +208,7 @@ class OpenGame:
         except ReplayError as exc:  # a new event: the moderator knows it by its game and round, not its number
             if len(items) > 1:  # the event was folded in, its closing was not: read the game again
                 self.reload()
-            track = self.state.round
-            raise LogError(
-                f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
-            ) from None
+            raise self._refused(exc) from None
         known = len(self.events)
         try:
             recorded = self.store.append(self.game, items, self.events[-1])
@@ -228,6 +225,11 @@ class OpenGame:
 
             sign_recorded(self.store, "game", self.events, recorded)
         return recorded[0]
+
+    def _refused(self, exc: ReplayError) -> LogError:
+        """What the engine refused, named by the game and the round it is in (or after round 5)."""
+        track = self.state.round
+        return LogError(f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}")
 
     @property
     def ended(self) -> Event | None:
@@ -435,10 +437,7 @@ class OpenGame:
         try:
             self.fold.sealable(clan)
         except ReplayError as exc:
-            track = self.state.round
-            raise LogError(
-                f"game {self.game!r}, {f'round {track}' if track <= 5 else 'after round 5'}: {exc.problem}"
-            ) from None
+            raise self._refused(exc) from None
 
     def reveal_objective(self, clan: str, objective: str, code: str = "") -> Event:
         """Log a secret objective revealed at the end of the game, checked against its seal if sealed. The code
