@@ -5,7 +5,7 @@
 - A new game's id is ``[a-z0-9][a-z0-9-]*``, at most 64 characters: it is typed at every table, goes
   into file names and URLs, and reads the same everywhere. Games recorded before this rule (ids with
   capitals, ``_`` or ``.``) can still be named.
-- Text read from a file or standard input must be valid UTF-8.
+- Text read from a file or standard input must be valid UTF-8 (``common.read_input``, as it is read).
 - A date is a real calendar date, ``YYYY-MM-DD``.
 """
 
@@ -58,15 +58,6 @@ def game_id(game: str) -> str:
             f"{shown(game)} is not a valid game id: use {GAME_ID_FORM}", hint="`referee games` lists the games"
         )
     return game
-
-
-def utf8_text(text: str, where: str) -> str:
-    """Text read from ``where`` (a file name, or standard input), refused unless it is valid UTF-8."""
-    if not is_utf8(text):
-        at = next(i for i, c in enumerate(text) if not is_utf8(c))
-        line = text.count("\n", 0, at) + 1
-        raise RefereeError(f"{where}: line {line}: not valid UTF-8 text")
-    return text
 
 
 def calendar_date(text: str) -> str:

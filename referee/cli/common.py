@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ..core.errors import RefereeError
-from .checks import game_id, utf8_text
+from .checks import game_id
 
 # `referee tournament`'s help: its group's, and its line in `referee --help` before the group is built
 # (app.RefereeGroup builds it only when it is named)
@@ -36,7 +36,8 @@ MAX_INPUT = 16 * 2**20  # bytes: a sheet, a record or a roster; a whole game's r
 
 
 def _bounded(stream, where: str) -> str:
-    """At most ``MAX_INPUT`` bytes of ``stream`` as UTF-8 text; a larger input is refused before it is held."""
+    """At most ``MAX_INPUT`` bytes of ``stream`` as UTF-8 text; a larger input is refused before it is held, and
+    one that is not valid UTF-8 is refused naming its first bad line."""
     data = stream.read(MAX_INPUT + 1)
     if len(data) > MAX_INPUT:
         raise RefereeError(
@@ -57,12 +58,12 @@ def read_input(path: Path) -> str:
         if sys.stdin is None or sys.stdin.closed:
             raise RefereeError("standard input is closed: give a file, or pipe the sheet in")
         try:
-            return utf8_text(_bounded(sys.stdin.buffer, "standard input"), "standard input")
+            return _bounded(sys.stdin.buffer, "standard input")
         except (OSError, ValueError) as exc:
             raise RefereeError(f"standard input: cannot be read ({exc.__class__.__name__})") from None
     try:
         with Path(path).open("rb") as f:
-            return utf8_text(_bounded(f, str(path)), str(path))
+            return _bounded(f, str(path))
     except FileNotFoundError:
         raise RefereeError(f"{path}: no such file") from None
     except (IsADirectoryError, PermissionError) as exc:
