@@ -1,5 +1,5 @@
 """`referee links` and `referee confirm`: the seats' phone links, and the moderator's side of a round the
-players enter on their phones (`referee serve --entry` serves the phone pages; the logic is ``log.entry``)."""
+players enter on their phones (`referee serve --entry` serves the phone pages; the logic is ``games.battle.entry``)."""
 
 import re
 from pathlib import Path

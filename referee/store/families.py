@@ -179,20 +179,20 @@ REFUSED = GAMES.refused
 MIGRATED = {("game", "kind"): f"VARCHAR(40) NOT NULL DEFAULT '{DEFAULT_KIND}'"}
 
 
-# The tournaments' tables and the venue's notices live in the same database; log/tournaments.py and
-# log/venue.py create them on first use.
+# The tournaments' tables and the venue's notices live in the same database; tournaments/service.py and
+# tournaments/venue.py create them on first use.
 TOURNAMENT_TABLES = frozenset({"tournament", "tournament_event"})
 
 
 VENUE_TABLES = frozenset({"venue_notice"})
 
 
-SIGNING_TABLES = frozenset(  # log/signing.py: the key stream's family, its legacy table, the signatures
+SIGNING_TABLES = frozenset(  # store/signatures.py: the key stream's family, its legacy table, the signatures
     {"key_stream", "key_stream_event", "organiser_key_event", "record_signature", "record_key_change"}
 )
 
 
-ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (log/entry.py)
+ENTRY_TABLES = frozenset({"entry", "entry_event"})  # the phone entry's links and drafts (games/battle/entry.py)
 
 
 def is_referee_table(name: str) -> bool:

@@ -1,4 +1,4 @@
-"""A Swiss tournament's stream in the tournament tables (log/tournaments.py: the same append-only, hash-chained
+"""A Swiss tournament's stream in the tournament tables (tournaments/service.py: the same append-only, hash-chained
 rows), its fold, the pairing of the next round (round 1's seed drawn here, at random, and recorded with it: the
 pure rules take it), a round given by hand, its verification (the chain, and every pairing found again by the
 algorithm and seed it names; a pairing or a swap made by hand named as such), and the reading of a result from

@@ -1,5 +1,5 @@
 """The phone entry of a round (`referee serve --entry` only): a seat's page behind its capability link
-``/e/<secret>``, plain HTML forms that work without JavaScript. Every write goes through ``log.entry`` (the
+``/e/<secret>``, plain HTML forms that work without JavaScript. Every write goes through ``games.battle.entry`` (the
 drafts, append-only, version-checked) and every token is checked by the engine at once; nothing here records
 a round: the moderator confirms it (`referee confirm`, or the table's page behind the moderator's link,
 ``web.moderator``).
@@ -137,8 +137,9 @@ def _page(
             status = 410
     draft = en.draft_of(store, game, r, clan)
     drafts = [] if over else [en.draft_of(store, game, r, str(c)) for c in log.state.clans]
-    left = [] if closed else en.tokens_left(log.state, clan, list(draft.lines))
-    count = en.token_count(log.state, clan, draft.lines)
+    listed = en.read_list(log.state, draft.lines)  # the seat's tokens become entries once for the whole page
+    left = [] if closed else en.left_of(log.state, clan, listed)
+    count = en.count_of(log.state, clan, listed)
     seal_round = len(log.fold.rounds)
     response = html(
         "entry.html",
@@ -155,7 +156,7 @@ def _page(
         left=left,
         count=count,
         blessings=[] if count.full else [t for t, _ in left if t.startswith("blessing")],
-        blessed=[en.blessings_on(log.state, line) for line in draft.lines],
+        blessed=[en.blessings_of(e) for e in listed],
         provinces=sorted(log.state.board.provinces),
         chosen=chosen or {},
         board=board_picture(log) if not closed else "",

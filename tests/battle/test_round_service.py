@@ -57,8 +57,9 @@ def test_one_round_is_parsed_checked_and_resolved_exactly_once(db, tmp_path, mon
 
 
 def test_confirm_reads_checks_and_resolves_the_phones_round_once(db, monkeypatch):
-    """`referee confirm`: the round the phones entered is read from the seats' drafts, its placements checked
-    and resolved once, on the one fold the command opened, and recorded as it was read."""
+    """`referee confirm`: the round the phones entered is read from the seats' drafts (each token made an entry
+    once, for the seats' counts and the round alike), its placements checked and resolved once, on the one
+    fold the command opened, and recorded as it was read."""
     from referee.games.battle import entry as en
     from referee.games.battle.service import OpenGame
     from referee.store.storage import Store
@@ -70,13 +71,14 @@ def test_confirm_reads_checks_and_resolves_the_phones_round_once(db, monkeypatch
     opened: list[int] = []
     real_init = OpenGame.__init__
     monkeypatch.setattr(OpenGame, "__init__", lambda self, *a: opened.append(1) or real_init(self, *a))
-    sheets = _count(monkeypatch, "referee.engine.battle.notation.round", "parse_round")
+    tokens = _count(monkeypatch, "referee.engine.battle.notation.round", "parse_entry")
     checks = _count(monkeypatch, "referee.engine.battle.resolution.inventory", "check_placements")
     resolved = _count(monkeypatch, "referee.engine.battle.resolution.resolve", "resolve")
     result = runner.invoke(app, ["confirm", "g", "--yes", "--db", db])
     assert result.exit_code == 0, result.output
+    assert "lion" in result.output and "1 of" in result.output  # each seat's count, from the same entries
     assert len(opened) == 1  # the log read and folded once
-    assert len(sheets) == 1  # the phones' sheet read once
+    assert len(tokens) == 2  # each phone's token became an entry once: counted, checked and resolved as one
     assert len(checks) == 1  # its placements checked once (R-08)
     assert len(resolved) == 1  # the round resolved once, before the record
     assert shown(db)["round"] == 2

@@ -18,7 +18,7 @@ PROVINCES = (1, 2, 3, 4)  # pp.30-40 Setting Up: Provinces: "take the top four c
 HONOR_VICTORY = 40  # Winning the Game: "start your turn on 40 Family Honor or higher"
 DISHONOR_LOSS = -20  # Winning the Game: "Family Honor is ever at or below -20"
 ELEMENTS = ("air", "earth", "fire", "water", "void")  # glossary: element keyword
-RULES = 2  # the rules a new match is played by; a match recorded by rules 1 replays by them (log/ccg.py)
+RULES = 2  # the rules a new match is played by; a match recorded by rules 1 replays by them (games/ccg/service.py)
 HAND = 6  # pp.30-40 The Hand: "Draw six cards"
 HAND_MAXIMUM = 8  # End Phase: "the maximum hand size of eight"
 

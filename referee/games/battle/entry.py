@@ -334,32 +334,40 @@ def check_token(state: GameState, clan: str, lines: list[str], line: str) -> str
     return format_entry(entry)
 
 
-def tokens_left(state: GameState, clan: str, lines: list[str]) -> list[tuple[str, int]]:
-    """The clan's tokens still available this round (the engine's inventory less the list): (token, count)."""
-    start = begin_round(state)
-    avail = dict(describe_inventory(start, Clan(clan))["available"])
+def read_list(state: GameState, lines: list[str] | tuple[str, ...]) -> tuple[Entry | None, ...]:
+    """Each token of a clan's list as the engine reads it, read once (``None``: a line that no longer reads,
+    which no count takes and the round's check names)."""
+    out: list[Entry | None] = []
     for line in lines:
         try:
-            e = parse_entry(line, start.board)
+            out.append(parse_entry(line, state.board))
         except NotationError:
+            out.append(None)
+    return tuple(out)
+
+
+def left_of(state: GameState, clan: str, entries: tuple[Entry | None, ...]) -> list[tuple[str, int]]:
+    """The clan's tokens still available this round (the engine's inventory less its list read, ``entries``)."""
+    avail = dict(describe_inventory(begin_round(state), Clan(clan))["available"])
+    for e in entries:
+        if e is None:
             continue
         for t in (e.token, *(Token(Kind.BLESSING, b) for b in e.blessings)):
             avail[str(t)] = avail.get(str(t), 0) - 1
     return [(t, n) for t, n in avail.items() if n > 0]
 
 
-def token_count(state: GameState, clan: str, lines: list[str] | tuple[str, ...]) -> PlacementCount:
-    """The tokens a clan's list places, blessings included, against how many it places this round (p.7): the
-    one count the phone, the moderator's page, `referee confirm` and `referee table`'s `phones` show
-    (``4 of 5``). A line that no longer reads is not counted (the round's check names it)."""
-    start = begin_round(state)
-    entries = []
-    for line in lines:
-        try:
-            entries.append(parse_entry(line, start.board))
-        except NotationError:
-            continue
-    return placement_count(start, Clan(clan), entries)
+def tokens_left(state: GameState, clan: str, lines: list[str]) -> list[tuple[str, int]]:
+    """The clan's tokens still available this round (the engine's inventory less the list): (token, count)."""
+    return left_of(state, clan, read_list(state, lines))
+
+
+def count_of(state: GameState, clan: str, entries: tuple[Entry | None, ...]) -> PlacementCount:
+    """The tokens a clan's list (read once, ``read_list``) places, blessings included, against how many it
+    places this round (p.7): the one count the phone, the moderator's page, `referee confirm` and `referee
+    table`'s `phones` show (``4 of 5``). A line that no longer reads is not counted (the round's check names
+    it)."""
+    return placement_count(begin_round(state), Clan(clan), [e for e in entries if e is not None])
 
 
 def count_said(count: PlacementCount) -> str:
@@ -367,12 +375,14 @@ def count_said(count: PlacementCount) -> str:
     return count.tokens() + (f"; {count.needs()}" if count.missing else "")
 
 
+def blessings_of(entry: Entry | None) -> list[str]:
+    """The blessings written on a listed token read already (``blessing 3``...)."""
+    return [] if entry is None else [str(Token(Kind.BLESSING, b)) for b in entry.blessings]
+
+
 def blessings_on(state: GameState, line: str) -> list[str]:
     """The blessings written on a listed token (``blessing 3``...), as the notation reads its line."""
-    try:
-        return [str(Token(Kind.BLESSING, b)) for b in parse_entry(line, state.board).blessings]
-    except NotationError:
-        return []
+    return blessings_of(read_list(state, [line])[0])
 
 
 def without_blessing(state: GameState, clan: str, lines: list[str], index: int, blessing: str) -> str:
@@ -396,7 +406,7 @@ class TableState:
     sheet: str  # the merged sheet, seat order
     problems: tuple[str, ...]  # the placement check of the whole round (once every clan submitted)
     closed: str | None  # why no round can be entered (the game over), else None
-    counts: tuple[PlacementCount, ...] = ()  # each draft's tokens, blessings included (``token_count``)
+    counts: tuple[PlacementCount, ...] = ()  # each draft's tokens, blessings included (``count_of``)
     # once every clan submitted and the round passes its check: the round read and resolved on the open game's
     # fold, which records it as it is (``OpenGame.record_sheet``): the table's round is read and resolved once
     read: RoundSheet | None = field(default=None, compare=False, repr=False)
@@ -422,14 +432,19 @@ def table_state(log: OpenGame) -> TableState:
         closed = str(exc)
     drafts = [draft_of(store, game, r, str(c)) for c in log.state.clans]
     sheet = merged_sheet(r, drafts)
+    lists = [read_list(log.state, d.lines) for d in drafts]  # each seat's tokens become entries once
     problems: list[str] = []
     read = None
     if closed is None and all(d.submitted for d in drafts):
+        entries = [e for listed in lists for e in listed]
         try:
-            read = log.read_round(sheet, r)
+            if all(e is not None for e in entries):
+                read = log.read_entries([e for e in entries if e is not None], r)
+            else:  # a line that no longer reads: the sheet's reading names it, by its line of the merged sheet
+                read = log.read_round(sheet, r)
         except (RefereeError, LogError) as exc:
             problems = str(exc).splitlines()
-    counts = tuple(token_count(log.state, d.clan, d.lines) for d in drafts)
+    counts = tuple(count_of(log.state, d.clan, listed) for d, listed in zip(drafts, lists, strict=True))
     return TableState(game, r, tuple(drafts), sheet, tuple(problems), closed, counts, read)
 
 

@@ -327,10 +327,15 @@ class OpenGame:
             entries = tuple(parse_round(body, self.fold.board))
         except NotationError as exc:  # every unreadable line, each named with its round
             raise in_round(exc, min(want or self.state.round, ROUNDS)) from None
+        return self.read_entries(entries, want)
+
+    def read_entries(self, entries: Sequence[Entry], want: int | None = None) -> RoundSheet:
+        """A round's entries read already (the phones' tokens, each read once), judged as ``read_round`` judges
+        the sheet they make: a recorded round's sheet is that round; R-27's refusals; else ``round_of``."""
         lines = tuple(map(format_entry, entries))
         found = same_sheet(self.events, lines, want)
         if found is not None:
-            return RoundSheet(found.round, lines, entries, None, found, self.fold.seq)
+            return RoundSheet(found.round, lines, tuple(entries), None, found, self.fold.seq)
         current = self.state.round
         if want is not None and want < current:
             raise LogError(
