@@ -20,14 +20,15 @@ def play(store, game: str, sheet, round_opt: int | None, yes: bool, json_out: bo
     from ..games.battle.service import OpenGame
     from .common import read_input
 
-    text = sheet if sheet is None or isinstance(sheet, str) else read_input(sheet)
     log = OpenGame(store, game)
-    if text is not None:
-        read = log.read_round(text, round_opt)
+    if sheet is not None and not isinstance(sheet, str):
+        sheet = read_input(sheet)  # a file, or '-' for standard input: its text
+    if sheet is not None:
+        read = log.read_round(sheet, round_opt)
     else:
         log.check_round(round_opt)  # before the tokens are typed: the round, the game open, the setup (p.4)
         read = log.read_round(enter_round(log.state), round_opt)
-    settle(log, read, from_sheet=text is not None, yes=yes, json_out=json_out, no_tokens=no_tokens)
+    settle(log, read, from_sheet=sheet is not None, yes=yes, json_out=json_out, no_tokens=no_tokens)
 
 
 def settle(log, read, *, from_sheet: bool, yes: bool, json_out: bool, no_tokens: bool = False) -> None:
