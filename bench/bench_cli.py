@@ -12,7 +12,7 @@
   ratio is the median of each pair's ratio. `referee` freezes its objects before exit, so Python's
   final garbage-collection pass (about 0.2 s with these libraries loaded) is skipped; the floor pays
   it, so the ratio is also given against a floor that skips it too (like for like);
-- the casebook run: `referee casebook tests/casebook` (every case, one process; median of --runs);
+- the casebook run: `referee casebook referee/data/casebook` (every case, one process; median of --runs);
 - a table session: `referee table` keeps the game open, so a round after the first costs only its own
   work: each of rounds 2 to 5 typed line by line (every line checked as typed, after a look at the
   game's head in case another moderator wrote), resolved, recorded and its report rendered (into a
