@@ -70,6 +70,19 @@ class Session:
             time.sleep(0.02)
         raise AssertionError(f"{text!r} never came; output:\n{self.out}")
 
+    def interrupt(self) -> None:
+        """Ctrl-C at the prompt: SIGINT once the session is blocked reading its next line. A signal that lands
+        between the prompt's flush and the read is only acted on when the read returns (the interpreter runs
+        its handler between instructions), so the test waits until the process sleeps in that read."""
+        stat = Path(f"/proc/{self.proc.pid}/stat")
+        deadline = time.monotonic() + 10
+        while stat.exists() and time.monotonic() < deadline:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] == "S":  # sleeping: blocked in the read
+                break
+            time.sleep(0.01)
+        time.sleep(0.05)
+        self.proc.send_signal(signal.SIGINT)
+
     def send(self, line: str) -> None:
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
@@ -198,7 +211,7 @@ def test_ctrl_c_with_typed_tokens_asks_before_discarding_them(db):
     a = Session(db)
     a.wait_for("g r1> ")
     a.type("crab: army 2 @ crab_central")
-    a.proc.send_signal(signal.SIGINT)
+    a.interrupt()
     a.wait_for("Discard the 1 typed token(s) of round 1?")
     a.type("n")
     assert "crab: army 2 @ crab_central" in a.type("pending")
