@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import manual
+from tests.support.browsing import screenshot
 from tests.support.entry_point import run_in_process
 
 ROOT = manual.ROOT
@@ -175,7 +176,7 @@ def test_the_readme_is_short_and_links_into_the_manual():
     assert sorted(set(guides) - set(links)) == []  # every page of the manual is one click from the README
 
 
-def test_the_site_reads_on_a_phone_and_a_laptop(site, browser, tmp_path):
+def test_the_site_reads_on_a_phone_and_a_laptop(site, browser):
     """The built site from file://: at 375 px and 1366 px no page scrolls sideways (a wide code block or table
     scrolls in its own box), the navigation reaches another guide (on the phone through the menu), and nothing is
     asked of another address."""
@@ -195,7 +196,7 @@ def test_the_site_reads_on_a_phone_and_a_laptop(site, browser, tmp_path):
             )
             assert boxes, f"{name} at {width} px: no wide code block or table to measure"
             assert all(overflow_x in ("auto", "scroll") for _, overflow_x in boxes), (name, width, boxes)
-        page.screenshot(path=str(tmp_path / f"benchmarks-{width}.png"))
+        screenshot(page, f"manual-benchmarks-{width}.png")
         page.goto((site / "battle-for-rokugan" / "moderator.html").as_uri())
         link = page.locator("nav.md-nav--primary a.md-nav__link", has_text="The organiser's guide").first
         if width < 1220:  # Material folds the navigation into a drawer below 76.25em, off the screen until opened

@@ -51,3 +51,17 @@ def browser(chromium):
     context = chromium.new_context(viewport={"width": 1280, "height": 900})
     yield context
     context.close()
+
+
+SCREENSHOTS = "REFEREE_TEST_SCREENSHOTS"
+
+
+def screenshot(target, name: str, **options) -> None:
+    """A picture of what a test saw (a page or one element), for a person to look at: written into the folder that
+    $REFEREE_TEST_SCREENSHOTS names, when it names one. No check reads these pictures, and drawing a long page costs
+    the browser more than the checks do, so by default nothing is drawn; a check that reads a picture (a QR code
+    read back) takes its own screenshot."""
+    folder = os.environ.get(SCREENSHOTS)
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(Path(folder) / name), **options)

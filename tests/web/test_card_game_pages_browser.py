@@ -10,7 +10,7 @@ import pytest
 
 from referee.engine.tournament.swiss import bracket_order
 from tests.support import databases, kotei
-from tests.support.browsing import need_browser
+from tests.support.browsing import need_browser, screenshot
 from tests.support.serving import cli, serve
 from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS, Watched
 
@@ -41,7 +41,7 @@ PAGES = {
 
 
 @pytest.mark.parametrize("kind", list(PAGES))
-def test_card_game_pages_load_cleanly_and_fit(server, browser, kind, tmp_path):
+def test_card_game_pages_load_cleanly_and_fit(server, browser, kind):
     for name, (w, h) in SIZES.items():
         with Watched(browser, w, h) as wp:
             response = wp.page.goto(server + PAGES[kind])
@@ -52,7 +52,7 @@ def test_card_game_pages_load_cleanly_and_fit(server, browser, kind, tmp_path):
             assert overflow <= 0, f"{kind} at {w} px scrolls sideways by {overflow} px"
             got = wp.page.evaluate(MEASURE, [[f"Player {i:02d}" for i in range(1, 33)], STATUS_WORDS])
             assert got["broken"] == [] and got["over"] == [], (kind, name, got["broken"][:5], got["over"][:3])
-            wp.page.screenshot(path=str(tmp_path / f"{kind}-{name}.png"), full_page=True)
+            screenshot(wp.page, f"card-game-{kind}-{name}.png", full_page=True)
 
 
 def test_the_swiss_page_shows_the_standings_the_rounds_and_the_cut(server, browser, seeded):
@@ -139,6 +139,6 @@ def test_the_published_site_holds_at_every_size(seeded, browser, tmp_path):
                 if got["over"] or got["sideways"] > 0:
                     problems.append(f"{size} {name}: wider than the screen by {got['sideways']} px: {got['over'][:3]}")
             wp.page.goto((site / "index.html").as_uri())
-            wp.page.screenshot(path=str(tmp_path / f"published-{size}.png"), full_page=True)
+            screenshot(wp.page, f"card-game-published-{size}.png", full_page=True)
             assert all(u.startswith("file://") for u in asked) and wp.errors == [] and wp.failed == []
     assert problems == [], "\n".join(problems)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tests.support import databases
-from tests.support.browsing import need_browser
+from tests.support.browsing import need_browser, screenshot
 from tests.support.serving import cli, players_csv, serve
 from tests.web.test_venue_pages_browser import Watched
 
@@ -171,7 +171,7 @@ def test_charts_fit_every_screen_with_no_text_overlapping(served, league, browse
             assert m["overflow"] <= 0 and m["left"] >= 0 and m["right"] <= m["width"], (size, m)
             assert m["label"] >= 8, (size, m)  # an end label at least 8 px high, even on a phone
             figures[size] = round(m["label"], 1)
-            wp.page.locator("svg.chart").screenshot(path=str(tmp_path / f"{where}-{size}.png"))
+            screenshot(wp.page.locator("svg.chart"), f"chart-{where}-{size}.png")
     print(where, "end label height in px:", figures)
 
 

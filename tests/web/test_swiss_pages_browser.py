@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import live_kotei
-from tests.support.browsing import need_browser
+from tests.support.browsing import need_browser, screenshot
 from tests.support.serving import serve
 from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS, Watched
 
@@ -83,7 +83,7 @@ def names(db: str) -> list[str]:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_every_page_of_the_event_holds_at_every_size(kotei, browser, size, tmp_path):
+def test_every_page_of_the_event_holds_at_every_size(kotei, browser, size):
     import axe_playwright_python
 
     url, db = kotei
@@ -124,7 +124,7 @@ def test_every_page_of_the_event_holds_at_every_size(kotei, browser, size, tmp_p
                 f"{kind}: axe {v['id']} ({v['impact']}) at {[n['target'] for n in v['nodes']][:2]}" for v in found
             ]
             if size == "phone":
-                wp.page.screenshot(path=str(tmp_path / f"{re.sub(r'[^a-z]+', '-', kind)}.png"), full_page=True)
+                screenshot(wp.page, f"swiss-{re.sub(r'[^a-z]+', '-', kind)}.png", full_page=True)
         assert wp.errors == [] and wp.failed == [], (wp.errors, wp.failed)
     assert problems == [], "\n".join(problems)
 

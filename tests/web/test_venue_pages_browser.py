@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import databases
-from tests.support.browsing import need_browser
+from tests.support.browsing import need_browser, screenshot
 from tests.support.serving import EVIL, PLAYERS as ROSTER, ROOT, cli, demo_and_a_game_begun, players_csv, serve
 
 GAME = "demo-five-player-1"
@@ -111,7 +111,7 @@ PAGES = {
 
 
 @pytest.mark.parametrize("kind", list(PAGES))
-def test_every_page_loads_cleanly_and_fits_a_phone(server, browser, tmp_path, kind):
+def test_every_page_loads_cleanly_and_fits_a_phone(server, browser, kind):
     for name, (w, h) in {"desktop": (1280, 900), "phone": (375, 740), "projector": (1920, 1080)}.items():
         with Watched(browser, w, h) as wp:
             response = wp.page.goto(server + PAGES[kind])
@@ -122,8 +122,7 @@ def test_every_page_loads_cleanly_and_fits_a_phone(server, browser, tmp_path, ki
             assert wp.errors == [] and wp.failed == [], (wp.errors, wp.failed)
             overflow = wp.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
             assert overflow <= 0, f"{kind} at {w} px scrolls sideways by {overflow} px"
-            wp.page.screenshot(path=str(tmp_path / f"{kind}-{name}.png"), full_page=True)
-    assert len(list(tmp_path.glob("*.png"))) == 3
+            screenshot(wp.page, f"venue-{kind}-{name}.png", full_page=True)
 
 
 def test_not_found_page_links_back(server, browser):
@@ -233,7 +232,7 @@ def test_html_record_opens_from_file_with_no_network(seeded, browser, tmp_path):
             heading = wp.page.locator(f"#round-{n}")
             assert heading.is_visible()
             assert wp.page.locator(f"section[aria-labelledby='round-{n}'] svg g.arrow").count() > 0
-        wp.page.screenshot(path=str(tmp_path / "record.png"))
+        screenshot(wp.page, "record.png")
         pdf = wp.page.pdf(format="A4")  # printable: one round a page, and the honor page
         assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 6  # five rounds and the honor, each from a new page
 
@@ -287,7 +286,7 @@ def test_published_site_works_from_file(seeded, browser, tmp_path):
         assert wp.page.locator("figure.board svg").count() >= 1
         wp.page.goto((site / "sheets" / "seating-1.html").as_uri())
         assert wp.page.locator("figure.qr svg").count() == 1
-        wp.page.screenshot(path=str(tmp_path / "sheet.png"), full_page=True)
+        screenshot(wp.page, "published-sheet.png", full_page=True)
         overflow = wp.page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0
         assert all(u.startswith("file://") for u in asked) and wp.errors == [] and wp.failed == []
