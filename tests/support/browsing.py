@@ -65,3 +65,58 @@ def screenshot(target, name: str, **options) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         target.screenshot(path=str(Path(folder) / name), **options)
+
+
+class Watched:
+    """A page of a test's browser context whose console errors and failed requests are collected, at a size.
+
+    A test that looks at pages at several sizes reuses the context's one page: a new page starts a renderer of
+    its own, which costs the browser more than loading the page. Leaving hands the page back as it found it: its
+    listeners and routes removed, nothing of this size's collection seen by the next."""
+
+    def __init__(self, context, width=1280, height=900):
+        open_pages = [p for p in context.pages if not p.is_closed()]
+        self.page = open_pages[0] if open_pages else context.new_page()
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.errors, self.failed = [], []
+        self._routed = False
+        self._listeners = {
+            "console": lambda m: self.errors.append(m.text) if m.type == "error" else None,
+            "pageerror": lambda e: self.errors.append(str(e)),
+            "requestfailed": lambda r: (  # a freshness poll cut short by leaving the page is no failure
+                None if r.url.endswith("/head") and r.failure == "net::ERR_ABORTED" else self.failed.append(r.url)
+            ),
+            "response": lambda r: (
+                self.failed.append(f"{r.status} {r.url}")
+                if r.status >= 400 and r.request.resource_type != "document"
+                else None
+            ),
+        }
+        for event, listener in self._listeners.items():
+            self.page.on(event, listener)
+
+    def offline(self) -> list[str]:
+        """Let only file:// requests through, as a page opened from a USB stick with no network; the list of
+        every URL the page asks for."""
+        asked: list[str] = []
+        self._routed = True
+        self.page.route(
+            "**/*",
+            lambda route: (
+                asked.append(route.request.url),
+                route.continue_() if route.request.url.startswith("file://") else route.abort(),
+            ),
+        )
+        return asked
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.page.is_closed():
+            return
+        if self._routed:
+            self.page.unroute_all(behavior="ignoreErrors")
+        self.page.goto("about:blank")  # the next size starts from no page, as a new one would
+        for event, listener in self._listeners.items():
+            self.page.remove_listener(event, listener)

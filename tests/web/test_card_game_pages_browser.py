@@ -10,9 +10,9 @@ import pytest
 
 from referee.engine.tournament.swiss import bracket_order
 from tests.support import databases, kotei
-from tests.support.browsing import need_browser, screenshot
+from tests.support.browsing import Watched, need_browser, screenshot
 from tests.support.serving import cli, serve
-from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS, Watched
+from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS
 
 SIZES = {"phone": (375, 740), "tablet": (768, 1024), "laptop": (1280, 800), "projector": (1920, 1080)}
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browsing import need_browser
+from tests.support.browsing import Watched, need_browser
 from tests.support.champions_seed import EVIL, HOSTILE, seed
 from tests.support.serving import cli, serve
 from tests.web.test_charts import texts_overlap_script
-from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS, Watched
+from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS
 
 SIZES = {"phone": (375, 740), "tablet": (768, 1024), "projector": (1920, 1080)}
 PAGES = {

@@ -11,9 +11,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from tests.support import databases
-from tests.support.browsing import need_browser, screenshot
+from tests.support.browsing import Watched, need_browser, screenshot
 from tests.support.serving import cli, players_csv, serve
-from tests.web.test_venue_pages_browser import Watched
 
 GAME = "demo-five-player-1"
 NAMES = [f"{first} {last}" for first, last in zip(

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.support import live_kotei
-from tests.support.browsing import need_browser, screenshot
+from tests.support.browsing import Watched, need_browser, screenshot
 from tests.support.serving import serve
-from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS, Watched
+from tests.web.test_venue_pages_browser import MEASURE, STATUS_WORDS
 
 SIZES = {"phone": (375, 740), "tablet": (768, 1024), "projector": (1920, 1080)}
 T = "/tournaments/kotei"

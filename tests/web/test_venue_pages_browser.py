@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import databases
-from tests.support.browsing import need_browser, screenshot
+from tests.support.browsing import Watched, need_browser, screenshot
 from tests.support.serving import EVIL, PLAYERS as ROSTER, ROOT, cli, demo_and_a_game_begun, players_csv, serve
 
 GAME = "demo-five-player-1"
@@ -48,50 +48,6 @@ def seeded(tmp_path_factory):
 def server(seeded):
     with serve(seeded) as served:
         yield served.url
-
-
-class Watched:
-    """A page whose console errors and failed requests are collected."""
-
-    def __init__(self, context, width=1280, height=900):
-        self.page = context.new_page()
-        self.page.set_viewport_size({"width": width, "height": height})
-        self.errors, self.failed = [], []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on(  # a freshness poll cut short by leaving the page is no failure
-            "requestfailed",
-            lambda r: (
-                None if r.url.endswith("/head") and r.failure == "net::ERR_ABORTED" else self.failed.append(r.url)
-            ),
-        )
-        self.page.on(
-            "response",
-            lambda r: (
-                self.failed.append(f"{r.status} {r.url}")
-                if r.status >= 400 and r.request.resource_type != "document"
-                else None
-            ),
-        )
-
-    def offline(self) -> list[str]:
-        """Let only file:// requests through, as a page opened from a USB stick with no network; the list of
-        every URL the page asks for."""
-        asked: list[str] = []
-        self.page.route(
-            "**/*",
-            lambda route: (
-                asked.append(route.request.url),
-                route.continue_() if route.request.url.startswith("file://") else route.abort(),
-            ),
-        )
-        return asked
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.page.close()
 
 
 PAGES = {
