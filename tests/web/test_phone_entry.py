@@ -621,8 +621,9 @@ def test_places_offered_are_those_the_check_accepts_and_a_blessing_goes_on_a_lis
         assert r.status_code == 200 and blessed in html.unescape(p.page)
         with Store(db) as store:  # one blessing 2 fewer in the crab's hand this round
             state = OpenGame(store, "phones").state
-            left = dict(en.tokens_left(state, "crab", []))
-            assert dict(en.tokens_left(state, "crab", [blessed])).get("blessing 2", 0) == left["blessing 2"] - 1
+            left = dict(en.left_of(state, "crab", en.read_list(state, [])))
+            now = dict(en.left_of(state, "crab", en.read_list(state, [blessed])))
+            assert now.get("blessing 2", 0) == left["blessing 2"] - 1
         r = p.post("bless", index="5", blessing="blessing 2")
         assert r.status_code == 400 and "no such token" in r.text
         p.get()

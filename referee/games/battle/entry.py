@@ -357,11 +357,6 @@ def left_of(state: GameState, clan: str, entries: tuple[Entry | None, ...]) -> l
     return [(t, n) for t, n in avail.items() if n > 0]
 
 
-def tokens_left(state: GameState, clan: str, lines: list[str]) -> list[tuple[str, int]]:
-    """The clan's tokens still available this round (the engine's inventory less the list): (token, count)."""
-    return left_of(state, clan, read_list(state, lines))
-
-
 def count_of(state: GameState, clan: str, entries: tuple[Entry | None, ...]) -> PlacementCount:
     """The tokens a clan's list (read once, ``read_list``) places, blessings included, against how many it
     places this round (p.7): the one count the phone, the moderator's page, `referee confirm` and `referee
